@@ -1,0 +1,220 @@
+"""The `jfi` command line: a thin layer that parses options, calls one module, prints and exits.
+
+Exit codes everywhere: 0 ok or complete, 1 nothing to do or goals not yet met, 2 refused or invalid
+input (nothing written), 3 usage error.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import __version__
+from .errors import JfiError
+from .output import dumps, err
+
+try:  # usage errors exit 3, not click's 2, so that 2 always means "refused input"
+    from typer._click.exceptions import UsageError as _UsageError
+except ImportError:  # pragma: no cover - older typer uses click itself
+    from click.exceptions import UsageError as _UsageError
+_UsageError.exit_code = 3
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                  help="jfi: JSONL sources of truth, versioned SQL rules in DuckDB, exports back out.")
+corpus_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="The functional-images corpus: validate, review rounds, second passes, images, exports.")
+second_pass_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                              help="Blind second passes: hand out items without answers, then take the answers in.")
+app.add_typer(corpus_app, name="corpus")
+corpus_app.add_typer(second_pass_app, name="second-pass")
+
+
+class Format(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class ExportFormat(str, Enum):
+    all = "all"
+    csv = "csv"
+    jsonl = "jsonl"
+    parquet = "parquet"
+
+
+def guarded(fn):
+    """Turn a refused operation into its message on stderr and its exit status; never a traceback."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            code = fn(*args, **kwargs)
+        except JfiError as e:
+            err(e.render())
+            raise typer.Exit(e.exit_code)
+        raise typer.Exit(code or 0)
+    return wrapper
+
+
+def _version(value: bool):
+    if value:
+        print(f"jfi {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(ctx: typer.Context,
+          project: Path = typer.Option(Path("."), "--project", "-C", help="Project directory (default: current)."),
+          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")):
+    ctx.obj = {"project": project}
+
+
+def _project(ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None):
+    from .corpus.project import CorpusProject
+    return CorpusProject.at(ctx.obj["project"], corpus, rounds)
+
+
+@corpus_app.command("validate")
+@guarded
+def corpus_validate(ctx: typer.Context,
+                    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+                    target: Optional[int] = typer.Option(None, "--target", help="Goal N (default: corpus/target.txt, else 250)."),
+                    corpus: Optional[Path] = typer.Option(None, "--corpus", help="Corpus file (default: corpus/functional-images.jsonl)."),
+                    rounds: Optional[Path] = typer.Option(None, "--rounds", help="Rounds folder (default: rounds/).")):
+    """Check every item and round file and report progress toward the acceptance criteria.
+
+    Exit 0 clean and complete, 1 clean but incomplete, 2 violations or no corpus file.
+
+    Example: jfi --project my-corpus corpus validate --target 100
+    """
+    from .corpus import validate
+    project = _project(ctx, corpus, rounds)
+    result, code = validate.report(project, project.resolve_goal(target))
+    for e in result["errors"]:
+        err(_located(e))
+    if json_out:
+        print(dumps(result))
+    else:
+        print(validate.render(result))
+    return code
+
+
+def _located(v: dict) -> str:
+    from .errors import format_location
+    return format_location(v.get("source"), v.get("line"), v.get("field"), v["code"], v["message"])
+
+
+@corpus_app.command("target")
+@guarded
+def corpus_target(ctx: typer.Context, n: int = typer.Argument(..., help="The accepted-item goal N (at least 25).")):
+    """Write corpus/target.txt with the goal N.
+
+    Example: jfi corpus target 100
+    """
+    from .corpus import target
+    return target.write(_project(ctx), n)
+
+
+@corpus_app.command("apply-verdicts")
+@guarded
+def corpus_apply_verdicts(ctx: typer.Context,
+                          round_no: int = typer.Option(..., "--round", help="Review round number."),
+                          dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+    """Apply a review round's verdicts to item statuses (accept, revise, reject), all or nothing.
+
+    Example: jfi corpus apply-verdicts --round 1 --dry-run
+    """
+    from .corpus import verdicts
+    return verdicts.apply(_project(ctx), round_no, dry_run=dry_run)
+
+
+@second_pass_app.command("extract")
+@guarded
+def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", help="Round number.")):
+    """Write rounds/round-NN-second-pass-input.jsonl: the items owing a blind pass, without answers.
+
+    Exit 1 when no item owes a second pass.
+
+    Example: jfi corpus second-pass extract --round 2
+    """
+    from .corpus import second_pass
+    return second_pass.extract(_project(ctx), round_no)
+
+
+@second_pass_app.command("apply")
+@guarded
+def second_pass_apply(ctx: typer.Context,
+                      round_no: int = typer.Option(..., "--round", help="Round number."),
+                      dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+    """Append the answers in rounds/round-NN-second-pass.jsonl as pass-b, all or nothing.
+
+    Example: jfi corpus second-pass apply --round 2
+    """
+    from .corpus import second_pass
+    return second_pass.apply(_project(ctx), round_no, dry_run=dry_run)
+
+
+@corpus_app.command("fetch-images")
+@guarded
+def corpus_fetch_images(ctx: typer.Context,
+                        dry_run: bool = typer.Option(False, "--dry-run", help="List what would be fetched; write nothing."),
+                        verify: bool = typer.Option(False, "--verify", help="Re-hash every referenced copy instead.")):
+    """Archive image_url into corpus/images/<id>.<ext> and record image_file and image_sha256.
+
+    Example: jfi corpus fetch-images --verify
+    """
+    from .corpus import images
+    project = _project(ctx)
+    return images.verify(project) if verify else images.fetch(project, dry_run=dry_run)
+
+
+@corpus_app.command("export")
+@guarded
+def corpus_export(ctx: typer.Context,
+                  fmt: ExportFormat = typer.Option(ExportFormat.all, "--format", help="csv, jsonl, parquet, or all."),
+                  out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/exports)."),
+                  target: Optional[int] = typer.Option(None, "--target", help="Goal N for the criteria.")):
+    """Export items, criteria and concentration (CSV is formula-safe) and the jfi.duckdb store.
+
+    Example: jfi corpus export --format csv --out exports
+    """
+    from .corpus import export
+    project = _project(ctx)
+    return export.run(project, out or project.root / "exports", fmt.value, project.resolve_goal(target))
+
+
+@app.command("query")
+@guarded
+def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
+          fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json.")):
+    """Run SQL over every view of the project's store.
+
+    Example: jfi query "SELECT status, count(*) FROM corpus_items GROUP BY status"
+    """
+    from . import querying
+    print(querying.run(_project(ctx), sql, fmt.value), end="")
+    return 0
+
+
+@app.command("schema")
+@guarded
+def schema(json_out: bool = typer.Option(False, "--json", help="Print as JSON.")):
+    """List the store's views and tables, their columns, and a one-line meaning of each.
+
+    Example: jfi schema
+    """
+    from . import querying
+    print(querying.schema(json_out), end="")
+    return 0
+
+
+def main() -> None:
+    app(prog_name="jfi")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

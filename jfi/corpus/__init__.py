@@ -1,0 +1,1 @@
+"""The functional-images corpus: validation, review rounds, blind second passes, image copies, exports."""

@@ -1,0 +1,23 @@
+"""The one error type a user's mistake becomes: a code, a message, and where it happened."""
+from __future__ import annotations
+
+
+class JfiError(Exception):
+    """A refused operation. Exit status 2 unless stated (3 for usage errors, 1 for nothing to do)."""
+
+    def __init__(self, code: str, message: str, *, source: str | None = None, line: int | None = None,
+                 field: str | None = None, exit_code: int = 2):
+        super().__init__(message)
+        self.code, self.message = code, message
+        self.source, self.line, self.field, self.exit_code = source, line, field, exit_code
+
+    def render(self) -> str:
+        return format_location(self.source, self.line, self.field, self.code, self.message)
+
+
+def format_location(source, line, field, code, message) -> str:
+    """`file:line: field: code: message`, leaving out the parts that are unknown."""
+    where = ""
+    if source:
+        where = f"{source}:{line}: " if line else f"{source}: "
+    return f"{where}{field + ': ' if field else ''}{code}: {message}"

@@ -1,0 +1,151 @@
+"""Strict line-numbered JSONL reading, byte-preserving rewrites, atomic writes and writer locks."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import JfiError
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class Line:
+    number: int          # 1-based physical line number
+    text: str            # content without terminator
+    raw: bytes           # exact bytes including the terminator (if any)
+
+
+def split_lines(data: bytes) -> tuple[bytes, list[Line]]:
+    """Split file bytes into physical lines; returns (bom, lines). Blank lines are kept."""
+    bom = b""
+    if data.startswith(BOM):
+        bom, data = BOM, data[len(BOM):]
+    lines: list[Line] = []
+    parts = data.split(b"\n")
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if last and part == b"":
+            break  # a final newline does not start another line
+        raw = part if last else part + b"\n"
+        body = part[:-1] if part.endswith(b"\r") else part
+        lines.append(Line(i + 1, body.decode("utf-8", errors="replace"), raw))
+    return bom, lines
+
+
+def read_lines(path: Path) -> list[Line]:
+    """Non-blank lines of a JSONL file with exact 1-based numbers (blank lines are counted, not returned)."""
+    _, lines = split_lines(Path(path).read_bytes())
+    return [ln for ln in lines if ln.text.strip()]
+
+
+def line_columns(path: Path) -> tuple[list[int], list[str]]:
+    """Fast path for bulk loading: parallel lists of line numbers and texts of the non-blank lines."""
+    data = Path(path).read_bytes()
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    text = data.decode("utf-8", errors="replace")
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()
+    numbers, texts = [], []
+    for i, part in enumerate(parts, 1):
+        if part.endswith("\r"):
+            part = part[:-1]
+        if part.strip():
+            numbers.append(i)
+            texts.append(part)
+    return numbers, texts
+
+
+def dumps_like(obj: dict, original: str | None) -> str:
+    """Serialise a record in the same separator style as its original text (compact by default)."""
+    if original is not None and '": ' in original and '","' not in original:
+        return json.dumps(obj, ensure_ascii=False)
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class JsonlDocument:
+    """A JSONL file held as exact bytes per line, so unchanged records are rewritten byte-identically."""
+    path: Path
+    bom: bytes = b""
+    lines: list[Line] = field(default_factory=list)
+    newline: bytes = b"\n"
+
+    @classmethod
+    def load(cls, path: Path) -> "JsonlDocument":
+        path = Path(path)
+        data = path.read_bytes() if path.exists() else b""
+        bom, lines = split_lines(data)
+        newline = b"\r\n" if any(ln.raw.endswith(b"\r\n") for ln in lines) else b"\n"
+        return cls(path, bom, lines, newline)
+
+    def record(self, number: int) -> dict:
+        return json.loads(self.lines[number - 1].text)
+
+    def replace(self, number: int, obj: dict) -> None:
+        old = self.lines[number - 1]
+        text = dumps_like(obj, old.text)
+        if text == old.text:
+            return
+        ending = old.raw[len(old.raw.rstrip(b"\r\n")):] or self.newline
+        self.lines[number - 1] = Line(number, text, text.encode("utf-8") + ending)
+
+    def to_bytes(self) -> bytes:
+        out = [self.bom]
+        for i, ln in enumerate(self.lines):
+            raw = ln.raw
+            if i < len(self.lines) - 1 and not raw.endswith(b"\n"):
+                raw += self.newline
+            out.append(raw)
+        return b"".join(out)
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file by temp file + fsync + rename: readers see the old bytes or the new, never half."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_jsonl(path: Path, records: list[dict]) -> None:
+    atomic_write(path, "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records))
+
+
+@contextmanager
+def writer_lock(project: Path):
+    """Hold the project's writer lock (`.jfi.lock`); a second writer is refused, never queued."""
+    lock_path = Path(project) / ".jfi.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(lock_path, "a+")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise JfiError("locked", f"another jfi writer holds {lock_path}; try again when it finishes",
+                           source=str(lock_path)) from None
+        yield
+    finally:
+        fh.close()

@@ -1,0 +1,68 @@
+"""Writing results for people and programs: aligned tables, formula-safe CSV, JSON."""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import json
+import sys
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value) -> str:
+    """A CSV cell that a spreadsheet shows as text, never runs: a leading ', before =, +, -, @, tab or CR."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, dict)):
+        value = json.dumps(value, ensure_ascii=False)
+    text = str(value)
+    if isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool):
+        return text  # numbers stay numbers, a negative one included
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(columns: list[str], rows: list[tuple]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([safe_cell(v) for v in row])
+    return buf.getvalue()
+
+
+def to_jsonable(value):
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def dumps(obj) -> str:
+    return json.dumps(to_jsonable(obj), ensure_ascii=False, indent=2)
+
+
+def table(columns: list[str], rows: list[tuple], *, title: str | None = None) -> str:
+    """A plain aligned text table (no colour, no box drawing), fit for terminals and logs alike."""
+    cells = [[("" if v is None else str(v)).replace("\n", " ") for v in row] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
+    lines.append("  ".join("-" * w for w in widths))
+    for r in cells:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+    return "\n".join(lines)
+
+
+def err(text: str) -> None:
+    print(text, file=sys.stderr)

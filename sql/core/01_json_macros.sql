@@ -1,0 +1,21 @@
+-- jtype: the JSON type of the value at a path, in jfi's words (string, integer, number, boolean, array, object, null; NULL when absent)
+-- jstr: the string at a path, or NULL when absent or not a string
+-- jint: the integer at a path, or NULL when absent or not an integer
+-- jbool: the boolean at a path, or NULL when absent or not a boolean
+-- url_host: the lower-cased host of an http(s) URL, or NULL when it is not one
+-- url_domain: the host of an http(s) URL with a leading www. removed
+-- is_http_url: whether a string is an absolute http(s) URL with a host
+CREATE OR REPLACE MACRO jtype_name(t) AS CASE t
+    WHEN 'VARCHAR' THEN 'string' WHEN 'BIGINT' THEN 'integer' WHEN 'UBIGINT' THEN 'integer'
+    WHEN 'DOUBLE' THEN 'number' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'ARRAY' THEN 'array'
+    WHEN 'OBJECT' THEN 'object' WHEN 'NULL' THEN 'null' END;
+CREATE OR REPLACE MACRO jtype(doc, path) AS jtype_name(json_type(doc, path));
+CREATE OR REPLACE MACRO jstr(doc, path) AS CASE WHEN json_type(doc, path) = 'VARCHAR' THEN doc ->> path END;
+CREATE OR REPLACE MACRO jint(doc, path) AS
+    CASE WHEN json_type(doc, path) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST(doc ->> path AS BIGINT) END;
+CREATE OR REPLACE MACRO jbool(doc, path) AS
+    CASE WHEN json_type(doc, path) = 'BOOLEAN' THEN (doc ->> path) = 'true' END;
+CREATE OR REPLACE MACRO is_http_url(u) AS regexp_full_match(u, '(?i)https?://[^\s/?#@]+(@[^\s/?#@]+)?([/?#]\S*)?');
+CREATE OR REPLACE MACRO url_host(u) AS CASE WHEN is_http_url(u) THEN
+    lower(regexp_extract(u, '(?i)^https?://(?:[^/?#@]*@)?(\[[^\]]*\]|[^:/?#]+)', 1)) END;
+CREATE OR REPLACE MACRO url_domain(u) AS regexp_replace(url_host(u), '^www\.', '');

@@ -1,0 +1,70 @@
+-- field_violations: one row per broken generic field rule (from field_specs) in any JSONL record kind that has specs
+--   kind: record kind
+--   source: file path
+--   line: 1-based line number
+--   record_id: the record's id or item_id
+--   field: the field at fault (NULL for a line that is not an object)
+--   code: machine-readable violation code
+--   message: what is wrong, in words
+CREATE OR REPLACE VIEW field_violations AS
+WITH checked AS (SELECT DISTINCT kind FROM field_specs),
+recs AS (SELECT r.* FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
+vals AS (SELECT v.* FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
+spec_vals AS (
+    SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int,
+           CASE WHEN v.jtype = 'string' THEN v.value ->> '$' END AS str,
+           CASE WHEN v.jtype = 'integer' THEN TRY_CAST(v.value ->> '$' AS HUGEINT) END AS int
+    FROM vals AS v JOIN field_specs AS s USING (kind, field)
+    WHERE list_contains(s.types, v.jtype)
+)
+SELECT kind, source, line, record_id, NULL AS field, 'invalid_json' AS code,
+       'line is not valid JSON' AS message
+FROM recs WHERE NOT is_json
+UNION ALL
+SELECT kind, source, line, record_id, NULL, 'not_an_object', 'line is JSON but not an object'
+FROM recs WHERE is_json AND NOT is_object
+UNION ALL
+SELECT kind, source, line, record_id, field, 'invalid_json', 'key "' || field || '" appears more than once'
+FROM vals GROUP BY ALL HAVING count(*) > 1
+UNION ALL
+SELECT v.kind, v.source, v.line, v.record_id, v.field, 'unknown_field', 'unknown field "' || v.field || '"'
+FROM vals AS v ANTI JOIN field_specs AS s USING (kind, field)
+UNION ALL
+SELECT r.kind, r.source, r.line, r.record_id, s.field, 'missing_field', 'required field "' || s.field || '" is missing'
+FROM recs AS r JOIN field_specs AS s ON r.kind = s.kind AND s.required AND r.is_object
+WHERE NOT EXISTS (SELECT 1 FROM vals AS v WHERE v.source = r.source AND v.line = r.line AND v.field = s.field)
+UNION ALL
+SELECT v.kind, v.source, v.line, v.record_id, v.field, 'invalid_type',
+       'expected ' || array_to_string(s.types, ' or ') || ', got ' || v.jtype
+FROM vals AS v JOIN field_specs AS s USING (kind, field)
+WHERE NOT list_contains(s.types, v.jtype)
+UNION ALL
+SELECT kind, source, line, record_id, field, 'invalid_value',
+       '"' || str || '" is not one of: ' || array_to_string(allowed, ', ')
+FROM spec_vals WHERE allowed IS NOT NULL AND str IS NOT NULL AND NOT list_contains(allowed, str)
+UNION ALL
+SELECT kind, source, line, record_id, field, 'invalid_value', '"' || str || '" does not match ' || pattern
+FROM spec_vals WHERE pattern IS NOT NULL AND str IS NOT NULL AND NOT regexp_full_match(str, pattern)
+UNION ALL
+SELECT kind, source, line, record_id, field, 'invalid_value', CASE format
+        WHEN 'http_url' THEN '"' || str || '" is not an absolute http(s) URL'
+        WHEN 'date' THEN '"' || str || '" is not a calendar date YYYY-MM-DD'
+        ELSE 'must not be empty' END
+FROM spec_vals
+WHERE str IS NOT NULL AND CASE format
+        WHEN 'http_url' THEN NOT is_http_url(str)
+        WHEN 'date' THEN NOT (regexp_full_match(str, '\d{4}-\d{2}-\d{2}') AND try_strptime(str, '%Y-%m-%d') IS NOT NULL)
+        WHEN 'nonblank' THEN trim(str) = ''
+        ELSE false END
+UNION ALL
+SELECT kind, source, line, record_id, field, 'invalid_value',
+       CAST(int AS VARCHAR) || ' is outside ' || coalesce(CAST(min_int AS VARCHAR), '') || '..' || coalesce(CAST(max_int AS VARCHAR), '')
+FROM spec_vals WHERE int IS NOT NULL AND (int < min_int OR int > max_int)
+UNION ALL
+SELECT kind, source, line, record_id, field, 'too_short',
+       'has ' || length(str) || ' characters; at least ' || min_len || ' required'
+FROM spec_vals WHERE str IS NOT NULL AND length(str) < min_len
+UNION ALL
+SELECT kind, source, line, record_id, field, 'too_long',
+       'has ' || length(str) || ' characters; at most ' || max_len || ' allowed'
+FROM spec_vals WHERE str IS NOT NULL AND length(str) > max_len;

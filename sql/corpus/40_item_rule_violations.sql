@@ -1,0 +1,91 @@
+-- item_rule_violations: one row per broken cross-field rule of a corpus item (the rules a field spec cannot say)
+--   source: corpus file path
+--   line: 1-based line number
+--   record_id: item id
+--   field: the field at fault
+--   code: machine-readable violation code
+--   message: what is wrong, in words
+CREATE OR REPLACE VIEW item_rule_violations AS
+WITH items AS (SELECT * FROM corpus_items),
+starters AS (SELECT '^\s*(' || string_agg(starter, '|') || ')(\W|$)' AS re FROM corpus_redundant_starters),
+exts AS (SELECT list(ext) AS exts FROM corpus_image_types),
+passes AS (
+    SELECT i.source, i.line, i.id, e.key AS pos, e.value AS pass
+    FROM items AS i, json_each(i.doc -> '$.gold_alt_passes') AS e
+    WHERE json_type(i.doc, '$.gold_alt_passes') = 'ARRAY'
+)
+SELECT source, line, id AS record_id, 'id' AS field, 'duplicate_id' AS code,
+       'id ' || id || ' is already used on line ' || first_line AS message
+FROM (SELECT *, first_value(line) OVER (PARTITION BY id ORDER BY line) AS first_line,
+             row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM items WHERE id IS NOT NULL)
+WHERE nth > 1
+UNION ALL
+SELECT source, line, id, 'domain', 'domain_mismatch',
+       'domain "' || domain || '" does not agree with page_url host "' || url_domain(page_url) || '"'
+FROM items WHERE is_http_url(page_url) AND domain IS NOT NULL AND domain <> url_domain(page_url)
+UNION ALL
+SELECT i.source, i.line, i.id, 'subtype', 'category_subtype_mismatch',
+       'sub-type ' || i.subtype || ' belongs to category ' || s.category || ', not ' || i.category
+FROM items AS i JOIN corpus_subtypes AS s USING (subtype)
+WHERE i.category BETWEEN 1 AND 5 AND i.category <> s.category
+UNION ALL
+SELECT source, line, id, 'image_url', 'image_url_required',
+       'implementation ' || implementation || ' needs an image_url'
+FROM items WHERE json_type(doc, '$.image_url') = 'NULL'
+    AND implementation IN ('img', 'sprite', 'css-background', 'input-image', 'area')
+UNION ALL
+SELECT source, line, id, 'image_file', 'image_file_mismatch',
+       '"' || image_file || '" must be corpus/images/' || coalesce(id, '<id>') || '.<' || array_to_string(exts, '|') || '>'
+FROM items, exts
+WHERE image_file IS NOT NULL
+    AND NOT list_contains(list_transform(exts, lambda e: 'corpus/images/' || id || '.' || e), image_file)
+UNION ALL
+SELECT source, line, id, CASE WHEN image_file IS NULL THEN 'image_file' ELSE 'image_sha256' END, 'image_pair_mismatch',
+       'image_file and image_sha256 must both be null or both be set'
+FROM items
+WHERE jtype(doc, '$.image_file') IN ('string', 'null') AND jtype(doc, '$.image_sha256') IN ('string', 'null')
+    AND (jtype(doc, '$.image_file') = 'null') <> (jtype(doc, '$.image_sha256') = 'null')
+UNION ALL
+SELECT source, line, id, 'observed_alt_verdict', 'alt_verdict_mismatch',
+       CASE WHEN observed_alt IS NULL THEN 'observed_alt is null, so the verdict must be missing'
+            ELSE 'verdict missing needs observed_alt to be null' END
+FROM items
+WHERE jtype(doc, '$.observed_alt') IN ('string', 'null') AND observed_alt_verdict IS NOT NULL
+    AND (observed_alt IS NULL) <> (observed_alt_verdict = 'missing')
+UNION ALL
+SELECT source, line, id, 'gold_alt', 'redundant_starter',
+       '"' || gold_alt || '" starts with a redundant phrase (' || regexp_extract(lower(gold_alt), re, 1) || ')'
+FROM items, starters WHERE regexp_matches(lower(gold_alt), re)
+UNION ALL
+SELECT source, line, id, 'gold_alt_passes', 'invalid_value', 'must hold at least one pass'
+FROM items WHERE json_type(doc, '$.gold_alt_passes') = 'ARRAY' AND json_array_length(doc, '$.gold_alt_passes') = 0
+UNION ALL
+SELECT source, line, id, 'gold_alt_passes', 'invalid_value',
+       'pass ' || (CAST(pos AS INTEGER) + 1) || ' must be an object with exactly string author, alt and rationale'
+FROM passes
+WHERE json_type(pass) <> 'OBJECT' OR list_sort(json_keys(pass)) <> ['alt', 'author', 'rationale']
+    OR coalesce(json_type(pass, '$.author') <> 'VARCHAR' OR json_type(pass, '$.alt') <> 'VARCHAR'
+                OR json_type(pass, '$.rationale') <> 'VARCHAR', true)
+UNION ALL
+SELECT source, line, id, 'gold_alt', 'gold_alt_not_in_passes',
+       'gold_alt "' || gold_alt || '" is not the alt of any pass and no adjudication is set'
+FROM items
+WHERE gold_alt IS NOT NULL AND pass_count > 0 AND NOT adjudicated
+    AND NOT list_contains(list_transform(gold_alt_passes, lambda p: p.alt), gold_alt)
+UNION ALL
+SELECT source, line, id, 'leaky', 'accepted_leaky', 'an accepted item must not be leaky'
+FROM items WHERE status = 'accepted' AND leaky
+UNION ALL
+SELECT source, line, id, 'gold_alt_passes', 'accepted_without_two_passes',
+       'an accepted item needs two agreeing passes or an adjudication; it has ' || pass_count || ' pass(es)'
+FROM items WHERE status = 'accepted' AND NOT adjudicated AND pass_count < 2
+UNION ALL
+SELECT source, line, id, 'gold_alt_passes', 'accepted_disagreeing_passes',
+       'an accepted item''s passes disagree and no adjudication is set'
+FROM items WHERE status = 'accepted' AND NOT adjudicated AND pass_count >= 2 AND NOT pass_alts_agree
+UNION ALL
+SELECT i.source, i.line, i.id, 'image_file', 'accepted_without_image_copy',
+       CASE WHEN i.image_file IS NULL THEN 'an accepted item with an image_url needs a local copy (run fetch-images)'
+            ELSE 'the local copy ' || i.image_file || ' is missing on disk' END
+FROM items AS i LEFT JOIN image_copies AS c ON c.path = i.image_file
+WHERE i.status = 'accepted' AND i.image_url IS NOT NULL AND (i.image_file IS NULL OR NOT coalesce(c.present, true));

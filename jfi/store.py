@@ -21,22 +21,23 @@ class Store:
         files, self.rulebook_sha256 = rulebook.load()
         for f in files:
             self.con.execute(f.text)
-        for f in files:
-            for name, meaning in f.objects.items():
-                kind = self._kind(name)
-                if kind:
-                    self.con.execute(f"COMMENT ON {kind} {name} IS {_quote(meaning)}")
-            for name, cols in f.columns.items():
-                for col, meaning in cols.items():
-                    self.con.execute(f"COMMENT ON COLUMN {name}.{col} IS {_quote(meaning)}")
+        self._comment(files)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL)", [__version__, self.rulebook_sha256])
 
-    def _kind(self, name: str) -> str | None:
-        row = self.con.execute(
-            "SELECT table_type FROM information_schema.tables WHERE table_name = ?", [name]).fetchone()
-        if not row:
-            return None
-        return "VIEW" if row[0] == "VIEW" else "TABLE"
+    def _comment(self, files) -> None:
+        """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns())."""
+        kinds = dict(self.con.execute(
+            "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
+        ).fetchall())
+        statements = []
+        for f in files:
+            for name, meaning in f.objects.items():
+                if name in kinds:
+                    statements.append(f"COMMENT ON {kinds[name]} {name} IS {_quote(meaning)}")
+            for name, cols in f.columns.items():
+                statements += [f"COMMENT ON COLUMN {name}.{col} IS {_quote(m)}" for col, m in cols.items()]
+        if statements:
+            self.con.execute(";\n".join(statements))
 
     def set_goal(self, goal: int) -> None:
         self.con.execute("UPDATE jfi_run SET goal = ?", [goal])

@@ -1,0 +1,65 @@
+"""Blind second passes: hand out items without their answers, then take the answers in as pass-b."""
+from __future__ import annotations
+
+from ..errors import JfiError
+from ..jsonl import JsonlDocument, atomic_write, writer_lock
+from .guard import refuse_on_violations
+from .project import CorpusProject, display_path
+
+
+def extract(project: CorpusProject, round_no: int) -> int:
+    out = project.round_path(round_no, "second-pass-input.jsonl")
+    with writer_lock(project.root):
+        store = project.store()
+        try:
+            refuse_on_violations(store, [display_path(project.corpus_path)], "second-pass extract")
+            due = store.rows("SELECT item_id, input_record FROM corpus_second_pass_due")
+        finally:
+            store.close()
+        if not due:
+            print("no item owes a second pass; nothing written")
+            return 1
+        atomic_write(out, "".join(d["input_record"] + "\n" for d in due))
+    print(f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}")
+    return 0
+
+
+def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> int:
+    handed_out = project.round_path(round_no, "second-pass-input.jsonl")
+    answers = project.round_path(round_no, "second-pass.jsonl")
+    if not handed_out.is_file():
+        raise JfiError("no_second_pass_input", f"round {round_no} handed out no items; run extract first",
+                       source=display_path(handed_out), exit_code=1)
+    if not answers.is_file():
+        raise JfiError("no_second_pass", f"no answers for round {round_no} yet; nothing to apply",
+                       source=display_path(answers), exit_code=1)
+    with writer_lock(project.root):
+        store = project.store()
+        try:
+            refuse_on_violations(store, [display_path(project.corpus_path), display_path(answers)],
+                                 f"second-pass apply for round {round_no}")
+            rows = store.rows("SELECT * FROM corpus_second_pass_answers WHERE round = ? ORDER BY line", [round_no])
+        finally:
+            store.close()
+        conflicts = [r for r in rows if r["action"] == "conflict"]
+        if conflicts:
+            for r in conflicts:
+                print(f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
+                      f"{r['item_id']} already has a different pass-b")
+            raise JfiError("conflicting_second_pass", f"{len(conflicts)} answer(s) conflict with a recorded pass-b; "
+                           "nothing written")
+        new = [r for r in rows if r["action"] == "append"]
+        for r in rows:
+            if not r["agrees"]:
+                print(f"{r['item_id']}: disagreement: pass-b \"{r['alt']}\" vs {r['other_alts']}")
+        verb = "would append" if dry_run else "appended"
+        print(f"round {round_no}: {len(rows)} answer(s), {len(new)} pass-b {verb}, "
+              f"{len(rows) - len(new)} already recorded, {sum(1 for r in rows if not r['agrees'])} disagreement(s)")
+        if new and not dry_run:
+            doc = JsonlDocument.load(project.corpus_path)
+            for r in new:
+                record = doc.record(r["item_line"])
+                record["gold_alt_passes"].append({"author": "pass-b", "alt": r["alt"], "rationale": r["rationale"]})
+                doc.replace(r["item_line"], record)
+            atomic_write(project.corpus_path, doc.to_bytes())
+    return 0

@@ -1,0 +1,98 @@
+"""Shared fixtures: a CLI runner, the bundled example project copied aside, and a valid item to mutate."""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from jfi.cli import app
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "corpus" / "example-project"
+
+VALID_ITEM = {
+    "id": "fi-0001", "status": "candidate", "round_added": 1, "category": 2, "subtype": "action-or-toggle-icon",
+    "page_url": "https://www.example.com/inbox", "domain": "example.com", "image_url": "https://example.com/i/g12.svg",
+    "image_file": None, "image_sha256": None, "implementation": "img", "element_role": "button",
+    "element_html": "<button><img src=\"/i/g12.svg\" alt=\"gear\"></button>", "surrounding_text": "",
+    "destination": "Opens the account settings panel", "observed_alt": "gear", "observed_alt_verdict": "wrong",
+    "gold_alt": "Settings", "gold_alt_rationale": "Names the outcome of activating the control rather than the glyph.",
+    "gold_alt_passes": [{"author": "pass-a", "alt": "Settings", "rationale": "Function, not glyph."}],
+    "adjudication": None, "difficulty": "standard", "dual_purpose": False,
+    "leakage_check": "File name g12.svg reveals nothing about settings.", "leaky": False,
+    "retrieved": "2026-08-27", "provenance_note": "Reserved example domain, test data.",
+}
+
+
+def item(**changes) -> dict:
+    d = copy.deepcopy(VALID_ITEM)
+    for k, v in changes.items():
+        if v is ...:
+            d.pop(k, None)
+        else:
+            d[k] = v
+    return d
+
+
+def dump(records) -> str:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+
+
+@dataclass
+class Result:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self):
+        return json.loads(self.stdout)
+
+
+class Jfi:
+    def __init__(self, project: Path):
+        self.project = project
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str) -> Result:
+        r = self.runner.invoke(app, ["--project", str(self.project), *args], catch_exceptions=False)
+        return Result(r.exit_code, r.stdout, r.stderr)
+
+    @property
+    def corpus(self) -> Path:
+        return self.project / "corpus" / "functional-images.jsonl"
+
+    def write_corpus(self, records) -> Path:
+        self.corpus.parent.mkdir(parents=True, exist_ok=True)
+        self.corpus.write_text(dump(records) if not isinstance(records, str) else records)
+        return self.corpus
+
+    def write_round(self, round_no: int, suffix: str, records) -> Path:
+        path = self.project / "rounds" / f"round-{round_no:02d}-{suffix}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dump(records) if not isinstance(records, str) else records)
+        return path
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """sha256 of every file under root (the writer lock file aside), to prove nothing was written."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".jfi.lock"}
+
+
+@pytest.fixture
+def jfi(tmp_path) -> Jfi:
+    return Jfi(tmp_path)
+
+
+@pytest.fixture
+def example(tmp_path) -> Jfi:
+    dest = tmp_path / "example"
+    shutil.copytree(EXAMPLE, dest)
+    return Jfi(dest)

@@ -1,0 +1,71 @@
+"""Strict line-numbered reading, byte-preserving rewrites, atomic writes and the writer lock."""
+import json
+import os
+
+import pytest
+
+from conftest import dump, item
+from jfi.errors import JfiError
+from jfi.jsonl import JsonlDocument, atomic_write, line_columns, read_lines, writer_lock
+
+
+def test_truncated_object_on_line_3_is_reported_at_line_3(jfi):
+    text = dump([item(id="fi-0001"), item(id="fi-0002")]) + '{"id":"fi-0003","status":\n' + dump([item(id="fi-0004")])
+    jfi.write_corpus(text)
+    r = jfi("corpus", "validate", "--json")
+    assert r.exit_code == 2
+    assert [(e["line"], e["code"]) for e in r.json["errors"]] == [(3, "invalid_json")]
+    assert "functional-images.jsonl:3: invalid_json" in r.stderr
+
+
+def test_crlf_with_bom_blank_lines_and_no_final_newline(jfi):
+    body = "\r\n".join([json.dumps(item(id="fi-0001")), "", "  ", json.dumps(item(id="fi-0002")), "[1]"])
+    jfi.corpus.parent.mkdir(parents=True)
+    jfi.corpus.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    r = jfi("corpus", "validate", "--json")
+    assert [(e["line"], e["code"]) for e in r.json["errors"]] == [(5, "not_an_object")]
+    assert r.json["counts"]["items"] == 2
+    numbers, texts = line_columns(jfi.corpus)
+    assert numbers == [1, 4, 5] and not texts[0].startswith("\ufeff") and not texts[1].endswith("\r")
+    assert [ln.number for ln in read_lines(jfi.corpus)] == [1, 4, 5]
+
+
+def test_rewrite_keeps_unchanged_bytes_and_key_order(tmp_path):
+    path = tmp_path / "x.jsonl"
+    lines = [b'{"b": 1, "a": "x"}\r\n', b"\r\n", b'{"z":1,"y":2}\r\n', b'{"k":"\xc3\xa9"}']
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(lines))
+    doc = JsonlDocument.load(path)
+    rec = doc.record(3)
+    rec["y"] = 3
+    doc.replace(3, rec)
+    out = doc.to_bytes()
+    assert out == b"\xef\xbb\xbf" + lines[0] + lines[1] + b'{"z":1,"y":3}\r\n' + lines[3]
+    # a record whose value does not change is not re-serialised, even in another style
+    doc.replace(1, doc.record(1))
+    assert doc.to_bytes() == out
+
+
+def test_atomic_write_leaves_old_bytes_on_failure(tmp_path, monkeypatch):
+    path = tmp_path / "f.txt"
+    path.write_text("old")
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(OSError):
+        atomic_write(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+def test_second_writer_is_refused(tmp_path):
+    with writer_lock(tmp_path):
+        with pytest.raises(JfiError) as e:
+            with writer_lock(tmp_path):
+                pass
+    assert e.value.code == "locked"
+    with writer_lock(tmp_path):  # released after the first
+        pass
+
+
+def test_locked_project_refuses_command_with_exit_2(example):
+    with writer_lock(example.project):
+        r = example("corpus", "apply-verdicts", "--round", "1")
+    assert r.exit_code == 2 and "locked" in r.stderr

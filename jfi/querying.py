@@ -51,7 +51,7 @@ def schema_rows(store: Store) -> list[dict]:
 
 
 def schema(as_json: bool) -> str:
-    store = Store()
+    store = Store().build()
     try:
         objects = schema_rows(store)
     finally:

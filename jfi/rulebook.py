@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
+INPUT_LAYER_BELOW = 5
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
 
 
@@ -33,6 +34,11 @@ class RuleFile:
     text: str
     objects: dict[str, str] = field(default_factory=dict)            # name -> meaning
     columns: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> column -> meaning
+
+    @property
+    def input_layer(self) -> bool:
+        """Files numbered below 05 define input tables and macros; the rest derive from loaded data."""
+        return _order_key(self.rel)[0] < INPUT_LAYER_BELOW
 
 
 def _order_key(rel: str) -> tuple[int, str]:

@@ -14,15 +14,29 @@ def _quote(text: str) -> str:
 
 
 class Store:
-    """One DuckDB database (in memory or a file) with the whole rulebook applied."""
+    """One DuckDB database (in memory or a file) with the whole rulebook applied.
+
+    Rule files numbered below 05 define the input tables and macros and run when the store opens;
+    the rest derive from the loaded data and run in `build()`, once the inputs are in (tables they
+    create are computed once per build, views stay live).
+    """
 
     def __init__(self, path: str | Path = ":memory:"):
         self.con = duckdb.connect(str(path))
-        files, self.rulebook_sha256 = rulebook.load()
-        for f in files:
-            self.con.execute(f.text)
-        self._comment(files)
+        self.files, self.rulebook_sha256 = rulebook.load()
+        self.built = False
+        for f in self.files:
+            if f.input_layer:
+                self.con.execute(f.text)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL)", [__version__, self.rulebook_sha256])
+
+    def build(self) -> "Store":
+        for f in self.files:
+            if not f.input_layer:
+                self.con.execute(f.text)
+        self._comment(self.files)
+        self.built = True
+        return self
 
     def _comment(self, files) -> None:
         """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns())."""

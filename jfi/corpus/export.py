@@ -17,7 +17,7 @@ from .project import CorpusProject, display_path
 
 # export name -> the query that makes it; every row also carries jfi_version and rulebook_sha256
 TABLES = {
-    "corpus-items": "SELECT * EXCLUDE (doc) FROM corpus_items ORDER BY line",
+    "corpus-items": "SELECT * EXCLUDE (types) FROM corpus_items ORDER BY line",
     "corpus-criteria": "SELECT * FROM corpus_criteria",
     "corpus-concentration": "SELECT * FROM corpus_concentration",
     "corpus-pending": "SELECT * FROM corpus_pending",

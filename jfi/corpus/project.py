@@ -97,6 +97,7 @@ class CorpusProject:
                 numbers, texts = line_columns(path)
                 store.append("raw_lines", {"kind": [kind] * len(numbers), "source": [display_path(path)] * len(numbers),
                                            "round": [number] * len(numbers), "line": numbers, "text": texts})
+        store.build()
         paths = [r[0] for r in store.con.execute(
             "SELECT DISTINCT image_file FROM corpus_items WHERE image_file IS NOT NULL").fetchall()]
         present, digests = [], []

@@ -1,12 +1,23 @@
--- jsonl_values: one row per top-level key of every JSON object record (long form, for field rules)
+-- jsonl_values: one row per top-level key of every JSON object record (long form, computed once when the store is built)
 --   kind: what the file holds
 --   source: file path
+--   round: round number from the file name
 --   line: 1-based line number
 --   record_id: the record's id or item_id
 --   field: the key
 --   value: the value as JSON
 --   jtype: its JSON type (string, integer, number, boolean, array, object, null)
-CREATE OR REPLACE VIEW jsonl_values AS
-SELECT r.kind, r.source, r.line, r.record_id, e.key AS field, e.value AS value, jtype_name(e.type) AS jtype
-FROM jsonl_records AS r, json_each(r.doc) AS e
-WHERE r.is_object;
+--   str: the value when it is a string
+--   int: the value when it is an integer
+--   bool: the value when it is a boolean
+CREATE OR REPLACE TABLE jsonl_values AS
+WITH pairs AS (
+    SELECT r.kind, r.source, r.round, r.line, r.record_id, e.key AS field, e.value AS value, jtype_name(e.type) AS jtype
+    FROM jsonl_records AS r, json_each(r.doc) AS e
+    WHERE r.is_object
+)
+SELECT *,
+    CASE WHEN jtype = 'string' THEN value ->> '$' END AS str,
+    CASE WHEN jtype = 'integer' THEN TRY_CAST(value ->> '$' AS HUGEINT) END AS int,
+    CASE WHEN jtype = 'boolean' THEN (value ->> '$') = 'true' END AS bool
+FROM pairs;

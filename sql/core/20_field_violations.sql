@@ -8,12 +8,10 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW field_violations AS
 WITH checked AS (SELECT DISTINCT kind FROM field_specs),
-recs AS (SELECT r.* FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
-vals AS (SELECT v.* FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
-spec_vals AS (
-    SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int,
-           CASE WHEN v.jtype = 'string' THEN v.value ->> '$' END AS str,
-           CASE WHEN v.jtype = 'integer' THEN TRY_CAST(v.value ->> '$' AS HUGEINT) END AS int
+recs AS (SELECT r.kind, r.source, r.line, r.record_id, r.is_json, r.is_object FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
+vals AS MATERIALIZED (SELECT v.* EXCLUDE (value) FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
+spec_vals AS MATERIALIZED (
+    SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int
     FROM vals AS v JOIN field_specs AS s USING (kind, field)
     WHERE list_contains(s.types, v.jtype)
 )
@@ -30,9 +28,9 @@ UNION ALL
 SELECT v.kind, v.source, v.line, v.record_id, v.field, 'unknown_field', 'unknown field "' || v.field || '"'
 FROM vals AS v ANTI JOIN field_specs AS s USING (kind, field)
 UNION ALL
-SELECT r.kind, r.source, r.line, r.record_id, s.field, 'missing_field', 'required field "' || s.field || '" is missing'
-FROM recs AS r JOIN field_specs AS s ON r.kind = s.kind AND s.required AND r.is_object
-WHERE NOT EXISTS (SELECT 1 FROM vals AS v WHERE v.source = r.source AND v.line = r.line AND v.field = s.field)
+SELECT r.kind, r.source, r.line, r.record_id, r.field, 'missing_field', 'required field "' || r.field || '" is missing'
+FROM (SELECT r.*, s.field FROM recs AS r JOIN field_specs AS s ON r.kind = s.kind AND s.required AND r.is_object) AS r
+ANTI JOIN vals AS v ON v.source = r.source AND v.line = r.line AND v.field = r.field
 UNION ALL
 SELECT v.kind, v.source, v.line, v.record_id, v.field, 'invalid_type',
        'expected ' || array_to_string(s.types, ' or ') || ', got ' || v.jtype

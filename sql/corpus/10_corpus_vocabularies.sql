@@ -38,7 +38,7 @@ CREATE OR REPLACE TABLE corpus_image_types AS
 SELECT * FROM (VALUES
     ('png', ['image/png'], ['png'], '89504e470d0a1a0a', 0),
     ('jpg', ['image/jpeg', 'image/jpg', 'image/pjpeg'], ['jpg', 'jpeg', 'jpe'], 'ffd8ff', 0),
-    ('gif', ['image/gif'], ['gif'], '474946383', 0),
+    ('gif', ['image/gif'], ['gif'], '47494638', 0),
     ('webp', ['image/webp'], ['webp'], '57454250', 8),
     ('avif', ['image/avif'], ['avif'], '66747970', 4),
     ('ico', ['image/x-icon', 'image/vnd.microsoft.icon', 'image/ico'], ['ico'], '00000100', 0),

@@ -7,12 +7,11 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW item_rule_violations AS
 WITH items AS (SELECT * FROM corpus_items),
-starters AS (SELECT '^\s*(' || string_agg(starter, '|') || ')(\W|$)' AS re FROM corpus_redundant_starters),
 exts AS (SELECT list(ext) AS exts FROM corpus_image_types),
 passes AS (
-    SELECT i.source, i.line, i.id, e.key AS pos, e.value AS pass
-    FROM items AS i, json_each(i.doc -> '$.gold_alt_passes') AS e
-    WHERE json_type(i.doc, '$.gold_alt_passes') = 'ARRAY'
+    SELECT v.source, v.line, v.record_id AS id, e.key AS pos, e.value AS pass
+    FROM jsonl_values AS v, json_each(v.value) AS e
+    WHERE v.kind = 'item' AND v.field = 'gold_alt_passes' AND v.jtype = 'array'
 )
 SELECT source, line, id AS record_id, 'id' AS field, 'duplicate_id' AS code,
        'id ' || id || ' is already used on line ' || first_line AS message
@@ -31,7 +30,7 @@ WHERE i.category BETWEEN 1 AND 5 AND i.category <> s.category
 UNION ALL
 SELECT source, line, id, 'image_url', 'image_url_required',
        'implementation ' || implementation || ' needs an image_url'
-FROM items WHERE json_type(doc, '$.image_url') = 'NULL'
+FROM items WHERE types.image_url = 'null'
     AND implementation IN ('img', 'sprite', 'css-background', 'input-image', 'area')
 UNION ALL
 SELECT source, line, id, 'image_file', 'image_file_mismatch',
@@ -43,22 +42,24 @@ UNION ALL
 SELECT source, line, id, CASE WHEN image_file IS NULL THEN 'image_file' ELSE 'image_sha256' END, 'image_pair_mismatch',
        'image_file and image_sha256 must both be null or both be set'
 FROM items
-WHERE jtype(doc, '$.image_file') IN ('string', 'null') AND jtype(doc, '$.image_sha256') IN ('string', 'null')
-    AND (jtype(doc, '$.image_file') = 'null') <> (jtype(doc, '$.image_sha256') = 'null')
+WHERE types.image_file IN ('string', 'null') AND types.image_sha256 IN ('string', 'null')
+    AND (types.image_file = 'null') <> (types.image_sha256 = 'null')
 UNION ALL
 SELECT source, line, id, 'observed_alt_verdict', 'alt_verdict_mismatch',
        CASE WHEN observed_alt IS NULL THEN 'observed_alt is null, so the verdict must be missing'
             ELSE 'verdict missing needs observed_alt to be null' END
 FROM items
-WHERE jtype(doc, '$.observed_alt') IN ('string', 'null') AND observed_alt_verdict IS NOT NULL
+WHERE types.observed_alt IN ('string', 'null') AND observed_alt_verdict IS NOT NULL
     AND (observed_alt IS NULL) <> (observed_alt_verdict = 'missing')
 UNION ALL
 SELECT source, line, id, 'gold_alt', 'redundant_starter',
-       '"' || gold_alt || '" starts with a redundant phrase (' || regexp_extract(lower(gold_alt), re, 1) || ')'
-FROM items, starters WHERE regexp_matches(lower(gold_alt), re)
+       '"' || gold_alt || '" starts with a redundant phrase (' || starter || ')'
+FROM (SELECT i.source, i.line, i.id, i.gold_alt, lower(ltrim(i.gold_alt)) AS g FROM items AS i WHERE i.gold_alt IS NOT NULL) AS i
+JOIN corpus_redundant_starters AS s ON starts_with(i.g, s.starter)
+WHERE length(i.g) = length(s.starter) OR regexp_matches(substr(i.g, length(s.starter) + 1, 1), '\W')
 UNION ALL
 SELECT source, line, id, 'gold_alt_passes', 'invalid_value', 'must hold at least one pass'
-FROM items WHERE json_type(doc, '$.gold_alt_passes') = 'ARRAY' AND json_array_length(doc, '$.gold_alt_passes') = 0
+FROM items WHERE types.gold_alt_passes = 'array' AND pass_count = 0
 UNION ALL
 SELECT source, line, id, 'gold_alt_passes', 'invalid_value',
        'pass ' || (CAST(pos AS INTEGER) + 1) || ' must be an object with exactly string author, alt and rationale'

@@ -1,0 +1,100 @@
+"""`make bench`: time `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file.
+
+Both run in this one process on the same file, so the printed ratio (validate / scan) is comparable
+across machines; absolute seconds are printed for context only. Peak memory is reported from the
+process's maximum resident set size.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+from .corpus import validate
+from .corpus.project import CorpusProject
+
+SUBTYPES = [("linked-standalone-logo", 1), ("standalone-navigational-link", 1), ("form-control-or-image-button", 2),
+            ("action-or-toggle-icon", 2), ("functional-non-unicode-emoji", 3),
+            ("linked-complex-graphic-or-image-map", 4), ("structural-break-or-reader-control", 5)]
+
+
+def synthetic_item(i: int, rng: random.Random) -> dict:
+    sub, cat = SUBTYPES[i % len(SUBTYPES)]
+    domain = f"site{rng.randrange(5000)}.example"
+    alt = rng.choice(["Settings", "Search", "Home", "", "Next page", "Share this article"])
+    return {
+        "id": f"fi-{i:04d}" if i < 10000 else f"fi-{i % 10000:04d}",
+        "status": rng.choice(["candidate", "needs-revision", "rejected"]), "round_added": 1 + i % 9,
+        "category": cat, "subtype": sub, "page_url": f"https://www.{domain}/page/{i}", "domain": domain,
+        "image_url": f"https://{domain}/img/{i}.png", "image_file": None, "image_sha256": None,
+        "implementation": "img", "element_role": "link",
+        "element_html": f"<a href=\"/p/{i}\"><img src=\"/img/{i}.png\" alt=\"\"></a>", "surrounding_text": "",
+        "destination": f"https://{domain}/p/{i}", "observed_alt": "", "observed_alt_verdict": "empty-inappropriate",
+        "gold_alt": alt, "gold_alt_rationale": "Names the destination of the link rather than the picture shown in it.",
+        "gold_alt_passes": [{"author": "pass-a", "alt": alt, "rationale": "Destination over appearance."}],
+        "adjudication": None, "difficulty": rng.choice(["trivial", "standard", "ambiguous"]),
+        "dual_purpose": rng.random() < 0.1, "leakage_check": "The file name is a number and reveals nothing.",
+        "leaky": False, "retrieved": "2026-11-20", "provenance_note": "Synthetic benchmark item on a reserved domain.",
+    }
+
+
+def write_corpus(root: Path, n: int) -> Path:
+    rng = random.Random(1234)
+    path = root / "corpus" / "functional-images.jsonl"
+    path.parent.mkdir(parents=True)
+    with open(path, "w") as fh:
+        for i in range(1, n + 1):
+            fh.write(json.dumps(synthetic_item(i, rng), separators=(",", ":")) + "\n")
+    return path
+
+
+def timed(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        path = write_corpus(root, args.items)
+        size_mb = path.stat().st_size / 1e6
+
+        def scan():
+            con = duckdb.connect()
+            con.execute("SELECT count(*), count(DISTINCT json_extract_string(j, '$.id')) FROM "
+                        "read_ndjson_objects(?) AS t(j)", [str(path)]).fetchall()
+            con.close()
+
+        project = CorpusProject.at(root)
+        result: dict = {}
+
+        def run_validate():
+            result["report"], result["code"] = validate.report(project, 250)
+
+        scan_s = timed(scan, args.repeat)
+        validate_s = timed(run_validate, args.repeat)
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"corpus: {args.items} items, {size_mb:.1f} MB")
+        print(f"bare DuckDB scan (baseline): {scan_s:.3f} s")
+        print(f"jfi corpus validate:         {validate_s:.3f} s  "
+              f"({len(result['report']['errors'])} errors, exit {result['code']})")
+        print(f"ratio validate/scan:         {validate_s / scan_s:.2f}x  (aim: within 5x)")
+        print(f"peak resident memory:        {peak_mb:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

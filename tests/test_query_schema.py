@@ -1,0 +1,41 @@
+"""`jfi query` over every view and `jfi schema` listing views, columns and meanings."""
+import csv
+import io
+
+from conftest import item
+
+
+def test_query_formats(example):
+    sql = "SELECT status, count(*) AS n FROM corpus_items GROUP BY status ORDER BY status"
+    table = example("query", sql)
+    assert table.exit_code == 0 and "accepted" in table.stdout and "rows)" in table.stdout
+    rows = list(csv.DictReader(io.StringIO(example("query", sql, "--format", "csv").stdout)))
+    as_json = example("query", sql, "--format", "json").json
+    assert [(r["status"], int(r["n"])) for r in rows] == [(r["status"], r["n"]) for r in as_json]
+    assert sum(r["n"] for r in as_json) == len(example.corpus.read_text().splitlines())
+
+
+def test_query_error_is_exit_2_without_traceback(example):
+    r = example("query", "SELECT nope FROM corpus_items")
+    assert r.exit_code == 2 and "invalid_query" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_query_sees_violation_views(jfi):
+    jfi.write_corpus([item(status="bogus")])
+    r = jfi("query", "SELECT line, field, code FROM corpus_violations", "--format", "json")
+    assert r.json == [{"line": 1, "field": "status", "code": "invalid_value"}]
+
+
+def test_schema_lists_views_columns_and_meanings(jfi):
+    r = jfi("schema", "--json")
+    assert r.exit_code == 0
+    objects = {o["name"]: o for o in r.json}
+    assert objects["corpus_items"]["type"] == "table" and objects["corpus_items"]["meaning"]
+    for view in ("corpus_violations", "corpus_criteria", "corpus_concentration", "corpus_pending",
+                 "corpus_warnings", "corpus_rounds"):
+        assert objects[view]["type"] == "view" and objects[view]["meaning"]
+    cols = {c["name"]: c for c in objects["corpus_violations"]["columns"]}
+    assert list(cols) == ["source", "line", "record_id", "field", "code", "message"]
+    assert all(c["meaning"] for c in cols.values())
+    text = jfi("schema").stdout
+    assert "corpus_criteria (view):" in text

@@ -8,6 +8,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .errors import JfiError
 
@@ -130,8 +131,15 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         raise
 
 
-def write_jsonl(path: Path, records: list[dict]) -> None:
-    atomic_write(path, "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records))
+def update_records(path: Path, changes: list[tuple[int, Callable[[dict], None]]]) -> None:
+    """Apply in-place changes to the records on the given lines and rewrite the file atomically;
+    every other line keeps its exact bytes."""
+    doc = JsonlDocument.load(path)
+    for number, change in changes:
+        record = doc.record(number)
+        change(record)
+        doc.replace(number, record)
+    atomic_write(path, doc.to_bytes())
 
 
 @contextmanager

@@ -1,4 +1,6 @@
 """Every item rule, one mutation each: the rule's (field, code) must appear, and a valid item has none."""
+import json
+
 import pytest
 
 from conftest import item
@@ -118,3 +120,10 @@ def test_unrecorded_second_pass_is_a_warning_only(jfi):
     jfi.write_round(2, "second-pass-input.jsonl", [{"item_id": "fi-0001"}])
     r, _ = codes(jfi, [item(gold_alt_passes=passes)])
     assert [w["code"] for w in r.json["warnings"]] == ["unrecorded_second_pass"]
+
+
+def test_duplicate_key_in_one_object_is_invalid_json(jfi):
+    text = json.dumps(item())[:-1] + ', "status": "accepted"}\n'
+    jfi.write_corpus(text)
+    r = jfi("corpus", "validate", "--json")
+    assert (1, "status", "invalid_json") in {(e["line"], e["field"], e["code"]) for e in r.json["errors"]}

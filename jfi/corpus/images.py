@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import JsonlDocument, atomic_write, writer_lock
+from ..jsonl import atomic_write, update_records, writer_lock
 from ..output import err
 from ..store import Store
 from .guard import refuse_on_violations
@@ -143,12 +143,9 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
         if dry_run:
             return 0
         if recorded:
-            doc = JsonlDocument.load(project.corpus_path)
-            for item, rel, digest in recorded:
-                record = doc.record(item["line"])
-                record["image_file"], record["image_sha256"] = rel, digest
-                doc.replace(item["line"], record)
-            atomic_write(project.corpus_path, doc.to_bytes())
+            update_records(project.corpus_path, [
+                (item["line"], lambda rec, f=rel, h=digest: rec.update(image_file=f, image_sha256=h))
+                for item, rel, digest in recorded])
         for item, rel, digest in recorded:
             print(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
         for item, reason in failures:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import JfiError
-from ..jsonl import JsonlDocument, atomic_write, writer_lock
+from ..jsonl import atomic_write, update_records, writer_lock
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -56,10 +56,7 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         print(f"round {round_no}: {len(rows)} answer(s), {len(new)} pass-b {verb}, "
               f"{len(rows) - len(new)} already recorded, {sum(1 for r in rows if not r['agrees'])} disagreement(s)")
         if new and not dry_run:
-            doc = JsonlDocument.load(project.corpus_path)
-            for r in new:
-                record = doc.record(r["item_line"])
-                record["gold_alt_passes"].append({"author": "pass-b", "alt": r["alt"], "rationale": r["rationale"]})
-                doc.replace(r["item_line"], record)
-            atomic_write(project.corpus_path, doc.to_bytes())
+            update_records(project.corpus_path, [
+                (r["item_line"], lambda rec, p={"author": "pass-b", "alt": r["alt"], "rationale": r["rationale"]}:
+                    rec["gold_alt_passes"].append(p)) for r in new])
     return 0

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import JfiError
-from ..jsonl import JsonlDocument, atomic_write, writer_lock
+from ..jsonl import update_records, writer_lock
 from ..output import err
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -38,10 +38,6 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         print(f"round {round_no}: {len(updates)} verdict(s), {len(changes)} status(es) {verb}, "
               f"{len(updates) - len(changes)} already applied")
         if changes and not dry_run:
-            doc = JsonlDocument.load(project.corpus_path)
-            for u in changes:
-                record = doc.record(u["item_line"])
-                record["status"] = u["new_status"]
-                doc.replace(u["item_line"], record)
-            atomic_write(project.corpus_path, doc.to_bytes())
+            update_records(project.corpus_path, [
+                (u["item_line"], lambda rec, status=u["new_status"]: rec.update(status=status)) for u in changes])
     return 0

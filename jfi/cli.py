@@ -29,7 +29,10 @@ corpus_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The functional-images corpus: validate, review rounds, second passes, images, exports.")
 second_pass_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                               help="Blind second passes: hand out items without answers, then take the answers in.")
+audit_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        help="Content-judgment audits: capture pages, build judgment units, judge, merge, ratify.")
 app.add_typer(corpus_app, name="corpus")
+app.add_typer(audit_app, name="audit")
 corpus_app.add_typer(second_pass_app, name="second-pass")
 
 
@@ -185,6 +188,57 @@ def corpus_export(ctx: typer.Context,
     from .corpus import export
     project = _project(ctx)
     return export.run(project, out or project.root / "exports", fmt.value, project.resolve_goal(target))
+
+
+@audit_app.command("inventory")
+@guarded
+def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to capture (after the views file)."),
+                    urls_file: Optional[Path] = typer.Option(None, "--urls-file", help="Views: id,product,url[,settle_ms] | id<TAB>url | url."),
+                    out: Path = typer.Option(..., "--out", help="Folder for inventory.jsonl, inventory-run.json, screenshots/."),
+                    settle: int = typer.Option(2600, "--settle", min=0, help="Milliseconds to wait after load."),
+                    viewport: str = typer.Option("1440x900", "--viewport", help="WIDTHxHEIGHT."),
+                    only: Optional[str] = typer.Option(None, "--only", help="Capture only these view ids (comma-separated)."),
+                    product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
+                    engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
+                    no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
+                    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: cores, at most 4)."),
+                    serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder on 127.0.0.1 and resolve /paths against it."),
+                    port: int = typer.Option(0, "--port", min=0, max=65535, help="Port for --serve (default: any free port)."),
+                    base_url: Optional[str] = typer.Option(None, "--base-url", help="Origin that /paths in the views file resolve against."),
+                    nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
+                    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out.")):
+    """Capture each view read-only in Chromium: title, headings, links, images, fields, navigation.
+
+    Exit 0 when every view was inventoried, 1 when some have only environment notes, 2 on invalid input.
+
+    Example: jfi audit inventory --urls-file views.txt --out audits/2026-12 --settle 800
+    """
+    from contextlib import nullcontext
+
+    from .audit import capture, views as views_mod
+    from .audit.serve import serve_folder
+    size = capture.parse_viewport(viewport)
+    if serve is not None and not serve.is_dir():
+        raise JfiError("invalid_serve", f"{serve} is not a folder", exit_code=2)
+    with (serve_folder(serve, port) if serve is not None else nullcontext(base_url)) as origin:
+        selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=origin,
+                                   only=only.split(",") if only else None, product=product)
+        opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
+                               screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
+                               urls_source=str(urls_file) if urls_file else "argv")
+        return capture.run(selected, out, opts, replace=replace)
+
+
+@audit_app.command("import-inventory")
+@guarded
+def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-inventory/v1 inventory-run.json."),
+                           out: Path = typer.Option(..., "--out", help="Folder to write inventory.jsonl into.")):
+    """Read a content-inventory/v1 manifest made elsewhere into an audit folder.
+
+    Example: jfi audit import-inventory old/inventory-run.json --out audits/imported
+    """
+    from .audit import import_inventory
+    return import_inventory.run(manifest, out)
 
 
 @app.command("query")

@@ -1,0 +1,1 @@
+"""Content-judgment audits: capture pages, build judgment units, judge, merge, ratify."""

@@ -1,0 +1,224 @@
+"""`jfi audit inventory`: capture each view in Chromium, read-only, into the content-inventory/v1 shape."""
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import os
+import shutil
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__
+from ..browser import launch_options
+from ..errors import JfiError
+from ..jsonl import atomic_write
+from .views import View
+
+SCHEMA = "content-inventory/v1"
+CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
+NETWORK_IDLE_MS = 8000
+WHAT_THIS_IS = ("Content inventory (title, headings, links in context, images with alternatives, form labels, "
+                "navigation link maps) for each listed URL at one viewport. Nothing was activated. Substrate for the "
+                "draft-judgment pass; it is not coverage, not a scan result, and never a criterion outcome.")
+METHOD_BOUNDARY = [
+    "Accessible names are a DOM approximation in one order for every element kind (aria-labelledby > aria-label > "
+    "native label or alt > text content > title), not a full accname computation; name_source records which won.",
+    "Link context is the nearest enclosing text block (p/li/td/dd/label/section/div) clipped to 220 chars; heading "
+    "section_preview is the next sibling text clipped to 200 chars.",
+    "Per-view caps: headings 250, links 500, images 250, fields 120, nav items 120 per landmark; capped views are "
+    "flagged in `capped` and the true totals are recorded.",
+    "One viewport. Navigation surfaces hidden at this width share the same DOM and are captured with visible:false.",
+    "Read-only GETs; reducedMotion=reduce; a per-view time budget; a navigation error, an HTTP error page or a "
+    "redirect to another host is an environment note, never product evidence.",
+]
+PAGE_SCRIPT = (Path(__file__).with_name("inventory.js")).read_text(encoding="utf-8")
+
+
+@dataclass
+class Options:
+    viewport: tuple[int, int] = (1440, 900)
+    workers: int = 1
+    screenshots: bool = True
+    nav_timeout_ms: int = 30000
+    engagement: str | None = None
+    urls_source: str = "argv"
+
+    @property
+    def viewport_id(self) -> str:
+        return f"desktop-{self.viewport[0]}"
+
+    def budget_s(self, view: View) -> float:
+        """The most one view may take: navigation, network idle, settle, and time to read the page."""
+        return (self.nav_timeout_ms + NETWORK_IDLE_MS + view.settle_ms) / 1000 + 30
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def parse_viewport(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+        if w < 100 or h < 100 or w > 10000 or h > 10000:
+            raise ValueError
+    except ValueError:
+        raise JfiError("invalid_viewport", f"--viewport must be WIDTHxHEIGHT in pixels (e.g. 1440x900), got {text!r}",
+                       exit_code=3) from None
+    return w, h
+
+
+class Progress:
+    """A progress line on a terminal; one plain line per view otherwise."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.errors, self.start = total, 0, 0, time.monotonic()
+        self.tty = sys.stderr.isatty()
+
+    def view_done(self, rec: dict) -> None:
+        self.done += 1
+        if rec["inventory"] is None:
+            self.errors += 1
+        elapsed = time.monotonic() - self.start
+        if self.tty:
+            width = 30
+            filled = width * self.done // self.total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} views, "
+                             f"{self.errors} environment note(s), {elapsed:5.1f}s")
+            if self.done == self.total:
+                sys.stderr.write("\n")
+        else:
+            sys.stderr.write(f"{rec['view_id']}: {describe(rec)} ({self.done}/{self.total}, {elapsed:.1f}s)\n")
+        sys.stderr.flush()
+
+
+def describe(rec: dict) -> str:
+    if rec["inventory"] is None:
+        return f"environment note: {rec['nav_error'] or 'left the route host for ' + rec['final_url']}"
+    c = rec["inventory"]["counts"]
+    return (f"headings {c['headings']}, links {c['links']}/{c['links_total']}, images {c['images']}/{c['images_total']}, "
+            f"fields {c['fields']}, navs {c['navs']}")
+
+
+async def _visit(context, view: View, opts: Options, rec: dict, shots: dict) -> None:
+    page = await context.new_page()
+    try:
+        response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
+        if response is not None and response.status >= 400:
+            rec["nav_error"] = f"HTTP {response.status} {response.status_text}".strip()
+    except Exception as e:  # Playwright raises its own error types for every navigation failure
+        rec["nav_error"] = str(e).splitlines()[0][:200]
+    if rec["nav_error"] is None:
+        try:
+            await page.wait_for_load_state("networkidle", timeout=NETWORK_IDLE_MS)
+        except Exception:
+            pass  # a page that never goes idle is still captured after the settle time
+        await page.wait_for_timeout(view.settle_ms)
+    rec["final_url"] = page.url
+    rec["stayed_on_route_host"] = urllib.parse.urlsplit(page.url).netloc == urllib.parse.urlsplit(view.url).netloc
+    if rec["nav_error"] is None and rec["stayed_on_route_host"]:
+        try:
+            rec["inventory"] = await page.evaluate(PAGE_SCRIPT, CAPS)
+        except Exception as e:
+            rec["nav_error"] = f"capture failed: {str(e).splitlines()[0][:180]}"
+            return
+        if opts.screenshots:
+            shot = f"screenshots/{view.view_id}__{opts.viewport_id}.png"
+            shots[shot] = await page.screenshot()
+            rec["screenshot"] = shot
+
+
+async def _capture_view(browser, view: View, opts: Options, shots: dict) -> dict:
+    rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": opts.viewport_id,
+           "nav_error": None, "final_url": None, "stayed_on_route_host": False, "load_ms": None,
+           "inventory": None, "screenshot": None}
+    started = time.monotonic()
+    context = await browser.new_context(viewport={"width": opts.viewport[0], "height": opts.viewport[1]},
+                                        locale="en-US", reduced_motion="reduce")
+    try:
+        await asyncio.wait_for(_visit(context, view, opts, rec, shots), timeout=opts.budget_s(view))
+    except asyncio.TimeoutError:
+        rec["nav_error"] = f"view time budget of {opts.budget_s(view):.0f} s exceeded"
+        rec["inventory"], rec["screenshot"] = None, None
+    finally:
+        rec["load_ms"] = round((time.monotonic() - started) * 1000)
+        try:
+            await asyncio.wait_for(context.close(), timeout=10)
+        except Exception:
+            pass
+    if rec["inventory"] is None and rec["screenshot"]:
+        shots.pop(rec["screenshot"], None)
+        rec["screenshot"] = None
+    return rec
+
+
+async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], dict]:
+    from playwright.async_api import async_playwright
+
+    options = launch_options()
+    progress = Progress(len(views))
+    shots: dict[str, bytes] = {}
+    try:
+        async with async_playwright() as pw:
+            try:
+                browser = await pw.chromium.launch(**options)
+            except Exception as e:
+                raise JfiError("browser_failed", f"Chromium did not start: {str(e).splitlines()[0][:200]}") from None
+            try:
+                gate = asyncio.Semaphore(max(1, opts.workers))
+
+                async def one(view: View) -> dict:
+                    async with gate:
+                        rec = await _capture_view(browser, view, opts, shots)
+                        progress.view_done(rec)
+                        return rec
+
+                records = await asyncio.gather(*(one(v) for v in views))
+            finally:
+                await browser.close()
+    finally:
+        shutil.rmtree(options["env"]["HOME"], ignore_errors=True)
+    return list(records), shots
+
+
+def manifest(records: list[dict], opts: Options, started: str, finished: str) -> dict:
+    return {
+        "schema": SCHEMA, "engagement": opts.engagement, "run_started_utc": started, "run_finished_utc": finished,
+        "what_this_is": WHAT_THIS_IS, "method_boundary": METHOD_BOUNDARY, "urls_source": opts.urls_source,
+        "viewport": {"id": opts.viewport_id, "width": opts.viewport[0], "height": opts.viewport[1]},
+        "caps": CAPS, "view_count": len(records), "views": records,
+    }
+
+
+def write_outputs(out: Path, run: dict) -> None:
+    """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json."""
+    header = {"record": "run", "jfi_version": __version__, **{k: v for k, v in run.items() if k != "views"}}
+    lines = [json.dumps(header, ensure_ascii=False)]
+    lines += [json.dumps({"record": "view", **v}, ensure_ascii=False) for v in run["views"]]
+    atomic_write(out / "inventory.jsonl", "\n".join(lines) + "\n")
+    atomic_write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+
+
+def run(views: list[View], out: Path, opts: Options, *, replace: bool = False) -> int:
+    out = Path(out)
+    if (out / "inventory.jsonl").exists() and not replace:
+        raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
+                       "(or pass --replace)", source=str(out))
+    started = utc_now()
+    records, shots = asyncio.run(_capture_all(views, opts))
+    finished = utc_now()
+    out.mkdir(parents=True, exist_ok=True)
+    for rel, data in shots.items():
+        atomic_write(out / rel, data)
+    write_outputs(out, manifest(records, opts, started, finished))
+    noted = [r for r in records if r["inventory"] is None]
+    print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
+          f"{len(noted)} with environment notes only")
+    return 1 if noted else 0

@@ -1,0 +1,265 @@
+// In-page capture of one view: the text a person receives (title, headings, links, images, form
+// fields, navigation). Read-only: nothing is clicked, typed or submitted. Called with the caps.
+// Accessible names are a documented DOM approximation, the same order for every kind of element:
+// aria-labelledby > aria-label > native (an image's alt, a field's label) > content > title; for
+// links and headings with no text, the alt of an image inside is the content ("img-alt").
+(caps) => {
+  const squash = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  const cut = (s, n) => {
+    const t = squash(s);
+    return t.length > n ? `${t.slice(0, n - 1)}\u2026` : t;
+  };
+  const orNull = (s, n) => cut(s, n) || null;
+  const isShown = (el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
+  const byId = (id) => (id ? document.getElementById(id) : null);
+
+  // A short CSS path: an id ends it; otherwise up to six steps, nth-of-type where a tag repeats.
+  const pathOf = (el) => {
+    if (el.id) return `#${CSS.escape(el.id)}`;
+    const steps = [];
+    for (let node = el, depth = 0; node && node.nodeType === 1 && depth < 6; node = node.parentElement, depth++) {
+      if (node.id) { steps.unshift(`#${CSS.escape(node.id)}`); break; }
+      let step = node.tagName.toLowerCase();
+      const parent = node.parentElement;
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
+        if (same.length > 1) step += `:nth-of-type(${same.indexOf(node) + 1})`;
+      }
+      steps.unshift(step);
+    }
+    return steps.join(' > ');
+  };
+
+  const LANDMARKS = 'header,nav,main,footer,aside,form,[role=banner],[role=navigation],[role=main],' +
+    '[role=contentinfo],[role=dialog],[role=search],[role=complementary]';
+  const landmarkOf = (el) => {
+    const mark = el.closest(LANDMARKS);
+    if (!mark) return null;
+    const role = mark.getAttribute('role') || mark.tagName.toLowerCase();
+    const ref = mark.getAttribute('aria-labelledby');
+    const label = (ref ? squash(byId(ref)?.textContent) : '') || mark.getAttribute('aria-label');
+    return label ? `${role}[${cut(label, 40)}]` : role;
+  };
+
+  const labelledByText = (el) => {
+    const ids = el.getAttribute('aria-labelledby');
+    if (!ids) return '';
+    return squash(ids.split(/\s+/).map(byId).filter(Boolean).map((n) => n.textContent).join(' '));
+  };
+  const imageAltInside = (el) => {
+    const img = el.querySelector('img[alt], svg[aria-label], [role=img][aria-label]');
+    return img ? squash(img.getAttribute('alt') || img.getAttribute('aria-label')) : '';
+  };
+  const nameOf = (el) => {
+    const candidates = [
+      ['aria-labelledby', () => labelledByText(el)],
+      ['aria-label', () => squash(el.getAttribute('aria-label'))],
+      ['content', () => squash(el.textContent)],
+      ['img-alt', () => imageAltInside(el)],
+      ['title', () => squash(el.getAttribute('title'))],
+    ];
+    for (const [source, read] of candidates) {
+      const name = read();
+      if (name) return { name, source };
+    }
+    return { name: '', source: 'none' };
+  };
+
+  // The text block around an element: the nearest block ancestor (within six steps) that says more
+  // than the element itself.
+  const BLOCKS = 'p,li,td,th,dd,dt,figcaption,h1,h2,h3,h4,h5,h6,blockquote,label,summary,article,section,div';
+  const surroundingText = (el, n) => {
+    const own = squash(el.textContent).length;
+    let node = el.parentElement;
+    for (let hops = 0; node && hops < 6; hops++, node = node.parentElement) {
+      if (node.matches(BLOCKS)) {
+        const text = squash(node.textContent);
+        if (text.length > own + 3) return cut(text, n);
+      }
+    }
+    return '';
+  };
+  // What follows a heading: the next sibling with text (up to four), else the rest of its parent.
+  const followingText = (el, n) => {
+    let node = el.nextElementSibling;
+    for (let hops = 0; node && hops < 4; hops++, node = node.nextElementSibling) {
+      const text = squash(node.textContent);
+      if (text) return cut(text, n);
+    }
+    if (el.parentElement) {
+      const rest = squash(el.parentElement.textContent).replace(squash(el.textContent), '').trim();
+      if (rest) return cut(rest, n);
+    }
+    return '';
+  };
+  const absolute = (raw) => {
+    try { return new URL(raw, location.href).href; } catch (e) { return raw; }
+  };
+  const FILE_EXT = /\.(pdf|xlsx?|csv|docx?|pptx?|zip|json|xml|txt|sdf|mol|png|jpe?g|gif|svg|mp4)(?:$|[?#])/i;
+
+  const headings = [];
+  for (const el of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')) {
+    if (headings.length >= caps.headings) break;
+    const aria = el.getAttribute('aria-level');
+    const level = aria ? Number(aria) : Number(el.tagName[1]) || null;
+    const nm = nameOf(el);
+    headings.push({
+      i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
+      visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
+      section_preview: followingText(el, 200),
+    });
+  }
+
+  const links = [];
+  let linksTotal = 0;
+  for (const el of document.querySelectorAll('a[href],[role=link]')) {
+    linksTotal++;
+    if (links.length >= caps.links) continue;
+    const raw = el.getAttribute('href') || '';
+    const href = absolute(raw);
+    const nm = nameOf(el);
+    const text = squash(el.textContent);
+    const img = el.querySelector('img,svg,[role=img]');
+    let external = false;
+    try { external = new URL(href).host !== location.host; } catch (e) { external = false; }
+    const ext = href.match(FILE_EXT);
+    links.push({
+      i: links.length, name: cut(nm.name, 160), name_source: nm.source, text: cut(text, 160),
+      title: orNull(el.getAttribute('title'), 120), href: cut(href, 240), href_raw: cut(raw, 120),
+      same_page: raw.startsWith('#'), external, target: el.getAttribute('target') || null,
+      download: el.hasAttribute('download'), file_ext: ext ? ext[1].toLowerCase() : null,
+      has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
+      icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
+      aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
+      context: surroundingText(el, 220),
+    });
+  }
+
+  const images = [];
+  let imagesTotal = 0;
+  const IMAGES = 'img,svg,[role=img],input[type=image],area,canvas,object[type^="image"],video';
+  for (const el of document.querySelectorAll(IMAGES)) {
+    const tag = el.tagName.toLowerCase();
+    // an svg drawn inside another svg is part of that image, not another one
+    if (tag === 'svg' && el.parentElement && el.parentElement.closest('svg')) continue;
+    imagesTotal++;
+    if (images.length >= caps.images) continue;
+    const alt = el.hasAttribute('alt') ? el.getAttribute('alt') : null;
+    const control = el.closest('a[href],button,[role=button],[role=link]');
+    const figure = el.closest('figure');
+    const caption = figure ? squash(figure.querySelector('figcaption')?.textContent) : '';
+    const box = el.getBoundingClientRect();
+    const src = el.getAttribute('src') || el.getAttribute('data-src') || (tag === 'svg' ? '(inline svg)' : '');
+    let inControl = null;
+    if (control) {
+      const ownText = Array.from(control.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' ');
+      inControl = {
+        tag: control.tagName.toLowerCase(), name: cut(nameOf(control).name, 120),
+        href: control.getAttribute('href') ? cut(control.getAttribute('href'), 120) : null,
+        control_has_text: !!squash(ownText) || !!squash(control.textContent).replace(squash(el.textContent), ''),
+      };
+    }
+    images.push({
+      i: images.length, tag, src: cut(src.startsWith('data:') ? 'data:\u2026' : src, 160),
+      src_basename: cut(src.split('?')[0].split('/').pop() || '', 80),
+      alt, alt_present: alt !== null, alt_empty: alt === '', role: el.getAttribute('role') || null,
+      aria_label: orNull(el.getAttribute('aria-label'), 160), aria_labelledby_text: orNull(labelledByText(el), 160),
+      aria_hidden: el.getAttribute('aria-hidden') === 'true' || underAriaHidden(el),
+      title: orNull(el.getAttribute('title'), 120),
+      svg_title: tag === 'svg' ? orNull(el.querySelector('title')?.textContent, 120) : null,
+      in_control: inControl, figcaption: orNull(caption, 160),
+      width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
+      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200),
+    });
+  }
+
+  const fields = [];
+  for (const el of document.querySelectorAll('input:not([type=hidden]),select,textarea')) {
+    if (fields.length >= caps.fields) break;
+    const type = el.tagName === 'INPUT' ? (el.getAttribute('type') || 'text').toLowerCase() : el.tagName.toLowerCase();
+    if (['submit', 'button', 'reset', 'image'].includes(type)) continue;
+    const forText = el.id
+      ? squash(Array.from(document.querySelectorAll('label')).filter((l) => l.htmlFor === el.id).map((l) => l.textContent).join(' '))
+      : '';
+    const wrapping = el.closest('label') ? squash(el.closest('label').textContent) : '';
+    // one order for every element kind: aria-labelledby > aria-label > label[for] > wrapping label;
+    // a placeholder or title alone never counts as a label
+    const sources = [
+      ['aria-labelledby', labelledByText(el)], ['aria-label', squash(el.getAttribute('aria-label'))],
+      ['label[for]', forText], ['wrapping-label', wrapping],
+    ];
+    const found = sources.find(([, text]) => text);
+    const source = found ? found[0]
+      : el.getAttribute('placeholder') ? 'placeholder-only' : el.getAttribute('title') ? 'title-only' : 'none';
+    const described = (el.getAttribute('aria-describedby') || '').split(/\s+/).map((id) => byId(id)?.textContent).join(' ');
+    fields.push({
+      i: fields.length, type, name_attr: el.getAttribute('name') || null, id: el.id || null,
+      label: cut(found ? found[1] : '', 160), label_source: source,
+      placeholder: orNull(el.getAttribute('placeholder'), 120),
+      required: el.required || el.getAttribute('aria-required') === 'true',
+      describedby_text: orNull(described, 160),
+      fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
+      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el),
+    });
+  }
+
+  const navs = [];
+  const NAVS = 'nav,[role=navigation],header,[role=banner],footer,[role=contentinfo],' +
+    '[aria-label*="breadcrumb" i],.breadcrumb,.usa-breadcrumb';
+  for (const el of document.querySelectorAll(NAVS)) {
+    if (el.tagName === 'HEADER' && el.closest('nav')) continue;
+    const items = Array.from(el.querySelectorAll('a[href],[role=link],button,[role=menuitem]'))
+      .slice(0, caps.nav_links)
+      .map((a) => ({ name: cut(nameOf(a).name, 80), href: a.getAttribute('href') ? cut(a.getAttribute('href'), 120) : null,
+        tag: a.tagName.toLowerCase() }));
+    navs.push({
+      role: el.getAttribute('role') || el.tagName.toLowerCase(),
+      label: orNull(squash(el.getAttribute('aria-label')) || labelledByText(el), 80),
+      selector: pathOf(el), visible: isShown(el), item_count: items.length, items,
+    });
+  }
+
+  // Skip links: a fragment that names no element (or is not a valid id at all) is "not found".
+  const skipLinks = Array.from(document.querySelectorAll('a[href^="#"]'))
+    .filter((a) => /skip/i.test(squash(a.textContent) + (a.getAttribute('aria-label') || '')))
+    .map((a) => {
+      const href = a.getAttribute('href');
+      let exists = false;
+      if (href === '#') exists = true;
+      else {
+        let id = href.slice(1);
+        try { id = decodeURIComponent(id); } catch (e) { /* keep the raw fragment */ }
+        exists = document.getElementById(id) !== null || document.getElementsByName(id).length > 0;
+      }
+      return { name: cut(nameOf(a).name, 80), href, target_exists: exists };
+    });
+
+  const h1s = Array.from(document.querySelectorAll('h1'));
+  const meta = {
+    lang: document.documentElement.getAttribute('lang'), title: document.title,
+    h1: h1s.map((h) => cut(h.textContent, 160)), h1_count: h1s.length,
+    meta_description: orNull(document.querySelector('meta[name=description]')?.getAttribute('content'), 200),
+    main_count: document.querySelectorAll('main,[role=main]').length,
+    search_landmark: document.querySelector('[role=search],search') !== null, skip_links: skipLinks,
+  };
+  const counts = {
+    headings: headings.length, headings_visible: headings.filter((h) => h.visible).length,
+    links: links.length, links_total: linksTotal, links_visible: links.filter((l) => l.visible).length,
+    links_empty_name: links.filter((l) => l.empty_name).length,
+    images: images.length, images_total: imagesTotal,
+    images_missing_alt: images.filter((m) => m.tag === 'img' && !m.alt_present).length,
+    images_empty_alt: images.filter((m) => m.alt_empty).length,
+    fields: fields.length, fields_unlabeled: fields.filter((f) => !f.label).length, navs: navs.length,
+  };
+  const capped = {
+    headings: headings.length >= caps.headings, links: linksTotal > caps.links,
+    images: imagesTotal > caps.images, fields: fields.length >= caps.fields,
+    navs: navs.some((n) => n.item_count >= caps.nav_links),
+  };
+  return { meta, counts, headings, links, images, fields, navs, capped };
+}

@@ -1,0 +1,90 @@
+"""The views to capture: a views file (id,product,url[,settle_ms] | id<TAB>url | url) and URLs given as arguments."""
+from __future__ import annotations
+
+import re
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import JfiError
+
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass
+class View:
+    view_id: str
+    product: str
+    url: str
+    settle_ms: int
+
+
+def _url(raw: str, base: str | None, where: tuple[str, int]) -> str:
+    raw = raw.strip()
+    if base and raw.startswith("/"):
+        return urllib.parse.urljoin(base, raw)
+    parts = urllib.parse.urlsplit(raw)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        hint = " (a path needs --serve or --base-url)" if raw.startswith("/") else ""
+        raise JfiError("invalid_url", f"{raw!r} is not an absolute http(s) URL{hint}",
+                       source=where[0], line=where[1], field="url")
+    return raw
+
+
+def _host(url: str) -> str:
+    return urllib.parse.urlsplit(url).netloc
+
+
+def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | None = None,
+          only: list[str] | None = None, product: str | None = None) -> list[View]:
+    """Every view, validated before any browser starts; malformed lines are refused with file:line."""
+    views: list[View] = []
+    if file is not None:
+        source = str(file)
+        try:
+            lines = Path(file).read_text(encoding="utf-8-sig").splitlines()
+        except OSError as e:
+            raise JfiError("unreadable_views", f"cannot read the views file: {e.strerror}", source=source) from None
+        position = 0
+        for number, line in enumerate(lines, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            position += 1
+            where = (source, number)
+            if "," in line:
+                parts = [p.strip() for p in line.split(",")]
+                if len(parts) not in (3, 4) or not parts[0] or not parts[1]:
+                    raise JfiError("invalid_view", "expected id,product,url[,settle_ms]", source=source, line=number)
+                settle = settle_ms
+                if len(parts) == 4:
+                    if not parts[3].isdigit():
+                        raise JfiError("invalid_view", f"settle_ms must be digits, got {parts[3]!r}",
+                                       source=source, line=number, field="settle_ms")
+                    settle = int(parts[3])
+                views.append(View(parts[0], parts[1], _url(parts[2], base, where), settle))
+            elif "\t" in line:
+                parts = [p.strip() for p in line.split("\t")]
+                if len(parts) != 2 or not parts[0]:
+                    raise JfiError("invalid_view", "expected id<TAB>url", source=source, line=number)
+                url = _url(parts[1], base, where)
+                views.append(View(parts[0], _host(url), url, settle_ms))
+            else:
+                url = _url(line, base, where)
+                views.append(View(f"V-{position:03d}", _host(url), url, settle_ms))
+            if not ID.match(views[-1].view_id):
+                raise JfiError("invalid_view", f"view id {views[-1].view_id!r} must be letters, digits, . _ or -",
+                               source=source, line=number, field="id")
+    for raw in urls:
+        url = _url(raw, base, ("argument", 0))
+        views.append(View(f"V-{len(views) + 1:03d}", _host(url), url, settle_ms))
+    seen: set[str] = set()
+    for v in views:
+        if v.view_id in seen:
+            raise JfiError("duplicate_view", f"view id {v.view_id!r} appears twice", source=str(file) if file else None)
+        seen.add(v.view_id)
+    selected = [v for v in views if (not only or v.view_id in only) and (not product or v.product == product)]
+    if not selected:
+        raise JfiError("no_views", "no views to capture: pass --urls-file FILE (id,product,url lines) "
+                       "or http(s) URLs as arguments" + (" (the --only/--product filter left none)" if views else ""))
+    return selected

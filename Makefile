@@ -4,6 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 JFI := $(VENV)/bin/jfi
 EXAMPLE := corpus/example-project
+SITE := corpus/example-site
 EXPORTS := exports
 
 .PHONY: all run test bench clean
@@ -16,15 +17,23 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+# Chromium for Playwright: Playwright's own download where it can reach it, else Debian's package.
+$(VENV)/.browser: $(VENV)/.installed
+	@$(PY) -m jfi.browser >/dev/null 2>&1 || $(PY) -m playwright install chromium >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null && { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } ; } || true
+	@$(PY) -m jfi.browser
+	touch $@
+
 # Validate exits 1 while the example corpus is short of its goal: that is a report, not a failure.
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(VENV)/.browser
 	$(JFI) --project $(EXAMPLE) corpus validate; status=$$?; test $$status -le 1
 	$(JFI) --project $(EXAMPLE) corpus export --out $(CURDIR)/$(EXPORTS)
+	$(JFI) audit inventory --urls-file $(SITE)/views.txt --serve $(SITE) --out $(EXPORTS)/audit --settle 300 --replace
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m pytest -q
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m jfi.bench
 
 clean:

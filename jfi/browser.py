@@ -55,3 +55,18 @@ def launch_options() -> dict:
     if executable:
         options["executable_path"] = executable
     return options
+
+
+def main() -> int:
+    """`python -m jfi.browser`: print the Chromium jfi would use; exit 1 when there is none."""
+    try:
+        path = find_chromium()
+    except JfiError as e:
+        print(e.message)
+        return 1
+    print(path or "Playwright's own Chromium")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

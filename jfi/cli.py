@@ -206,6 +206,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     port: int = typer.Option(0, "--port", min=0, max=65535, help="Port for --serve (default: any free port)."),
                     base_url: Optional[str] = typer.Option(None, "--base-url", help="Origin that /paths in the views file resolve against."),
                     nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
+                    view_budget: Optional[float] = typer.Option(None, "--view-budget", min=1, help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s)."),
                     replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out.")):
     """Capture each view read-only in Chromium: title, headings, links, images, fields, navigation.
 
@@ -225,7 +226,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                                    only=only.split(",") if only else None, product=product)
         opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
                                screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
-                               urls_source=str(urls_file) if urls_file else "argv")
+                               urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget)
         return capture.run(selected, out, opts, replace=replace)
 
 

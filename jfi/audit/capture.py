@@ -46,6 +46,7 @@ class Options:
     nav_timeout_ms: int = 30000
     engagement: str | None = None
     urls_source: str = "argv"
+    view_budget_s: float | None = None
 
     @property
     def viewport_id(self) -> str:
@@ -53,6 +54,8 @@ class Options:
 
     def budget_s(self, view: View) -> float:
         """The most one view may take: navigation, network idle, settle, and time to read the page."""
+        if self.view_budget_s:
+            return self.view_budget_s
         return (self.nav_timeout_ms + NETWORK_IDLE_MS + view.settle_ms) / 1000 + 30
 
 

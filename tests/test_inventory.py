@@ -1,0 +1,211 @@
+"""`jfi audit inventory` against a real Chromium and purpose-built pages served on 127.0.0.1."""
+import json
+import socket
+
+import pytest
+
+import pages
+from conftest import Jfi
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def site():
+    httpd, origin = pages.start()
+    yield origin
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def capture(site, tmp_path_factory):
+    root = tmp_path_factory.mktemp("capture")
+    views = root / "views.txt"
+    closed = free_port()
+    views.write_text("# purpose-built pages\n\n" + "\n".join([
+        f"names,lab,{site}/names.html", f"images,lab,{site}/images.html", f"skip\t{site}/skip.html",
+        f"caps,lab,{site}/caps.html,50", f"away,lab,{site}/away", f"missing,lab,{site}/missing.html",
+        f"closed,lab,http://127.0.0.1:{closed}/", f"plain,lab,{site}/plain.html"]) + "\n")
+    r = Jfi(root)("audit", "inventory", "--urls-file", str(views), "--out", str(root / "out"), "--settle", "0",
+                  "--workers", "3", "--nav-timeout", "5000")
+    lines = [json.loads(x) for x in (root / "out" / "inventory.jsonl").read_text().splitlines()]
+    return r, lines, root
+
+
+def views_of(capture):
+    return {v["view_id"]: v for v in capture[1][1:]}
+
+
+def by_selector(items, sel):
+    return next(x for x in items if x["selector"] == sel)
+
+
+def test_exit_1_with_environment_notes_and_order_kept(capture):
+    r, lines, root = capture
+    assert r.exit_code == 1
+    assert lines[0]["record"] == "run" and lines[0]["viewport"]["width"] == 1440
+    assert [v["view_id"] for v in lines[1:]] == ["names", "images", "skip", "caps", "away", "missing", "closed", "plain"]
+    assert lines[3]["product"] == "127.0.0.1:" + lines[3]["url"].split(":")[2].split("/")[0]  # id<TAB>url: product = host
+    manifest = json.loads((root / "out" / "inventory-run.json").read_text())
+    assert manifest["schema"] == "content-inventory/v1" and manifest["view_count"] == 8
+    assert [v["view_id"] for v in manifest["views"]] == [v["view_id"] for v in lines[1:]]
+
+
+def test_environment_notes_are_never_product_evidence(capture):
+    v = views_of(capture)
+    assert v["away"]["stayed_on_route_host"] is False and v["away"]["final_url"].startswith("http://localhost:")
+    assert v["missing"]["nav_error"].startswith("HTTP 404")
+    assert v["closed"]["nav_error"] and "ERR_CONNECTION_REFUSED" in v["closed"]["nav_error"]
+    for name in ("away", "missing", "closed"):
+        assert v[name]["inventory"] is None and v[name]["screenshot"] is None
+    assert v["plain"]["inventory"]["meta"]["title"] == "Plain" and v["plain"]["stayed_on_route_host"]
+
+
+def test_screenshots_only_for_inventoried_views(capture):
+    _, lines, root = capture
+    shots = sorted(p.name for p in (root / "out" / "screenshots").iterdir())
+    assert "plain__desktop-1440.png" in shots and not any(s.startswith(("away", "missing", "closed")) for s in shots)
+    assert (root / "out" / "screenshots" / "plain__desktop-1440.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_names_follow_one_documented_order(capture):
+    inv = views_of(capture)["names"]["inventory"]
+    got = {l["selector"]: (l["name"], l["name_source"]) for l in inv["links"]}
+    assert got["#l-lb"] == ("Labelled by span and more", "aria-labelledby")
+    assert got["#l-al"] == ("Aria label wins", "aria-label")
+    assert got["#l-content"] == ("Plain content", "content")
+    assert got["#l-img"] == ("Image alt name", "img-alt")
+    assert got["#l-title"] == ("Title only name", "title")
+    assert got["#l-none"] == ("", "none")
+    assert by_selector(inv["links"], "#l-none")["empty_name"] is True
+    heads = inv["headings"]
+    assert (heads[0]["level"], heads[0]["text"]) == (3, "Role heading")
+    assert (heads[1]["text"], heads[1]["name_source"]) == ("Heading from alt", "img-alt")
+    assert (heads[2]["text"], heads[2]["name_source"]) == ("", "none")
+    fields = {f["id"]: f for f in inv["fields"]}
+    assert (fields["f-lb"]["label"], fields["f-lb"]["label_source"]) == ("Labelled by span", "aria-labelledby")
+    assert fields["f-al"]["label_source"] == "aria-label"
+    assert (fields["f-for"]["label"], fields["f-for"]["label_source"], fields["f-for"]["type"]) == ("For label", "label[for]", "email")
+    assert fields["f-wrap"]["label_source"] == "wrapping-label"
+    assert (fields["f-ph"]["label"], fields["f-ph"]["label_source"]) == ("", "placeholder-only")
+    assert fields["f-title"]["label_source"] == "title-only"
+    assert fields["f-none"]["label_source"] == "none" and fields["f-none"]["required"] is True
+    assert fields["f-ta"]["describedby_text"] == "Plain words please."
+    assert fields["f-sel"]["fieldset_legend"] == "Delivery" and fields["f-sel"]["type"] == "select"
+    assert len(inv["fields"]) == 9  # hidden, submit and image inputs are not fields
+    assert inv["counts"]["fields_unlabeled"] == 4  # placeholder, title, none, and the bare textarea
+
+
+def test_alt_null_versus_empty_and_control_detection(capture):
+    imgs = {i["selector"]: i for i in views_of(capture)["images"]["inventory"]["images"]}
+    assert (imgs["#no-alt"]["alt"], imgs["#no-alt"]["alt_present"]) == (None, False)
+    assert (imgs["#empty-alt"]["alt"], imgs["#empty-alt"]["alt_empty"], imgs["#empty-alt"]["src_basename"]) == ("", True, "e.png")
+    assert imgs["#with-alt"]["src_basename"] == "w.png"
+    assert imgs["#in-link"]["in_control"] == {"tag": "a", "name": "Home", "href": "/home", "control_has_text": False}
+    assert imgs["#in-link-text"]["in_control"]["control_has_text"] is True
+    assert imgs["#in-button"]["in_control"]["tag"] == "button"
+    assert imgs["#in-role-link"]["in_control"]["tag"] == "span"
+    assert imgs["#with-alt"]["in_control"] is None
+    assert imgs["#fig"]["figcaption"] == "A caption"
+    assert imgs["#under-hidden"]["aria_hidden"] is True and imgs["#hidden-svg"]["aria_hidden"] is True
+    assert imgs["#outer"]["svg_title"] == "Sales chart" and imgs["#outer"]["aria_label"] == "Chart"
+    counts = views_of(capture)["images"]["inventory"]["counts"]
+    assert counts["images_missing_alt"] == 1
+
+
+def test_nested_svg_is_part_of_its_outer_image(capture):
+    imgs = views_of(capture)["images"]["inventory"]["images"]
+    selectors = [i["selector"] for i in imgs]
+    assert "#outer" in selectors and "#inner" not in selectors
+    tags = [i["tag"] for i in imgs]
+    assert tags.count("svg") == 2 and "canvas" in tags and "div" in tags
+    assert any(i["src"] == "data:\u2026" for i in imgs)
+
+
+def test_invalid_skip_link_target_is_not_found_never_a_lost_view(capture):
+    v = views_of(capture)["skip"]
+    skips = {s["href"]: s["target_exists"] for s in v["inventory"]["meta"]["skip_links"]}
+    assert skips == {"#1bad": False, "#main": True, "#": True}
+
+
+def test_caps_say_so_and_keep_true_totals(capture):
+    inv = views_of(capture)["caps"]["inventory"]
+    assert len(inv["links"]) == 500 and inv["counts"]["links_total"] == 600 and inv["capped"]["links"] is True
+    assert len(inv["fields"]) == 120 and inv["capped"]["fields"] is True
+    assert inv["capped"]["images"] is False
+
+
+def test_hostile_pages_are_stopped_by_the_time_budget(site, tmp_path):
+    r = Jfi(tmp_path)("audit", "inventory", f"{site}/never", f"{site}/busy.html", f"{site}/plain.html",
+                      "--out", str(tmp_path / "out"), "--settle", "0", "--nav-timeout", "1500",
+                      "--view-budget", "6", "--no-screenshots", "--workers", "1")
+    assert r.exit_code == 1
+    v = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()][1:]
+    assert [x["view_id"] for x in v] == ["V-001", "V-002", "V-003"]
+    assert v[0]["inventory"] is None and v[0]["nav_error"]
+    assert v[1]["inventory"] is None and "budget" in v[1]["nav_error"]
+    assert v[2]["inventory"] is not None
+    assert not (tmp_path / "out" / "screenshots").exists()
+
+
+def test_workers_do_not_change_the_output(site, tmp_path):
+    def run(n):
+        out = tmp_path / f"w{n}"
+        Jfi(tmp_path)("audit", "inventory", f"{site}/names.html", f"{site}/images.html", f"{site}/plain.html",
+                      f"{site}/skip.html", "--out", str(out), "--settle", "0", "--workers", str(n), "--no-screenshots")
+        recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
+        for rec in recs:
+            rec.pop("load_ms")
+        return recs
+    assert run(1) == run(3)
+
+
+@pytest.mark.parametrize("text,where", [
+    ("home,prod\n", "views.txt:1"), ("# c\n\nhome,prod,/x.html\n", "views.txt:3"),
+    ("a,b,http://x.example/,soon\n", "views.txt:1"), ("ftp://x.example/\n", "views.txt:1"),
+    ("a\tb\tc\n", "views.txt:1"), ("a,p,http://x.example/\na,p,http://y.example/\n", "duplicate_view"),
+])
+def test_malformed_views_are_refused_before_any_browser(tmp_path, text, where, monkeypatch):
+    monkeypatch.setenv("JFI_CHROMIUM", "/nonexistent/chromium")  # a browser start would fail differently
+    (tmp_path / "views.txt").write_text(text)
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--out", str(tmp_path / "o"))
+    assert r.exit_code == 2 and where in r.stderr, r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_no_views_names_both_ways(tmp_path):
+    r = Jfi(tmp_path)("audit", "inventory", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 2 and "--urls-file" in r.stderr and "URLs as arguments" in r.stderr
+
+
+def test_missing_browser_is_a_clear_error(tmp_path, monkeypatch):
+    import jfi.browser
+    monkeypatch.setattr(jfi.browser, "playwright_chromium", lambda: None)
+    monkeypatch.setattr(jfi.browser, "DEBIAN_CHROMIUM", "/nonexistent")
+    monkeypatch.setattr(jfi.browser.shutil, "which", lambda name: None)
+    monkeypatch.delenv("JFI_CHROMIUM", raising=False)
+    r = Jfi(tmp_path)("audit", "inventory", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 2 and "no_browser" in r.stderr and "apt-get install -y chromium" in r.stderr
+
+
+def test_existing_capture_is_kept_unless_replaced(capture):
+    _, _, root = capture
+    before = (root / "out" / "inventory.jsonl").read_bytes()
+    r = Jfi(root)("audit", "inventory", "http://127.0.0.1:9/", "--out", str(root / "out"))
+    assert r.exit_code == 2 and "capture_exists" in r.stderr
+    assert (root / "out" / "inventory.jsonl").read_bytes() == before
+
+
+def test_import_gives_back_the_same_views(capture, tmp_path):
+    _, lines, root = capture
+    r = Jfi(tmp_path)("audit", "import-inventory", str(root / "out" / "inventory-run.json"), "--out", str(tmp_path / "imp"))
+    assert r.exit_code == 0, r.stderr
+    again = [json.loads(x) for x in (tmp_path / "imp" / "inventory.jsonl").read_text().splitlines()]
+    assert again[1:] == lines[1:]
+    (tmp_path / "bad.json").write_text('{"schema": "other"}')
+    r = Jfi(tmp_path)("audit", "import-inventory", str(tmp_path / "bad.json"), "--out", str(tmp_path / "imp2"))
+    assert r.exit_code == 2 and "schema" in r.stderr and not (tmp_path / "imp2").exists()

@@ -1,8 +1,9 @@
-"""`make bench`: time `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file.
+"""`make bench`: speed and memory, reported as ratios against a baseline measured in the same run.
 
-Both run in this one process on the same file, so the printed ratio (validate / scan) is comparable
-across machines; absolute seconds are printed for context only. Peak memory is reported from the
-process's maximum resident set size.
+- corpus: `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file
+  (ratio validate / scan; peak resident memory of the process).
+- inventory: the six conformance sites captured with one worker and with the default number of
+  workers (views per minute for both; the outputs must be identical apart from timings).
 """
 from __future__ import annotations
 
@@ -63,11 +64,44 @@ def timed(fn, repeat: int) -> float:
     return best
 
 
+def bench_inventory(sites_root: Path) -> None:
+    from .audit import capture
+    from .audit import views as views_mod
+    from .audit.serve import serve_folder
+
+    sites = sorted(p for p in sites_root.iterdir() if (p / "views.txt").is_file())
+    results = {}
+    for workers in (1, capture.default_workers()):
+        records, elapsed = [], 0.0
+        for site in sites:
+            with serve_folder(site, 8765) as origin:
+                views = views_mod.parse(site / "views.txt", [], settle_ms=300, base=origin)
+                opts = capture.Options(workers=workers, screenshots=False)
+                start = time.perf_counter()
+                recs, _ = capture.asyncio.run(capture._capture_all(views, opts))
+                elapsed += time.perf_counter() - start
+            records += [{k: v for k, v in r.items() if k != "load_ms"} for r in recs]
+        results[workers] = (records, elapsed)
+        print(f"inventory, {workers} worker(s): {len(records)} views in {elapsed:.1f} s = "
+              f"{len(records) / elapsed * 60:.0f} views/minute")
+    (one, t1), (many, tn) = results[1], results[max(results)]
+    print(f"speed-up with {max(results)} workers: {t1 / tn:.2f}x; outputs identical apart from timings: {one == many}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=["corpus", "inventory"])
+    parser.add_argument("--sites", type=Path, default=Path("..") / "shared" / "conformance" / "audit" / "sites")
     args = parser.parse_args()
+    if args.only != "corpus":
+        if args.sites.is_dir():
+            bench_inventory(args.sites)
+        else:
+            print(f"inventory: skipped, no conformance sites at {args.sites}")
+    if args.only == "inventory":
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         path = write_corpus(root, args.items)

@@ -209,3 +209,30 @@ def test_import_gives_back_the_same_views(capture, tmp_path):
     (tmp_path / "bad.json").write_text('{"schema": "other"}')
     r = Jfi(tmp_path)("audit", "import-inventory", str(tmp_path / "bad.json"), "--out", str(tmp_path / "imp2"))
     assert r.exit_code == 2 and "schema" in r.stderr and not (tmp_path / "imp2").exists()
+
+
+def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
+    import io
+
+    from jfi.audit.capture import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    done = {"view_id": "a", "inventory": {"counts": {"headings": 1, "links": 2, "links_total": 2, "images": 0,
+                                                      "images_total": 0, "fields": 0, "navs": 1}}}
+    noted = {"view_id": "b", "inventory": None, "nav_error": "HTTP 500", "final_url": "http://x/"}
+    tty = Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    p = Progress(2)
+    p.view_done(done)
+    p.view_done(noted)
+    assert "\r[" in tty.getvalue() and "2/2 views, 1 environment note(s)" in tty.getvalue()
+    plain = io.StringIO()
+    monkeypatch.setattr("sys.stderr", plain)
+    p = Progress(2)
+    p.view_done(done)
+    p.view_done(noted)
+    assert plain.getvalue().splitlines()[1].startswith("b: environment note: HTTP 500")
+    assert "\r" not in plain.getvalue()

@@ -242,6 +242,19 @@ def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-
     return import_inventory.run(manifest, out)
 
 
+@audit_app.command("build")
+@guarded
+def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (holds inventory.jsonl)."),
+                batch: int = typer.Option(90, "--batch", min=1, help="Most units per judge batch file.")):
+    """Build judgment units (deduplicated across views, with flags), the 3.2.3 navigation check and judge batches.
+
+    Example: jfi audit build --inventory audits/2026-12 --batch 90
+    """
+    from .audit import build
+    from .audit.folder import AuditFolder
+    return build.run(AuditFolder(inventory), batch)
+
+
 @app.command("query")
 @guarded
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),

@@ -9,6 +9,15 @@ import pyarrow as pa
 from . import __version__, rulebook
 
 
+def _generate_flag_views(con) -> None:
+    from .audit.flags import create_flag_view
+    create_flag_view(con)
+
+
+# Rule tables whose rows are SQL conditions: the view built from them, right after the table is made.
+GENERATED_FROM = {"audit_flag_rules": _generate_flag_views}
+
+
 def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -28,12 +37,15 @@ class Store:
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)
-        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL)", [__version__, self.rulebook_sha256])
+        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90)", [__version__, self.rulebook_sha256])
 
     def build(self) -> "Store":
         for f in self.files:
             if not f.input_layer:
                 self.con.execute(f.text)
+                for name in f.objects:
+                    if name in GENERATED_FROM:
+                        GENERATED_FROM[name](self.con)
         self._comment(self.files)
         self.built = True
         return self
@@ -55,6 +67,9 @@ class Store:
 
     def set_goal(self, goal: int) -> None:
         self.con.execute("UPDATE jfi_run SET goal = ?", [goal])
+
+    def set_batch_size(self, size: int) -> None:
+        self.con.execute("UPDATE jfi_run SET batch_size = ?", [size])
 
     def append(self, table: str, columns: dict[str, list]) -> None:
         """Bulk-append parallel column lists to a raw table (through Arrow, not row by row)."""

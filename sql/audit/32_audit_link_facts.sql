@@ -1,0 +1,44 @@
+-- audit_link_facts: one row per captured link, with its dedupe key and the facts its flags test
+--   type: link
+--   sc: WCAG success criterion judged (2.4.4)
+--   product: product
+--   pos: the view's position
+--   view_id: view id
+--   i: the link's index in the page
+--   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context))
+--   name: accessible name
+--   detail: name source, icon-only alt, file type, external, new window and title, as text
+--   context: the enclosing text block
+--   landmark: enclosing landmark
+--   selector: CSS path
+--   visible: whether it was rendered
+--   href: absolute href
+--   name_source: where the name came from
+--   text: text content
+--   title: title attribute
+--   href_raw: href as written
+--   same_page: whether the href starts with #
+--   target: target attribute
+--   file_ext: file extension the href points at
+--   icon_only: whether an image is its only content
+--   img_alt: alt of the image inside
+--   empty_name: whether it has no name
+--   hrefs_for_name: distinct destinations in the page for links with the same normalised name
+CREATE OR REPLACE VIEW audit_link_facts AS
+WITH per_name AS (
+    SELECT pos, norm_text(name) AS n, count(DISTINCT dest(href)) AS hrefs_for_name FROM audit_links GROUP BY ALL
+)
+SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
+    norm_text(l.name) || '|' || dest(l.href) || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
+    coalesce(l.name, '') AS name,
+    l.name_source
+        || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
+        || CASE WHEN coalesce(l.file_ext, '') <> '' THEN '; file ' || l.file_ext ELSE '' END
+        || CASE WHEN l.external THEN '; external' ELSE '' END
+        || CASE WHEN l.target = '_blank' THEN '; new window' ELSE '' END
+        || CASE WHEN coalesce(l.title, '') <> '' THEN '; title=' || CAST(to_json(l.title) AS VARCHAR) ELSE '' END AS detail,
+    coalesce(l.context, '') AS context, l.landmark, l.selector, coalesce(l.visible, false) AS visible, l.href,
+    l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
+    coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
+    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name
+FROM audit_links AS l JOIN per_name AS p ON p.pos = l.pos AND p.n = norm_text(l.name);

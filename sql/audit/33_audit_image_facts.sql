@@ -1,0 +1,61 @@
+-- audit_image_facts: one row per captured image, with its dedupe key and the facts its flags test
+--   type: image
+--   sc: WCAG success criterion judged (1.1.1)
+--   product: product
+--   pos: the view's position
+--   view_id: view id
+--   i: the image's index in the page
+--   unit_key: dedupe key src basename|alt (raw, or ∅ when absent)|aria-label|control name|landmark
+--   name: the alt, or what names the image when there is no alt attribute
+--   detail: tag, size, role kind, control, caption, aria-hidden and source, as text
+--   context: the enclosing text block
+--   landmark: enclosing landmark
+--   selector: CSS path
+--   visible: whether it was rendered
+--   href: src as written
+--   tag: element
+--   alt: alt attribute (NULL when absent)
+--   alt_present: whether the alt attribute exists
+--   alt_empty: whether alt is the empty string
+--   role: role attribute
+--   aria_label: aria-label
+--   aria_labelledby_text: text of the aria-labelledby targets
+--   aria_hidden: whether it or an ancestor is aria-hidden
+--   svg_title: an svg's title element
+--   src_basename: file name of src
+--   figcaption: caption of its figure
+--   width: rendered width
+--   height: rendered height
+--   in_control: whether it sits in a link or button
+--   control_name: the name of that control
+--   control_has_text: whether that control has text of its own
+--   functional: whether it is the only content of its control
+--   role_kind: functional, decorative-declared or informative?
+CREATE OR REPLACE VIEW audit_image_facts AS
+WITH m AS (
+    SELECT *, in_control IS NOT NULL AS has_control,
+        in_control IS NOT NULL AND NOT coalesce(in_control.control_has_text, false) AS functional
+    FROM audit_images
+)
+SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
+    coalesce(src_basename, '') || '|' || coalesce(alt, '∅') || '|' || coalesce(aria_label, '') || '|'
+        || coalesce(in_control.name, '') || '|' || coalesce(landmark, '') AS unit_key,
+    CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text, ''), '(no alt attribute)')
+         WHEN alt = '' THEN '(alt="")' ELSE alt END AS name,
+    tag || ' ' || coalesce(CAST(width AS VARCHAR), 'null') || 'x' || coalesce(CAST(height AS VARCHAR), 'null') || '; role:'
+        || CASE WHEN functional THEN 'functional'
+                WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
+                ELSE 'informative?' END
+        || CASE WHEN has_control THEN '; in ' || in_control.tag || ' "' || coalesce(in_control.name, '') || '"' ELSE '' END
+        || CASE WHEN coalesce(figcaption, '') <> '' THEN '; figcaption "' || figcaption || '"' ELSE '' END
+        || CASE WHEN aria_hidden THEN '; aria-hidden' ELSE '' END
+        || '; src ' || coalesce(nullif(src_basename, ''), src, '') AS detail,
+    coalesce(adjacent_text, '') AS context, landmark, selector, coalesce(visible, false) AS visible, src AS href,
+    tag, alt, coalesce(alt_present, false) AS alt_present, coalesce(alt_empty, false) AS alt_empty, role, aria_label,
+    aria_labelledby_text, coalesce(aria_hidden, false) AS aria_hidden, svg_title, coalesce(src_basename, '') AS src_basename,
+    figcaption, width, height, has_control AS in_control, in_control.name AS control_name,
+    coalesce(in_control.control_has_text, false) AS control_has_text, functional,
+    CASE WHEN functional THEN 'functional'
+         WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
+         ELSE 'informative?' END AS role_kind
+FROM m;

@@ -1,0 +1,232 @@
+"""`jfi audit build`: units, keys, fan-out, every flag, identification, navigation order, batches."""
+import hashlib
+import json
+
+import pytest
+
+from conftest import Jfi
+from inventories import field, heading, image, link, nav, note, view, write
+
+
+def build(tmp_path, views, *args):
+    folder = write(tmp_path / "audit", views)
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder), *args)
+    doc = json.loads((folder / "judgment-units.json").read_text()) if r.exit_code == 0 else None
+    return r, doc, folder
+
+
+def units(doc, type_=None):
+    return [u for u in doc["units"] if type_ is None or u["type"] == type_]
+
+
+def test_unit_ids_keys_and_distinct_fan_out(tmp_path):
+    footer = link("Contact us", "/contact", landmark="footer", context="")
+    views = [view("home", links=[footer, footer]), view("fares", links=[footer]), view("about", links=[])]
+    r, doc, _ = build(tmp_path, views)
+    assert r.exit_code == 0, r.stderr
+    [u] = [u for u in units(doc, "link")]
+    key = "contact us|site.example/contact|" + hashlib.sha256(b"").hexdigest()[:8]
+    assert u["id"] == "LINK-HA-" + hashlib.sha256(f"link|harbor|{key}".encode()).hexdigest()[:10]
+    assert u["views"] == ["home", "fares"] and u["view_count"] == 2 and u["occurrences"] == 3
+    titles = units(doc, "title")
+    assert [t["id"] for t in titles] == ["TITLE-HA-" + hashlib.sha256(f"title|harbor|{v}".encode()).hexdigest()[:10]
+                                         for v in ("home", "fares", "about")]
+
+
+def test_query_strings_and_fragments_are_part_of_identity(tmp_path):
+    links = [link("Timetable", "/t?route=1", context=""), link("Timetable", "/t?route=2", context=""),
+             link("Timetable", "/t#north", context=""), link("Timetable", "/t/", context=""),
+             link("Timetable", "/t", context="")]
+    r, doc, _ = build(tmp_path, [view("home", links=links)])
+    got = sorted(u["href"] for u in units(doc, "link"))
+    assert len(got) == 4  # /t/ and /t share a destination (one trailing slash removed)
+
+
+def test_skipped_views_are_environment_notes(tmp_path):
+    r, doc, _ = build(tmp_path, [view("home"), note("broken")])
+    assert doc["views_ok"] == 1 and doc["views_skipped"] == [{"view_id": "broken", "nav_error": "HTTP 500"}]
+    r, doc, _ = build(tmp_path / "x", [note("broken")])
+    assert r.exit_code == 1
+
+
+FLAG_CASES = [
+    # title flags
+    ("title", dict(title=""), "title_empty"),
+    ("title", dict(title="Harbor", h1=["Ferry timetables"]), "title_shares_no_word_with_h1"),
+    ("title", dict(h1=[]), "no_h1"),
+    ("title", dict(h1=["One", "Two"]), "h1_count_2"),
+    ("title", dict(h1=[""]), "empty_h1"),
+    ("title", dict(title="x" * 121), "title_over_120"),
+    # heading flags
+    ("heading", dict(headings=[heading("")]), "heading_empty"),
+    ("heading", dict(headings=[heading("Overview")]), "heading_generic"),
+    ("heading", dict(headings=[heading("2026")]), "heading_numeric_only"),
+    ("heading", dict(headings=[heading("x" * 121)]), "heading_over_120"),
+    ("heading", dict(headings=[heading("Fares"), heading("Fares")]), "heading_repeated_in_page"),
+    ("heading", dict(headings=[heading("Top", level=1), heading("Deep", level=4)]), "level_skip_h1_to_h4"),
+    ("heading", dict(headings=[heading("Named", name_source="aria-label")]), "name_from_aria-label"),
+    # link flags
+    ("link", dict(links=[link("", empty_name=True)]), "link_empty_name"),
+    ("link", dict(links=[link("Learn more")]), "link_generic_text"),
+    ("link", dict(links=[link("https://site.example/x", "/x")]), "link_name_is_url"),
+    ("link", dict(links=[link("Fare table", "/f.pdf", file_ext="pdf", context="")]), "file_pdf_not_indicated"),
+    ("link", dict(links=[link("Portal", "/p", target="_blank")]), "new_window_not_indicated"),
+    ("link", dict(links=[link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow")]), "icon_only_link_weak_alt"),
+    ("link", dict(links=[link("Fares", "/a"), link("Fares", "/b")]), "same_name_different_hrefs_in_page"),
+    ("link", dict(links=[link("Fares", "/a", title="Fares")]), "title_duplicates_text"),
+    ("link", dict(links=[link("Fares", "/a", name_source="title", text="")]), "name_from_title_only"),
+    ("link", dict(links=[link("Top", "#")]), "href_hash_only"),
+    # image flags
+    ("image", dict(images=[image(alt=None)]), "img_missing_alt_attr"),
+    ("image", dict(images=[image(alt="Image")]), "alt_generic"),
+    ("image", dict(images=[image(src="/i/ferry_01.png", alt="ferry_01")]), "alt_is_filename"),
+    ("image", dict(images=[image(alt="scan.JPG")]), "alt_is_filename"),
+    ("image", dict(images=[image(alt="x" * 151)]), "alt_over_150"),
+    ("image", dict(images=[image(alt="", in_control={"tag": "a", "name": "", "href": "/x", "control_has_text": False})]), "functional_image_no_name"),
+    ("image", dict(images=[image(alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})]), "alt_duplicates_control_text"),
+    ("image", dict(images=[image(alt="Ferries", adjacent_text="Ferries leave every hour")]), "alt_repeats_adjacent_text"),
+    ("image", dict(images=[image(tag="svg", src="(inline svg)", alt=None)]), "svg_unnamed_not_hidden"),
+    ("image", dict(images=[image(src="/route-map.png", alt="Map")]), "complex_image_short_alt"),
+    ("image", dict(images=[image(tag="canvas", src="", alt=None)]), "complex_image_short_alt"),
+    ("image", dict(images=[image(alt="Info", width=16, height=16)]), "tiny_image_with_alt"),
+    # field flags
+    ("field", dict(fields=[field("", "placeholder-only", placeholder="Email")]), "field_unlabeled_placeholder-only"),
+    ("field", dict(fields=[field("", "none")]), "field_unlabeled_none"),
+    ("field", dict(fields=[field("Input")]), "label_generic"),
+    ("field", dict(fields=[field("Email", required=True)]), "required_not_in_label"),
+]
+
+
+@pytest.mark.parametrize("type_,content,flag", FLAG_CASES, ids=[c[2] + "-" + str(i) for i, c in enumerate(FLAG_CASES)])
+def test_each_flag_fires(tmp_path, type_, content, flag):
+    r, doc, _ = build(tmp_path, [view("home", **content)])
+    assert r.exit_code == 0, r.stderr
+    fired = [f for u in units(doc, type_) for f in u["flags"]]
+    assert flag in fired, fired
+
+
+def test_clean_elements_carry_no_flags(tmp_path):
+    r, doc, _ = build(tmp_path, [view("home", title="Harbor Transit — Fares", h1=["Fares and passes"],
+                                      headings=[heading("Fares and passes", level=1), heading("Weekly passes")],
+                                      links=[link("Weekly pass prices")], images=[image()], fields=[field()])])
+    assert {u["id"]: u["flags"] for u in doc["units"] if u["flags"]} == {}
+
+
+def test_title_shared_by_views_counts_per_product(tmp_path):
+    r, doc, _ = build(tmp_path, [view("a", title="Harbor"), view("b", title=" harbor "), view("c", title="Harbor", product="other")])
+    flags = {u["views"][0]: u["flags"] for u in units(doc, "title")}
+    assert "title_shared_by_2_views" in flags["a"] and "title_shared_by_2_views" in flags["b"]
+    assert not any(f.startswith("title_shared") for f in flags["c"])
+
+
+def test_fixed_flags(tmp_path):
+    """The two reference defects: an aria-label names an icon link; alt repeating control text fires."""
+    named = link("Renew your card", "/renew", name_source="aria-label", text="", icon_only=True, has_img=True, img_alt="")
+    in_text_control = image(alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})
+    distinct = image(src="/i/b.png", alt="Magnifier", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})
+    r, doc, _ = build(tmp_path, [view("home", links=[named], images=[in_text_control, distinct])])
+    assert units(doc, "link")[0]["flags"] == []
+    flags = {u["name"]: u["flags"] for u in units(doc, "image")}
+    assert "alt_duplicates_control_text" in flags["Search"]
+    assert "alt_duplicates_control_text" not in flags["Magnifier"]
+
+
+def test_heading_level_skip_uses_the_last_heading_with_a_level(tmp_path):
+    r, doc, _ = build(tmp_path, [view("home", headings=[heading("A", level=2), heading("B", level=3), heading("C", level=5)])])
+    assert [f for u in units(doc, "heading") for f in u["flags"] if f.startswith("level_skip")] == ["level_skip_h3_to_h5"]
+
+
+def test_ident_groups_names_by_destination_with_exclusions(tmp_path):
+    header = link("Harbor home", "/", landmark="header", context="")
+    navhome = link("Home", "/", landmark="nav", context="")
+    js = [link("Print", "javascript:void(0)", context=""), link("Print page", "javascript:void(0)", context="")]
+    hashes = [link("Top", "#", context=""), link("Back to top", "#", context="")]
+    paired = [link("R1", "/routes/r1", landmark="main", context=""), link("Harborfront Loop", "/routes/r1", landmark="main", context="")]
+    views = [view("home", links=[header, navhome, *js, *hashes, *paired]), view("fares", links=[header, navhome, *paired])]
+    r, doc, _ = build(tmp_path, views)
+    idents = units(doc, "ident")
+    assert [u["href"] for u in idents] == ["site.example"]
+    assert idents[0]["name"] == '"Harbor home" (2 views, header) | "Home" (2 views, nav)'
+    assert idents[0]["flags"] == ["same_href_multiple_names"] and idents[0]["view_count"] == 2
+
+
+def test_ident_paired_table_only_when_variants_share_every_view(tmp_path):
+    a = link("R1", "/routes/r1", landmark="main", context="")
+    b = link("Harborfront Loop", "/routes/r1", landmark="main", context="")
+    r, doc, _ = build(tmp_path, [view("routes", links=[a, b]), view("home", links=[b])])
+    assert [u["href"] for u in units(doc, "ident")] == ["site.example/routes/r1"]
+
+
+def nav_rows(tmp_path, views):
+    r, doc, folder = build(tmp_path, views)
+    return {row["view_id"]: row for row in doc["nav_consistency"]}
+
+
+def test_nav_order_change_is_the_signal(tmp_path):
+    main = ["Home", "Routes", "Fares", "Contact"]
+    rows = nav_rows(tmp_path, [view("a", navs=[nav(*main)]), view("b", navs=[nav(*main)]),
+                               view("c", navs=[nav("Home", "Fares", "Routes", "Contact")])])
+    assert rows["a"]["order_consistent"] and rows["b"]["order_consistent"]
+    assert rows["c"]["order_consistent"] is False
+    assert rows["c"]["first_order_violation"] == '"fares" before "routes"'
+
+
+def test_nav_missing_extra_and_subnavigation_are_informational(tmp_path):
+    main = ["Home", "Routes", "Fares", "Contact"]
+    rows = nav_rows(tmp_path, [view("a", navs=[nav(*main)]), view("b", navs=[nav(*main), nav("Weekday", "Weekend", label="Sub")]),
+                               view("c", navs=[nav("Home", "Fares", "Contact")]),
+                               view("d", navs=[nav(*main), nav("Skip", role="header")])])
+    assert all(r["order_consistent"] for r in rows.values())
+    assert rows["b"]["extra_items"] == 2 and rows["c"]["missing_shared"] == 1
+    assert "absent on this view" in rows["c"]["note"]
+    assert rows["d"]["extra_items"] == 0  # header containers are not navigation
+
+
+def test_nav_two_view_groups_single_views_and_app_shells(tmp_path):
+    rows = nav_rows(tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", navs=[nav("Fares", "Home")]),
+                               view("solo", product="other", navs=[nav("Home")]),
+                               view("m1", product="maps", navs=[]), view("m2", product="maps", navs=[nav("Layer")])])
+    assert rows["b"]["order_consistent"] is False or rows["a"]["order_consistent"] is False
+    assert rows["solo"]["note"].startswith("single view")
+    assert rows["m1"]["note"].startswith("no shared navigation items") and rows["m1"]["order_consistent"]
+
+
+def test_nav_groups_by_host(tmp_path):
+    rows = nav_rows(tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", host="other.example", navs=[nav("Fares", "Home")])])
+    assert rows["a"]["views_in_group"] == 1 and rows["b"]["host"] == "other.example"
+
+
+def test_batches_split_and_stale_ones_go_but_judged_files_stay(tmp_path):
+    links = [link(f"Route {k}", f"/r{k}", context="") for k in range(5)]
+    folder = write(tmp_path / "audit", [view("home", links=links)])
+    (folder / "batches").mkdir()
+    (folder / "batches" / "harbor-link-09.jsonl").write_text("stale\n")
+    (folder / "batches" / "harbor-link-01.judged.jsonl").write_text("kept\n")
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "2")
+    assert r.exit_code == 0, r.stderr
+    names = {p.name for p in (folder / "batches").iterdir()}
+    assert names == {"harbor-title-01.jsonl", "harbor-link-01.jsonl", "harbor-link-02.jsonl", "harbor-link-03.jsonl",
+                     "harbor-link-01.judged.jsonl"}
+    lines = [json.loads(x) for x in (folder / "batches" / "harbor-link-01.jsonl").read_text().splitlines()]
+    assert len(lines) == 2 and list(lines[0]) == ["id", "type", "sc", "name", "detail", "href", "context", "landmark",
+                                                  "visible", "views", "flags"]
+    assert (folder / "batches" / "harbor-link-01.judged.jsonl").read_text() == "kept\n"
+
+
+def test_broken_inventory_is_refused_with_file_and_line(tmp_path):
+    folder = write(tmp_path / "audit", [view("home"), view("home")])
+    with open(folder / "inventory.jsonl", "a") as fh:
+        fh.write("{broken\n")
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
+    assert r.exit_code == 2
+    assert "inventory.jsonl:3: view_id: duplicate_view" in r.stderr and "inventory.jsonl:4: invalid_json" in r.stderr
+    assert not (folder / "judgment-units.json").exists() and not (folder / "batches").exists()
+
+
+def test_flag_rules_are_listed_by_schema(tmp_path):
+    r = Jfi(tmp_path)("query", "SELECT flag, type, sc, informational, meaning FROM audit_flag_rules ORDER BY ord", "--format", "json")
+    rules = r.json
+    assert {x["flag"] for x in rules} >= {"title_empty", "icon_only_link_weak_alt", "same_href_multiple_names"}
+    assert all(x["meaning"] for x in rules)
+    schema = {o["name"] for o in Jfi(tmp_path)("schema", "--json").json}
+    assert {"audit_units", "audit_flags", "audit_flag_rules", "audit_nav_consistency", "audit_batches"} <= schema

@@ -255,6 +255,45 @@ def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The aud
     return build.run(AuditFolder(inventory), batch)
 
 
+@audit_app.command("judge-kit")
+@guarded
+def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The audit folder.")):
+    """Write judge-kit/<batch>/ for every batch: rubric, instructions and output contract, batch, product note.
+
+    The product-and-audience note comes from audit.toml ([products.<name>] note = "...").
+
+    Example: jfi audit judge-kit --inventory audits/2026-12
+    """
+    from .audit import judge_kit
+    from .audit.folder import AuditFolder
+    return judge_kit.run(AuditFolder(inventory))
+
+
+@audit_app.command("sample")
+@guarded
+def audit_sample(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+                 seed: str = typer.Option("", "--seed", help="Seed of the reproducible 10% draw (default: none).")):
+    """Write spot-check-sample.jsonl: every unsure, every flag/draft disagreement, and a reproducible 10%.
+
+    Example: jfi audit sample --inventory audits/2026-12 --seed round2
+    """
+    from .audit import judging
+    from .audit.folder import AuditFolder
+    return judging.sample(AuditFolder(inventory), seed)
+
+
+@audit_app.command("merge")
+@guarded
+def audit_merge(inventory: Path = typer.Option(..., "--inventory", help="The audit folder.")):
+    """Merge judged batches and spot checks into draft-judgments.csv (and per product), nav-consistency.csv, draft-judgments.json.
+
+    Example: jfi audit merge --inventory audits/2026-12
+    """
+    from .audit import judging
+    from .audit.folder import AuditFolder
+    return judging.merge(AuditFolder(inventory))
+
+
 @app.command("query")
 @guarded
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),

@@ -27,7 +27,7 @@ def safe_cell(value) -> str:
 
 def csv_text(columns: list[str], rows: list[tuple]) -> str:
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
+    writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
         writer.writerow([safe_cell(v) for v in row])

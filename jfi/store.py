@@ -37,7 +37,7 @@ class Store:
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)
-        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90)", [__version__, self.rulebook_sha256])
+        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '')", [__version__, self.rulebook_sha256])
 
     def build(self) -> "Store":
         for f in self.files:
@@ -70,6 +70,9 @@ class Store:
 
     def set_batch_size(self, size: int) -> None:
         self.con.execute("UPDATE jfi_run SET batch_size = ?", [size])
+
+    def set_sample_seed(self, seed: str) -> None:
+        self.con.execute("UPDATE jfi_run SET sample_seed = ?", [seed])
 
     def append(self, table: str, columns: dict[str, list]) -> None:
         """Bulk-append parallel column lists to a raw table (through Arrow, not row by row)."""

@@ -7,8 +7,11 @@
 --   condition: SQL condition over the facts view; the flag fires on a row where it holds
 --   flag_name: SQL expression giving the flag's name on that row
 --   meaning: what the flag says, in words
+--   pattern: regular expression matching every name the flag takes
 CREATE OR REPLACE TABLE audit_flag_rules AS
-SELECT * FROM (VALUES
+SELECT *, '^' || regexp_replace(replace(replace(replace(replace(replace(flag, 'SOURCE', '.+'), 'EXT', '[a-z0-9]+'),
+        '_N_', '_[0-9]+_'), 'hN', 'h[0-9]+'), 'hM', 'h[0-9]+'), '_N$', '_[0-9]+') || '$' AS pattern
+FROM (VALUES
     (1, 'title_empty', 'title', '2.4.2', false, 'trim(name) = ''''', '''title_empty''', 'the page has no title'),
     (2, 'title_shared_by_N_views', 'title', '2.4.2', false, 'title_views > 1', '''title_shared_by_'' || title_views || ''_views''', 'N views of the product share this title'),
     (3, 'title_shares_no_word_with_h1', 'title', '2.4.2', false, 'len(h1s) > 0 AND NOT coalesce(list_bool_or(list_transform(h1_words, lambda w: contains(norm_text(name), w))), false)', '''title_shares_no_word_with_h1''', 'no word of more than three letters in the h1 appears in the title'),

@@ -3,6 +3,7 @@
 --   rulebook_sha256: sha256 over the relative paths and bytes of every rulebook file, in load order
 --   goal: the accepted-item goal N that the corpus targets scale from
 --   batch_size: most units per judge batch file
+--   sample_seed: seed of the reproducible spot-check sample (empty for the default)
 -- raw_lines: every non-blank line of every input file, with its exact 1-based physical line number
 --   kind: what the file holds (item, review, second_pass, second_pass_input, report)
 --   source: the file's path as jfi was given it
@@ -27,7 +28,7 @@
 --   min_int: smallest integer allowed
 --   max_int: largest integer allowed
 --   meaning: what the field holds
-CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER);
+CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER, sample_seed VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_lines (kind VARCHAR, source VARCHAR, round INTEGER, line INTEGER, text VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_files (kind VARCHAR, source VARCHAR, round INTEGER, present BOOLEAN);
 CREATE TABLE IF NOT EXISTS field_specs (

@@ -1,0 +1,61 @@
+"""`jfi audit judge-kit`: per batch, a folder with the rubric, the judge instructions and output
+contract, the batch, and the product-and-audience note from audit.toml."""
+from __future__ import annotations
+
+import json
+import shutil
+import tomllib
+from pathlib import Path
+
+from ..errors import JfiError
+from ..jsonl import atomic_write, writer_lock
+from .folder import AuditFolder
+
+KIT = Path(__file__).with_name("kit")
+RUBRIC_FILE = "judgment-rubric.md"
+
+
+def product_notes(folder: AuditFolder) -> dict[str, str]:
+    path = folder.root / "audit.toml"
+    if not path.is_file():
+        raise JfiError("no_product_note", "judges need a product-and-audience note: write audit.toml with "
+                       "[products.<name>] note = \"...\" for every product", source=str(path))
+    try:
+        config = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise JfiError("invalid_toml", str(e), source=str(path)) from None
+    products = config.get("products", {})
+    return {name: str(p.get("note", "")).strip() for name, p in products.items() if isinstance(p, dict)}
+
+
+def run(folder: AuditFolder) -> int:
+    batches = sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl")) \
+        if folder.batches.is_dir() else []
+    if not batches:
+        raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first", exit_code=1)
+    notes = product_notes(folder)
+    built = json.loads((folder.root / "judgment-units.json").read_text())
+    units = {u["id"]: u["product"] for u in built["units"]}
+    missing = sorted({units[json.loads(line)["id"]] for b in batches for line in b.read_text().splitlines() if line.strip()}
+                     - {p for p, n in notes.items() if n})
+    if missing:
+        raise JfiError("no_product_note", f"audit.toml has no note for product(s) {', '.join(missing)}; a judge needs "
+                       "it to read the audience's shorthand", source=str(folder.root / "audit.toml"))
+    rubric = (KIT / "rubric.md").read_text(encoding="utf-8")
+    instructions = (KIT / "instructions.md").read_text(encoding="utf-8")
+    with writer_lock(folder.root):
+        atomic_write(folder.root / RUBRIC_FILE, rubric)
+        kit_root = folder.root / "judge-kit"
+        for batch in batches:
+            lines = [line for line in batch.read_text().splitlines() if line.strip()]
+            product = units[json.loads(lines[0])["id"]]
+            dest = kit_root / batch.name[: -len(".jsonl")]
+            atomic_write(dest / "rubric.md", rubric)
+            atomic_write(dest / "instructions.md", instructions.replace("<batch name>", batch.name[: -len(".jsonl")]))
+            atomic_write(dest / "product.md", f"# {product}\n\n{notes[product]}\n")
+            atomic_write(dest / "batch.jsonl", "\n".join(lines) + "\n")
+        for stale in kit_root.iterdir():
+            if stale.is_dir() and not (folder.batches / f"{stale.name}.jsonl").is_file():
+                shutil.rmtree(stale)
+    print(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s); return each as batches/<batch>.judged.jsonl")
+    return 0

@@ -1,0 +1,157 @@
+"""Loading what judges and checkers return (batches/*.judged.jsonl, spot-checks.jsonl) beside the built units,
+and the two commands that read them: `jfi audit sample` and `jfi audit merge`."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from .. import __version__
+from ..errors import JfiError, format_location
+from ..jsonl import atomic_write, line_columns, writer_lock
+from ..output import csv_text, err
+from ..store import Store
+from .folder import AuditFolder
+
+CSV_COLUMNS = [
+    "status", "id", "product", "type", "sc", "view_count", "views", "name", "detail", "href", "context", "landmark",
+    "selector", "visible", "flags", "draft_judgment", "confidence", "rationale", "fix", "needs_human", "drafted_by",
+    "spot_check", "session_draft_judgment",
+    "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling", "ratification_state",
+    "ratification_decision_id", "ratification_unit_sha256", "ratification_pin_status", "ratification_date_precision",
+    "ratification_diagnostic", "client_rules", "client_result", "client_note", "client_ratified_by",
+    "client_ratified_result", "client_ratified_rules", "client_ratifier_note", "client_ratification_state",
+    "client_ratification_decision_id", "client_ratification_unit_sha256", "client_ratification_pin_status",
+    "client_ratification_date_precision", "client_ratification_diagnostic",
+]
+NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "present_shared", "missing_shared",
+               "extra_items", "order_consistent", "first_order_violation", "note"]
+RUBRIC_FILE = "judgment-rubric.md"
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None):
+    present = path.is_file() or texts_from is not None
+    store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [None], "present": [present]})
+    if texts_from is None and present:
+        numbers, texts_from = line_columns(path)
+    if texts_from:
+        n = len(texts_from)
+        store.append("raw_lines", {"kind": [kind] * n, "source": [str(path)] * n, "round": [None] * n,
+                                   "line": numbers, "text": texts_from})
+
+
+def judged_store(folder: AuditFolder, seed: str = "") -> tuple[Store, dict, bytes]:
+    """A store with the built units, the batches, what judges returned and the spot checks; refuses bad input."""
+    units_path = folder.root / "judgment-units.json"
+    if not units_path.is_file():
+        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
+                       source=str(units_path))
+    data = units_path.read_bytes()
+    try:
+        built = json.loads(data)
+    except json.JSONDecodeError as e:
+        raise JfiError("invalid_json", e.msg, source=str(units_path), line=e.lineno) from None
+    if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
+        raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
+    store = Store()
+    store.set_sample_seed(seed)
+    units = [json.dumps(u, ensure_ascii=False) for u in built["units"]]
+    _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
+    if folder.batches.is_dir():
+        for path in sorted(folder.batches.glob("*.jsonl")):
+            _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
+    spot = folder.root / "spot-checks.jsonl"
+    if spot.is_file():
+        _add_file(store, "spot_check", spot)
+    store.build()
+    bad = store.rows("SELECT * FROM audit_violations")
+    if bad:
+        for v in bad:
+            err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
+        store.close()
+        raise JfiError("invalid_judgments", f"{len(bad)} problem(s) listed above; nothing written")
+    return store, built, data
+
+
+def sample(folder: AuditFolder, seed: str) -> int:
+    with writer_lock(folder.root):
+        store, _, _ = judged_store(folder, seed)
+        try:
+            rows = store.rows("SELECT * EXCLUDE (ord) FROM audit_spot_check_sample")
+            judged = store.scalar("SELECT count(DISTINCT id) FROM audit_judgments")
+        finally:
+            store.close()
+        if not judged:
+            print("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
+            return 1
+        atomic_write(folder.root / "spot-check-sample.jsonl",
+                     "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    by_reason: dict[str, int] = {}
+    for r in rows:
+        by_reason[r["reason"]] = by_reason.get(r["reason"], 0) + 1
+    print(json.dumps({"judged": judged, "sampled": len(rows), "by_reason": by_reason, "seed": seed}))
+    return 0
+
+
+def _cell(value):
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
+    return value
+
+
+def merge(folder: AuditFolder) -> int:
+    with writer_lock(folder.root):
+        store, built, data = judged_store(folder)
+        try:
+            rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
+            rulebook = store.rulebook_sha256
+        finally:
+            store.close()
+        for r in rows:
+            for col in CSV_COLUMNS:
+                r.setdefault(col, "")
+        nav = built.get("nav_consistency", [])
+
+        def csv_for(subset):
+            return csv_text(CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in subset])
+
+        outputs = {"draft-judgments.csv": csv_for(rows),
+                   "nav-consistency.csv": csv_text(NAV_COLUMNS, [tuple(n.get(c) for c in NAV_COLUMNS) for n in nav])}
+        for product in dict.fromkeys(r["product"] for r in rows):
+            outputs[f"draft-judgments-{re.sub(r'[^a-zA-Z0-9.-]', '_', product)}.csv"] = csv_for(
+                [r for r in rows if r["product"] == product])
+        tally: dict[str, dict] = {}
+        for r in rows:
+            t = tally.setdefault(f"{r['product']}|{r['type']}", {"yes": 0, "no": 0, "unsure": 0, "missing": 0,
+                                                                  "needs_human": 0, "spot_checked": 0, "overturned": 0})
+            t[r["session_draft_judgment"] or "missing"] += 1
+            t["needs_human"] += r["needs_human"] == "true"
+            t["spot_checked"] += bool(r["spot_check"])
+            t["overturned"] += r["spot_check"].startswith("overturn")
+        document = {
+            "schema": "draft-judgments/v1", "built_utc": utc_now(), "units_sha256": hashlib.sha256(data).hexdigest(),
+            "rubric": RUBRIC_FILE, "rulebook_sha256": rulebook, "jfi_version": __version__,
+            "status": "DRAFT_NOT_RATIFIED", "ratified_rows": 0,
+            "coverage_basis": {
+                "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
+                "viewport": built.get("viewport"), "caps": built.get("caps"),
+                "activation": "none — read-only capture, one viewport",
+                "rule": "a yes row is evidence of no defect in the captured sample only; it never supports a criterion outcome",
+            },
+            "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "
+                            "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
+            "tally": tally, "missing": sum(1 for r in rows if not r["draft_judgment"]), "rows": rows,
+            "nav_consistency": nav,
+        }
+        outputs["draft-judgments.json"] = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        for name, text in outputs.items():
+            atomic_write(folder.root / name, text)
+    print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
+                      "files": list(outputs)}, ensure_ascii=False))
+    return 0

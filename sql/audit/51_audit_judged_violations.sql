@@ -1,0 +1,54 @@
+-- audit_judged_violations: problems in returned judge batches and spot checks beyond their field specs: word limits, a fix on a yes, ids not in the batch, ids judged twice, batch lines left unjudged, overturns without a judgment
+--   source: file path
+--   line: 1-based line number (the batch line for an unjudged unit)
+--   record_id: unit id
+--   field: the field at fault
+--   code: machine-readable violation code
+--   message: what is wrong, in words
+CREATE OR REPLACE VIEW audit_judged_violations AS
+WITH judged AS (
+    SELECT source, line, regexp_replace(regexp_extract(source, '[^/]+$'), '\.judged\.jsonl$', '.jsonl') AS batch,
+        jstr(doc, '$.id') AS id, jstr(doc, '$.judgment') AS judgment, jstr(doc, '$.rationale') AS rationale,
+        jstr(doc, '$.fix') AS fix
+    FROM jsonl_records WHERE kind = 'judged' AND is_object
+),
+judged_files AS (
+    SELECT source, regexp_replace(regexp_extract(source, '[^/]+$'), '\.judged\.jsonl$', '.jsonl') AS batch
+    FROM raw_files WHERE kind = 'judged' AND present
+),
+spots AS (
+    SELECT source, line, jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc, '$.judgment') AS judgment
+    FROM jsonl_records WHERE kind = 'spot_check' AND is_object
+),
+words AS (SELECT *, CASE WHEN trim(coalesce(rationale, '')) = '' THEN 0 ELSE len(string_split_regex(trim(rationale), '\s+')) END AS rationale_words,
+                 CASE WHEN trim(coalesce(fix, '')) = '' THEN 0 ELSE len(string_split_regex(trim(fix), '\s+')) END AS fix_words FROM judged)
+SELECT source, line, id AS record_id, 'rationale' AS field, 'too_long' AS code,
+       'rationale has ' || rationale_words || ' words; at most 25' AS message
+FROM words WHERE rationale_words > 25
+UNION ALL
+SELECT source, line, id, 'fix', 'too_long', 'fix has ' || fix_words || ' words; at most 20' FROM words WHERE fix_words > 20
+UNION ALL
+SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes' AND fix_words > 0
+UNION ALL
+SELECT j.source, j.line, j.id, 'id', 'unknown_id', 'unit ' || j.id || ' is not in batch ' || j.batch
+FROM judged AS j WHERE j.id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM audit_batch_lines AS b WHERE b.batch = j.batch AND b.id = j.id)
+UNION ALL
+SELECT source, line, id, 'id', 'duplicate_id', 'unit ' || id || ' is judged more than once in this file'
+FROM (SELECT *, row_number() OVER (PARTITION BY source, id ORDER BY line) AS nth FROM judged WHERE id IS NOT NULL) WHERE nth > 1
+UNION ALL
+SELECT f.source, b.line, b.id, 'id', 'missing_judgment', 'batch line ' || b.line || ' (' || b.id || ') has no judged line'
+FROM judged_files AS f JOIN audit_batch_lines AS b ON b.batch = f.batch
+WHERE NOT EXISTS (SELECT 1 FROM judged AS j WHERE j.source = f.source AND j.id = b.id)
+UNION ALL
+SELECT f.source, 0, NULL, NULL, 'unknown_batch', 'no batch ' || f.batch || ' was handed out'
+FROM judged_files AS f WHERE NOT EXISTS (SELECT 1 FROM audit_batch_lines AS b WHERE b.batch = f.batch)
+UNION ALL
+SELECT source, line, id, 'id', 'unknown_id', 'unit ' || id || ' is not in judgment-units.json'
+FROM spots WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM audit_built_units WHERE id IS NOT NULL)
+UNION ALL
+SELECT source, line, id, 'judgment', 'missing_field', 'an overturn must give the judgment that replaces the draft'
+FROM spots WHERE spot_check = 'overturn' AND judgment IS NULL
+UNION ALL
+SELECT source, line, id, 'id', 'duplicate_id', 'unit ' || id || ' is spot-checked more than once'
+FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM spots WHERE id IS NOT NULL) WHERE nth > 1;

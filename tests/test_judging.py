@@ -1,0 +1,190 @@
+"""Judge kit, strict judged import, the spot-check sample and the merge."""
+import csv
+import io
+import json
+
+import pytest
+
+from conftest import Jfi, snapshot
+from inventories import field, heading, image, link, view, write
+from jfi.audit.judging import CSV_COLUMNS
+
+
+@pytest.fixture
+def built(tmp_path):
+    views = [view("home", title="Harbor — Home", h1=["Harbor home"], headings=[heading("Overview")],
+                  links=[link("Learn more", "/a", context=""), link("Weekly passes", "/passes", context="")],
+                  images=[image()], fields=[field()]),
+             view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")])]
+    folder = write(tmp_path / "audit", views)
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder), "--batch", "3").exit_code == 0
+    return jfi, folder
+
+
+def batch_ids(folder):
+    out = {}
+    for p in sorted((folder / "batches").glob("*.jsonl")):
+        if not p.name.endswith(".judged.jsonl"):
+            out[p.name] = [json.loads(x)["id"] for x in p.read_text().splitlines()]
+    return out
+
+
+def judge(folder, decide=lambda uid: "yes", overrides=None):
+    overrides = overrides or {}
+    for name, ids in batch_ids(folder).items():
+        lines = []
+        for uid in ids:
+            j = decide(uid)
+            rec = {"id": uid, "judgment": j, "confidence": "high", "rationale": "Tells a rider where it goes.",
+                   "fix": "" if j == "yes" else "Name the destination.", "needs_human": False, "drafted_by": "judge-a"}
+            rec.update(overrides.get(uid, {}))
+            lines.append(json.dumps(rec))
+        (folder / "batches" / name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(lines) + "\n")
+
+
+def units(folder):
+    return json.loads((folder / "judgment-units.json").read_text())["units"]
+
+
+def test_judge_kit_needs_a_product_note(built):
+    jfi, folder = built
+    r = jfi("audit", "judge-kit", "--inventory", str(folder))
+    assert r.exit_code == 2 and "audit.toml" in r.stderr
+    (folder / "audit.toml").write_text('[products.other]\nnote = "x"\n')
+    r = jfi("audit", "judge-kit", "--inventory", str(folder))
+    assert r.exit_code == 2 and "harbor" in r.stderr
+    (folder / "audit.toml").write_text('[products.harbor]\nnote = "Riders planning a ferry trip on phones."\n')
+    r = jfi("audit", "judge-kit", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    for name in batch_ids(folder):
+        kit = folder / "judge-kit" / name[:-6]
+        assert sorted(p.name for p in kit.iterdir()) == ["batch.jsonl", "instructions.md", "product.md", "rubric.md"]
+        assert "Riders planning a ferry trip" in (kit / "product.md").read_text()
+        assert (kit / "batch.jsonl").read_text() == (folder / "batches" / name).read_text()
+        assert f"{name[:-6]}.judged.jsonl" in (kit / "instructions.md").read_text()
+    assert "F84" in (folder / "judgment-rubric.md").read_text()
+
+
+BAD = [
+    ({"judgment": "maybe"}, "judgment: invalid_value"),
+    ({"confidence": None}, "confidence: invalid_type"),
+    ({"rationale": " ".join(["word"] * 26)}, "rationale: too_long"),
+    ({"fix": " ".join(["word"] * 21), "judgment": "no"}, "fix: too_long"),
+    ({"fix": "Do something."}, "fix: fix_on_yes"),
+    ({"needs_human": "no"}, "needs_human: invalid_type"),
+    ({"drafted_by": ""}, "drafted_by: invalid_value"),
+    ({"extra": 1}, "extra: unknown_field"),
+    ({"id": "LINK-HA-0000000000"}, "id: unknown_id"),
+]
+
+
+@pytest.mark.parametrize("change,expected", BAD, ids=[b[1] for b in BAD])
+def test_judged_lines_are_validated_strictly(built, change, expected):
+    jfi, folder = built
+    first = next(iter(batch_ids(folder).values()))[0]
+    judge(folder, overrides={first: change})
+    before = snapshot(folder)
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 2 and expected in r.stderr, r.stderr
+    assert ".judged.jsonl:1:" in r.stderr
+    assert snapshot(folder) == before
+
+
+def test_missing_and_duplicate_judged_lines(built):
+    jfi, folder = built
+    judge(folder)
+    name, ids = next((n, i) for n, i in batch_ids(folder).items() if len(i) >= 2)
+    path = folder / "batches" / name.replace(".jsonl", ".judged.jsonl")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], lines[0]] + lines[2:]) + "\n")
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 2 and "duplicate_id" in r.stderr and "missing_judgment" in r.stderr
+
+
+def test_sample_reasons_and_reproducibility(built):
+    jfi, folder = built
+    us = units(folder)
+    flagged_yes = next(u["id"] for u in us if "link_generic_text" in u["flags"])
+    clean_no = next(u["id"] for u in us if not u["flags"] and u["type"] == "link")
+    info_only_yes = next(u["id"] for u in us if u["flags"] and all(f.startswith("name_from") for f in u["flags"])) \
+        if any(u["flags"] and all(f.startswith("name_from") for f in u["flags"]) for u in us) else None
+    unsure = next(u["id"] for u in us if u["type"] == "title")
+    decisions = {clean_no: "no", unsure: "unsure"}
+    judge(folder, decide=lambda uid: decisions.get(uid, "yes"))
+    r = jfi("audit", "sample", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    rows = [json.loads(x) for x in (folder / "spot-check-sample.jsonl").read_text().splitlines()]
+    reasons = {x["id"]: x["reason"] for x in rows}
+    assert reasons[flagged_yes] == "flagged-but-yes"
+    assert reasons[clean_no] == "clean-but-no"
+    assert reasons[unsure] == "unsure"
+    if info_only_yes:
+        assert reasons.get(info_only_yes) in (None, "random")
+    first = (folder / "spot-check-sample.jsonl").read_bytes()
+    assert jfi("audit", "sample", "--inventory", str(folder)).exit_code == 0
+    assert (folder / "spot-check-sample.jsonl").read_bytes() == first
+    assert set(rows[0]) >= {"reason", "id", "draft", "flags", "rationale"}
+
+
+def test_random_draw_is_about_ten_percent_and_seeded(tmp_path):
+    links = [link(f"Route {k} timetable", f"/r{k}", context="") for k in range(400)]
+    folder = write(tmp_path / "audit", [view("home", title="Harbor routes", h1=["Harbor routes"], links=links)])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    judge(folder)
+    jfi("audit", "sample", "--inventory", str(folder))
+    plain = [json.loads(x)["id"] for x in (folder / "spot-check-sample.jsonl").read_text().splitlines()]
+    jfi("audit", "sample", "--inventory", str(folder), "--seed", "round-2")
+    seeded = [json.loads(x)["id"] for x in (folder / "spot-check-sample.jsonl").read_text().splitlines()]
+    assert 20 <= len(plain) <= 65 and 20 <= len(seeded) <= 65
+    assert plain != seeded
+
+
+def test_merge_columns_sort_status_and_overturns(built):
+    jfi, folder = built
+    us = units(folder)
+    link_ids = [u["id"] for u in us if u["type"] == "link"]
+    decisions = {link_ids[0]: "no"}
+    judge(folder, decide=lambda uid: decisions.get(uid, "yes"))
+    (folder / "spot-checks.jsonl").write_text(json.dumps({"id": link_ids[1], "spot_check": "overturn", "judgment": "unsure",
+                                                          "note": "=check live"}) + "\n")
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    text = (folder / "draft-judgments.csv").read_text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == CSV_COLUMNS
+    assert all(r["status"] == "DRAFT_NOT_RATIFIED" for r in rows)
+    order = [r["type"] for r in rows]
+    assert order == sorted(order, key=["title", "heading", "field", "link", "image", "ident"].index)
+    links = [r for r in rows if r["type"] == "link"]
+    assert [r["session_draft_judgment"] for r in links][:2] == ["no", "unsure"]
+    over = next(r for r in rows if r["id"] == link_ids[1])
+    assert over["draft_judgment"] == "yes" and over["spot_check"] == "overturn→unsure: =check live"
+    assert (folder / "draft-judgments-harbor.csv").read_text() == text
+    doc = json.loads((folder / "draft-judgments.json").read_text())
+    assert doc["status"] == "DRAFT_NOT_RATIFIED" and doc["coverage_basis"]["activation"].startswith("none")
+    assert doc["tally"]["harbor|link"]["overturned"] == 1 and doc["rubric"] == "judgment-rubric.md"
+    assert "never supports a criterion outcome" in doc["coverage_basis"]["rule"]
+
+
+def test_csv_cells_are_formula_safe(tmp_path):
+    folder = write(tmp_path / "audit", [view("home", title="=HYPERLINK(\"x\")", h1=["@home"], links=[link("-1 day", "/d")])])
+    jfi = Jfi(tmp_path)
+    jfi("audit", "build", "--inventory", str(folder))
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text())))
+    assert rows[0]["name"] == "'=HYPERLINK(\"x\")" and rows[0]["detail"] == "h1: @home"
+    assert any(r["name"] == "'-1 day" for r in rows)
+    doc = json.loads((folder / "draft-judgments.json").read_text())
+    assert doc["rows"][0]["name"] == "=HYPERLINK(\"x\")"
+
+
+def test_spot_checks_are_validated(built):
+    jfi, folder = built
+    judge(folder)
+    (folder / "spot-checks.jsonl").write_text('{"id": "NOPE", "spot_check": "agree"}\n{"id": "x", "spot_check": "overturn"}\nnot json\n')
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 2
+    assert "spot-checks.jsonl:1: id: unknown_id" in r.stderr and "spot-checks.jsonl:2: judgment: missing_field" in r.stderr
+    assert "spot-checks.jsonl:3: invalid_json" in r.stderr

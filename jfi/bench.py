@@ -88,13 +88,82 @@ def bench_inventory(sites_root: Path) -> None:
     print(f"speed-up with {max(results)} workers: {t1 / tn:.2f}x; outputs identical apart from timings: {one == many}")
 
 
+def synthetic_inventory(path: Path, n_views: int) -> None:
+    """Views with shared chrome (header, nav, footer on every view) plus page-specific content."""
+    chrome_links = [("Home", "/"), ("Routes", "/routes"), ("Fares", "/fares"), ("Contact", "/contact"), ("About", "/about")]
+    with open(path, "w") as fh:
+        fh.write(json.dumps({"record": "run", "schema": "content-inventory/v1"}) + "\n")
+        for v in range(n_views):
+            links = [{"i": 0, "name": n, "name_source": "content", "text": n, "title": None, "href": f"http://s.example{h}",
+                      "href_raw": h, "same_page": False, "external": False, "target": None, "download": False,
+                      "file_ext": None, "has_img": False, "img_alt": None, "icon_only": False, "empty_name": False,
+                      "visible": True, "aria_hidden": False, "landmark": "nav", "selector": "nav > a", "context": ""}
+                     for n, h in chrome_links]
+            links += [{**links[0], "name": f"Story {v}-{k}", "text": f"Story {v}-{k}", "href": f"http://s.example/p/{v}/{k}",
+                       "href_raw": f"/p/{v}/{k}", "landmark": "main", "context": f"Paragraph {k} of page {v}."}
+                      for k in range(20)]
+            for i, link in enumerate(links):
+                link["i"] = i
+            headings = [{"i": k, "level": 2, "text": f"Section {k} of {v}", "name_source": "content", "selector": "h2",
+                         "visible": True, "aria_hidden": False, "landmark": "main", "section_preview": "Text."} for k in range(5)]
+            images = [{"i": 0, "tag": "img", "src": "/logo.png", "src_basename": "logo.png", "alt": "Site home",
+                       "alt_present": True, "alt_empty": False, "role": None, "aria_label": None,
+                       "aria_labelledby_text": None, "aria_hidden": False, "title": None, "svg_title": None,
+                       "in_control": {"tag": "a", "name": "Site home", "href": "/", "control_has_text": False},
+                       "figcaption": None, "width": 120, "height": 30, "visible": True, "landmark": "header",
+                       "selector": "header img", "adjacent_text": ""}]
+            navs = [{"role": "nav", "label": None, "selector": "nav", "visible": True, "item_count": 5,
+                     "items": [{"name": n, "href": h, "tag": "a"} for n, h in chrome_links]}]
+            inv = {"meta": {"title": f"Page {v}", "h1": [f"Page {v}"], "h1_count": 1, "meta_description": None},
+                   "counts": {}, "headings": headings, "links": links, "images": images, "fields": [], "navs": navs,
+                   "capped": {}}
+            fh.write(json.dumps({"record": "view", "view_id": f"v{v}", "product": "site", "url": f"http://s.example/p/{v}",
+                                 "final_url": f"http://s.example/p/{v}", "nav_error": None,
+                                 "stayed_on_route_host": True, "inventory": inv}) + "\n")
+
+
+def bench_build(sizes: tuple[int, ...] = (1_000, 10_000)) -> None:
+    import contextlib
+    import io
+
+    from .audit import build
+    from .audit.folder import AuditFolder
+
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp)
+            synthetic_inventory(folder / "inventory.jsonl", n)
+
+            def scan():
+                con = duckdb.connect()
+                con.execute("SELECT count(*), sum(json_array_length(json, '$.inventory.links')) "
+                            "FROM read_ndjson_objects(?) AS t(json)", [str(folder / "inventory.jsonl")]).fetchall()
+                con.close()
+
+            def run_build():
+                with contextlib.redirect_stdout(io.StringIO()):
+                    build.run(AuditFolder(folder), 90)
+
+            scan_s = timed(scan, 1)
+            build_s = timed(run_build, 1)
+            units = json.loads((folder / "judgment-units.json").read_text())["unit_count"]
+            peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            size_mb = (folder / "inventory.jsonl").stat().st_size / 1e6
+            print(f"audit build, {n} views ({size_mb:.0f} MB, {units} units): scan {scan_s:.2f} s, build {build_s:.2f} s, "
+                  f"ratio {build_s / scan_s:.1f}x (target under 3x), peak memory so far {peak_mb:.0f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["corpus", "inventory"])
+    parser.add_argument("--only", choices=["corpus", "inventory", "build"])
     parser.add_argument("--sites", type=Path, default=Path("..") / "shared" / "conformance" / "audit" / "sites")
     args = parser.parse_args()
+    if args.only in (None, "build"):
+        bench_build()
+    if args.only == "build":
+        return
     if args.only != "corpus":
         if args.sites.is_dir():
             bench_inventory(args.sites)

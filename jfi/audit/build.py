@@ -9,10 +9,6 @@ from .. import __version__
 from ..jsonl import atomic_write, writer_lock
 from .folder import AuditFolder
 
-UNIT_FIELDS = ("id", "type", "sc", "product", "views", "view_count", "occurrences", "name", "detail", "context",
-               "landmark", "selector", "visible", "href", "flags")
-
-
 def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -21,7 +17,9 @@ def run(folder: AuditFolder, batch_size: int) -> int:
     with writer_lock(folder.root):
         store, inventory_sha, header = folder.store(batch_size=batch_size)
         try:
-            units = [{k: u[k] for k in UNIT_FIELDS} for u in store.rows("SELECT * FROM audit_units")]
+            units = [r[0] for r in store.con.execute("SELECT unit_json FROM audit_units ORDER BY unit_ord").fetchall()]
+            by_type = dict(store.con.execute("SELECT type, count(*) FROM audit_units GROUP BY type "
+                                             "ORDER BY min(unit_ord)").fetchall())
             nav = store.rows("SELECT * FROM audit_nav_consistency")
             batches = store.rows("SELECT batch, line FROM audit_batches")
             views_ok = store.scalar("SELECT count(*) FROM audit_views WHERE ok")
@@ -33,12 +31,15 @@ def run(folder: AuditFolder, batch_size: int) -> int:
         if not views_ok:
             print("no view of the inventory has content (every view has only an environment note); nothing written")
             return 1
-        document = {
+        head = {
             "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
             "rulebook_sha256": rulebook, "jfi_version": __version__, "views_ok": views_ok, "views_skipped": skipped,
             "viewport": header.get("viewport"), "caps": header.get("caps"), "unit_count": len(units),
-            "units": units, "nav_consistency": nav,
         }
+        # one unit per line: the units come out of SQL as JSON text, and diffs stay readable
+        document = (json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "units": [\n  '
+                    + ",\n  ".join(units) + '\n ],\n "nav_consistency": '
+                    + json.dumps(nav, ensure_ascii=False, indent=1) + "\n}\n")
         files: dict[str, list[str]] = {}
         for b in batches:
             files.setdefault(b["batch"], []).append(b["line"])
@@ -48,10 +49,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
         for stale in folder.batches.glob("*.jsonl"):
             if not stale.name.endswith(".judged.jsonl") and stale.name not in files:
                 stale.unlink()
-        atomic_write(folder.root / "judgment-units.json", json.dumps(document, ensure_ascii=False, indent=1) + "\n")
-    by_type: dict[str, int] = {}
-    for u in units:
-        by_type[u["type"]] = by_type.get(u["type"], 0) + 1
+        atomic_write(folder.root / "judgment-units.json", document)
     print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": len(units), "by_type": by_type,
                       "flagged": flagged, "nav_rows": len(nav),
                       "nav_order_violations": sum(1 for r in nav if not r["order_consistent"]),

@@ -13,14 +13,24 @@
 --   inv: the view's inventory as JSON
 CREATE OR REPLACE TABLE audit_views AS
 WITH recs AS (
-    SELECT source, line, doc FROM jsonl_records
-    WHERE kind = 'inventory' AND is_object AND coalesce(jstr(doc, '$.record'), 'view') = 'view'
+    SELECT source, line, json_extract(doc, ['$.record', '$.view_id', '$.product', '$.url', '$.final_url', '$.nav_error',
+        '$.stayed_on_route_host', '$.inventory']) AS v
+    FROM jsonl_records WHERE kind = 'inventory' AND is_object
+),
+typed AS (
+    SELECT source, line,
+        CASE WHEN json_type(v[1]) = 'VARCHAR' THEN v[1] ->> '$' END AS record,
+        CASE WHEN json_type(v[2]) = 'VARCHAR' THEN v[2] ->> '$' END AS view_id,
+        CASE WHEN json_type(v[3]) = 'VARCHAR' THEN v[3] ->> '$' END AS product,
+        CASE WHEN json_type(v[4]) = 'VARCHAR' THEN v[4] ->> '$' END AS url,
+        CASE WHEN json_type(v[5]) = 'VARCHAR' THEN v[5] ->> '$' END AS final_url,
+        CASE WHEN json_type(v[6]) = 'VARCHAR' THEN v[6] ->> '$' END AS nav_error,
+        coalesce(json_type(v[7]) = 'BOOLEAN' AND (v[7] ->> '$') = 'true', false) AS stayed_on_route_host,
+        CASE WHEN json_type(v[8]) = 'OBJECT' THEN v[8] END AS inv
+    FROM recs
 )
-SELECT row_number() OVER (ORDER BY source, line) AS pos, source, line,
-    jstr(doc, '$.view_id') AS view_id, jstr(doc, '$.product') AS product, jstr(doc, '$.url') AS url,
-    jstr(doc, '$.final_url') AS final_url, jstr(doc, '$.nav_error') AS nav_error,
-    coalesce(jbool(doc, '$.stayed_on_route_host'), false) AS stayed_on_route_host,
-    json_type(doc, '$.inventory') = 'OBJECT' AND json_type(doc, '$.inventory.error') IS NULL AS ok,
-    lower(regexp_extract(coalesce(jstr(doc, '$.final_url'), jstr(doc, '$.url')), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)', 1)) AS host,
-    CASE WHEN json_type(doc, '$.inventory') = 'OBJECT' THEN doc -> '$.inventory' END AS inv
-FROM recs;
+SELECT row_number() OVER (ORDER BY source, line) AS pos, source, line, view_id, product, url, final_url, nav_error,
+    stayed_on_route_host, inv IS NOT NULL AND json_type(inv, '$.error') IS NULL AS ok,
+    lower(regexp_extract(coalesce(final_url, url), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)', 1)) AS host, inv
+FROM typed
+WHERE coalesce(record, 'view') = 'view';

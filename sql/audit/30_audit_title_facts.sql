@@ -18,7 +18,7 @@
 --   h1_words: words of more than three letters in the h1s
 --   h1_count: number of h1 elements
 --   has_empty_h1: whether an h1 has no text
-CREATE OR REPLACE VIEW audit_title_facts AS
+CREATE OR REPLACE TABLE audit_title_facts AS
 WITH t AS (
     SELECT pos, view_id, product, url, coalesce(inv ->> '$.meta.title', '') AS title,
         coalesce(CAST(json_transform(inv -> '$.meta.h1', '["VARCHAR"]') AS VARCHAR[]), []) AS h1_all,

@@ -17,7 +17,7 @@
 --   name_source: where the name came from
 --   prev_level: level of the nearest heading with a level before it in the page
 --   same_in_page: headings in the page with the same level and normalised text
-CREATE OR REPLACE VIEW audit_heading_facts AS
+CREATE OR REPLACE TABLE audit_heading_facts AS
 SELECT 'heading' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     coalesce(CAST(level AS VARCHAR), 'null') || '|' || norm_text(text) || '|' || coalesce(landmark, '') AS unit_key,
     coalesce(text, '') AS name, 'h' || coalesce(CAST(level AS VARCHAR), 'null') AS detail,

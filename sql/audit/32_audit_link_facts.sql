@@ -24,7 +24,7 @@
 --   img_alt: alt of the image inside
 --   empty_name: whether it has no name
 --   hrefs_for_name: distinct destinations in the page for links with the same normalised name
-CREATE OR REPLACE VIEW audit_link_facts AS
+CREATE OR REPLACE TABLE audit_link_facts AS
 WITH per_name AS (
     SELECT pos, norm_text(name) AS n, count(DISTINCT dest(href)) AS hrefs_for_name FROM audit_links GROUP BY ALL
 )

@@ -31,7 +31,7 @@
 --   control_has_text: whether that control has text of its own
 --   functional: whether it is the only content of its control
 --   role_kind: functional, decorative-declared or informative?
-CREATE OR REPLACE VIEW audit_image_facts AS
+CREATE OR REPLACE TABLE audit_image_facts AS
 WITH m AS (
     SELECT *, in_control IS NOT NULL AS has_control,
         in_control IS NOT NULL AND NOT coalesce(in_control.control_has_text, false) AS functional

@@ -19,7 +19,7 @@
 --   placeholder: placeholder attribute
 --   required: whether it is required
 --   describedby_text: text of the aria-describedby targets
-CREATE OR REPLACE VIEW audit_field_facts AS
+CREATE OR REPLACE TABLE audit_field_facts AS
 SELECT 'field' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     coalesce(type, '') || '|' || norm_text(label) || '|' || coalesce(label_source, '') || '|' || norm_text(placeholder) || '|'
         || coalesce(nullif(name_attr, ''), nullif(id, ''), '') AS unit_key,

@@ -16,7 +16,7 @@
 --   i: index of the first link to it in that view
 --   unit_key: the destination
 --   variants: number of names
-CREATE OR REPLACE VIEW audit_ident_variants AS
+CREATE OR REPLACE TABLE audit_ident_variants AS
 SELECT product, dest(href) AS dest, norm_text(name) AS n, first(name ORDER BY pos, i) AS name,
     first(landmark ORDER BY pos, i) AS landmark,
     list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
@@ -29,7 +29,7 @@ WHERE coalesce(name, '') <> '' AND NOT coalesce(same_page, false)
     AND NOT matches_i(coalesce(href, ''), '^(javascript:|#?$|void\(0\))')
 GROUP BY product, dest(href), norm_text(name);
 
-CREATE OR REPLACE VIEW audit_ident_facts AS
+CREATE OR REPLACE TABLE audit_ident_facts AS
 SELECT 'ident' AS type, '3.2.4' AS sc, product, min(first_occ).p AS pos, min(first_occ).i AS i, dest AS unit_key,
     count(*) AS variants
 FROM audit_ident_variants

@@ -13,7 +13,7 @@
 --   selector: CSS path
 --   visible: whether it was rendered
 --   href: href or src
--- audit_units: one row per thing to judge, deduplicated per product across views, in build order
+-- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built)
 --   unit_ord: build order (titles, headings, fields... as the judgment-units file lists them)
 --   id: unit id TYPE-PR-<first 10 hex of sha256("type|product|key")>
 --   type: title, heading, link, image, field or ident
@@ -31,6 +31,7 @@
 --   visible: whether any occurrence was rendered
 --   href: href or src (first occurrence)
 --   flags: the flags that fired, in the order they first fired
+--   unit_json: the unit as written to judgment-units.json
 CREATE OR REPLACE VIEW audit_occurrences AS
 SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_title_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_heading_facts
@@ -38,7 +39,7 @@ UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, con
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_image_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_field_facts;
 
-CREATE OR REPLACE VIEW audit_units AS
+CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
 element_units AS (
     SELECT type, any_value(sc) AS sc, product, unit_key,
@@ -89,7 +90,11 @@ SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'i
         CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
     unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, u.view_count,
     u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
-    coalesce(f.flags, []) AS flags
+    coalesce(f.flags, []) AS flags,
+    CAST(json_object('id', unit_id(u.type, u.product, u.unit_key), 'type', u.type, 'sc', u.sc, 'product', u.product,
+        'views', u.views, 'view_count', u.view_count, 'occurrences', u.occurrences, 'name', u.name, 'detail', u.detail,
+        'context', u.context, 'landmark', u.landmark, 'selector', u.selector, 'visible', u.visible, 'href', u.href,
+        'flags', coalesce(f.flags, [])) AS VARCHAR) AS unit_json
 FROM all_units AS u JOIN products AS p USING (product)
 LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
 ORDER BY unit_ord;

@@ -1,4 +1,4 @@
--- jsonl_values: one row per top-level key of every JSON object record (long form, computed once when the store is built)
+-- jsonl_values: one row per top-level key of every JSON object record of a kind that has field specs (long form, computed once when the store is built)
 --   kind: what the file holds
 --   source: file path
 --   round: round number from the file name
@@ -14,7 +14,7 @@ CREATE OR REPLACE TABLE jsonl_values AS
 WITH pairs AS (
     SELECT r.kind, r.source, r.round, r.line, r.record_id, e.key AS field, e.value AS value, jtype_name(e.type) AS jtype
     FROM jsonl_records AS r, json_each(r.doc) AS e
-    WHERE r.is_object
+    WHERE r.is_object AND r.kind IN (SELECT DISTINCT kind FROM field_specs)
 )
 SELECT *,
     CASE WHEN jtype = 'string' THEN value ->> '$' END AS str,

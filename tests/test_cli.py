@@ -15,7 +15,9 @@ def test_usage_error_is_exit_3(jfi):
 
 @pytest.mark.parametrize("command", [["corpus", "validate"], ["corpus", "target"], ["corpus", "apply-verdicts"],
                                      ["corpus", "second-pass", "extract"], ["corpus", "second-pass", "apply"],
-                                     ["corpus", "fetch-images"], ["corpus", "export"], ["query"], ["schema"]])
+                                     ["corpus", "fetch-images"], ["corpus", "export"], ["query"], ["schema"],
+                                     ["audit", "inventory"], ["audit", "import-inventory"], ["audit", "build"],
+                                     ["audit", "judge-kit"], ["audit", "sample"], ["audit", "merge"]])
 def test_every_command_has_help_with_an_example(jfi, command):
     r = jfi(*command, "--help")
     assert r.exit_code == 0 and "Example: jfi" in r.stdout

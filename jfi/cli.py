@@ -297,13 +297,15 @@ def audit_merge(inventory: Path = typer.Option(..., "--inventory", help="The aud
 @app.command("query")
 @guarded
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
-          fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json.")):
-    """Run SQL over every view of the project's store.
+          fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json."),
+          inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project.")):
+    """Run SQL over every view of the project's store (or of an audit folder with --inventory).
 
     Example: jfi query "SELECT status, count(*) FROM corpus_items GROUP BY status"
+    Example: jfi query --inventory audits/2026-12 "SELECT id, flags FROM audit_units WHERE len(flags) > 0"
     """
     from . import querying
-    print(querying.run(_project(ctx), sql, fmt.value), end="")
+    print(querying.run(_project(ctx), sql, fmt.value, inventory), end="")
     return 0
 
 

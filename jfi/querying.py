@@ -8,12 +8,16 @@ from .output import csv_text, dumps, table
 from .store import Store
 
 
-def open_project_store(project) -> Store:
+def open_project_store(project, inventory=None) -> Store:
+    if inventory is not None:
+        from .audit.folder import AuditFolder
+        from .audit.judging import load_folder
+        return load_folder(AuditFolder(inventory), strict=False)[0]
     return project.store(goal=project.resolve_goal(None))
 
 
-def run(project, sql: str, fmt: str) -> str:
-    store = open_project_store(project)
+def run(project, sql: str, fmt: str, inventory=None) -> str:
+    store = open_project_store(project, inventory)
     try:
         try:
             cur = store.con.execute(sql)

@@ -188,3 +188,12 @@ def test_spot_checks_are_validated(built):
     assert r.exit_code == 2
     assert "spot-checks.jsonl:1: id: unknown_id" in r.stderr and "spot-checks.jsonl:2: judgment: missing_field" in r.stderr
     assert "spot-checks.jsonl:3: invalid_json" in r.stderr
+
+
+def test_query_an_audit_folder(built):
+    jfi, folder = built
+    r = jfi("query", "--inventory", str(folder), "SELECT flag FROM audit_flags WHERE flag = 'heading_generic'", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json == [{"flag": "heading_generic"}]
+    r = jfi("query", "--inventory", str(folder), "SELECT count(*) AS n FROM audit_built_units", "--format", "json")
+    assert r.json[0]["n"] == len(units(folder))

@@ -46,23 +46,33 @@ def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None 
                                    "line": numbers, "text": texts_from})
 
 
-def judged_store(folder: AuditFolder, seed: str = "") -> tuple[Store, dict, bytes]:
-    """A store with the built units, the batches, what judges returned and the spot checks; refuses bad input."""
+def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True) -> tuple[Store, dict, bytes]:
+    """A store with the inventory (when present), the built units, the batches, what judges returned and the
+    spot checks. Strict: refuses bad input, listing every problem; otherwise loads what is there (for queries)."""
     units_path = folder.root / "judgment-units.json"
-    if not units_path.is_file():
+    built, data = {}, b""
+    if units_path.is_file():
+        data = units_path.read_bytes()
+        try:
+            built = json.loads(data)
+        except json.JSONDecodeError as e:
+            raise JfiError("invalid_json", e.msg, source=str(units_path), line=e.lineno) from None
+        if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
+            raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
+    elif strict:
         raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
                        source=str(units_path))
-    data = units_path.read_bytes()
-    try:
-        built = json.loads(data)
-    except json.JSONDecodeError as e:
-        raise JfiError("invalid_json", e.msg, source=str(units_path), line=e.lineno) from None
-    if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
-        raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
     store = Store()
     store.set_sample_seed(seed)
-    units = [json.dumps(u, ensure_ascii=False) for u in built["units"]]
-    _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
+    if not strict:
+        try:
+            source, numbers, texts, _ = folder.inventory_source()
+            _add_file(store, "inventory", Path(source), texts, numbers)
+        except JfiError:
+            pass
+    units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]
+    if units:
+        _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
     if folder.batches.is_dir():
         for path in sorted(folder.batches.glob("*.jsonl")):
             _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
@@ -70,7 +80,7 @@ def judged_store(folder: AuditFolder, seed: str = "") -> tuple[Store, dict, byte
     if spot.is_file():
         _add_file(store, "spot_check", spot)
     store.build()
-    bad = store.rows("SELECT * FROM audit_violations")
+    bad = store.rows("SELECT * FROM audit_violations") if strict else []
     if bad:
         for v in bad:
             err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
@@ -79,9 +89,10 @@ def judged_store(folder: AuditFolder, seed: str = "") -> tuple[Store, dict, byte
     return store, built, data
 
 
+
 def sample(folder: AuditFolder, seed: str) -> int:
     with writer_lock(folder.root):
-        store, _, _ = judged_store(folder, seed)
+        store, _, _ = load_folder(folder, seed)
         try:
             rows = store.rows("SELECT * EXCLUDE (ord) FROM audit_spot_check_sample")
             judged = store.scalar("SELECT count(DISTINCT id) FROM audit_judgments")
@@ -107,7 +118,7 @@ def _cell(value):
 
 def merge(folder: AuditFolder) -> int:
     with writer_lock(folder.root):
-        store, built, data = judged_store(folder)
+        store, built, data = load_folder(folder)
         try:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
             rulebook = store.rulebook_sha256

@@ -13,6 +13,7 @@ from ..errors import JfiError, format_location
 from ..jsonl import atomic_write, line_columns, writer_lock
 from ..output import csv_text, err
 from ..store import Store
+from .canonical import decision_id, digest
 from .folder import AuditFolder
 
 CSV_COLUMNS = [
@@ -73,6 +74,25 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True) -> 
     units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]
     if units:
         _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
+        pins = [(u.get("id"), digest(u)) for u in built["units"] if isinstance(u, dict)]
+        store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
+    ledger = folder.root / "ratifications.jsonl"
+    if ledger.is_file():
+        numbers, texts = line_columns(ledger)
+        _add_file(store, "ratification", ledger, texts, numbers)
+        digests = []
+        for number, text in zip(numbers, texts):
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                digests.append((number, decision_id(record)))
+        store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
+                                        "decision_id": [d[1] for d in digests]})
+    standards = folder.root / "standards.jsonl"
+    if standards.is_file():
+        _add_file(store, "standard", standards)
     if folder.batches.is_dir():
         for path in sorted(folder.batches.glob("*.jsonl")):
             _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
@@ -80,10 +100,12 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True) -> 
     if spot.is_file():
         _add_file(store, "spot_check", spot)
     store.build()
-    bad = store.rows("SELECT * FROM audit_violations") if strict else []
+    bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations "
+                     "UNION ALL SELECT * FROM ratification_violations") if strict else []
     if bad:
         for v in bad:
-            err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
+            ledger_line = v["source"].endswith("ratifications.jsonl")
+            err(format_location(v["source"], v["line"], None if ledger_line else v["field"], v["code"], v["message"]))
         store.close()
         raise JfiError("invalid_judgments", f"{len(bad)} problem(s) listed above; nothing written")
     return store, built, data
@@ -122,6 +144,9 @@ def merge(folder: AuditFolder) -> int:
         try:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
             rulebook = store.rulebook_sha256
+            ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
+            ledger_summary["diagnostics"] = store.rows(
+                "SELECT scope, id, state, diagnostic FROM ratification_effective WHERE diagnostic <> '' ORDER BY scope, id")
         finally:
             store.close()
         for r in rows:
@@ -145,10 +170,13 @@ def merge(folder: AuditFolder) -> int:
             t["needs_human"] += r["needs_human"] == "true"
             t["spot_checked"] += bool(r["spot_check"])
             t["overturned"] += r["spot_check"].startswith("overturn")
+            t["ratified"] = t.get("ratified", 0) + (r["status"] == "RATIFIED")
+        ratified = sum(1 for r in rows if r["status"] == "RATIFIED")
+        status = "RATIFIED" if rows and ratified == len(rows) else "PARTIALLY_RATIFIED" if ratified else "DRAFT_NOT_RATIFIED"
         document = {
             "schema": "draft-judgments/v1", "built_utc": utc_now(), "units_sha256": hashlib.sha256(data).hexdigest(),
             "rubric": RUBRIC_FILE, "rulebook_sha256": rulebook, "jfi_version": __version__,
-            "status": "DRAFT_NOT_RATIFIED", "ratified_rows": 0,
+            "status": status, "ratified_rows": ratified, "ratification_import": ledger_summary,
             "coverage_basis": {
                 "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
                 "viewport": built.get("viewport"), "caps": built.get("caps"),

@@ -1,0 +1,32 @@
+-- ratification_effective: the decision in force for every scope:id (the last record of its chain), with its state, pin status and precision
+--   scope: wcag or client
+--   id: unit id
+--   line: ledger line of the decision in force
+--   ratified_by: who
+--   ratified_judgment: what (wcag)
+--   ratified_client_result: what (client)
+--   ratifier_note: note
+--   ratified_utc: when
+--   ruling: family ruling
+--   state: RATIFIED when complete, else DRAFT (an incomplete return or a withdrawal)
+--   decision_id: its decision id
+--   unit_sha256: its pin
+--   pin_status: pinned, or legacy_unpinned for a record without a pin
+--   date_precision: timestamp, or day for a legacy date
+--   diagnostic: what a draft lacks, retries and supersessions on the chain
+CREATE OR REPLACE VIEW ratification_effective AS
+WITH chains AS (
+    SELECT scope, id, count(*) FILTER (WHERE change = 'retry') AS retries,
+        count(*) FILTER (WHERE change IN ('supersession', 'withdrawal')) AS supersessions, max(line) AS last_line
+    FROM ratification_chain GROUP BY scope, id
+)
+SELECT r.scope, r.id, r.line, r.ratified_by, r.ratified_judgment, r.ratified_client_result, r.ratifier_note, r.ratified_utc,
+    r.ruling, CASE WHEN r.complete THEN 'RATIFIED' ELSE 'DRAFT' END AS state, r.decision_id, r.unit_sha256,
+    CASE WHEN r.unit_sha256 = '' THEN 'legacy_unpinned' ELSE 'pinned' END AS pin_status,
+    coalesce(r.date_precision, '') AS date_precision,
+    array_to_string(list_filter([
+        CASE WHEN NOT r.complete THEN 'draft: missing ' || r.missing END,
+        CASE WHEN c.retries > 0 THEN c.retries || ' identical retr' || CASE WHEN c.retries = 1 THEN 'y' ELSE 'ies' END END,
+        CASE WHEN c.supersessions > 0 THEN 'supersedes ' || c.supersessions || ' earlier decision(s)' END],
+        lambda x: x IS NOT NULL), '; ') AS diagnostic
+FROM chains AS c JOIN ratification_records AS r ON r.scope = c.scope AND r.id = c.id AND r.line = c.last_line;

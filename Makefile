@@ -32,7 +32,12 @@ run: $(VENV)/.installed $(VENV)/.browser
 	cp $(SITE)/audit.toml $(EXPORTS)/audit/audit.toml
 	$(JFI) audit build --inventory $(EXPORTS)/audit
 	$(JFI) audit judge-kit --inventory $(EXPORTS)/audit
+	cp $(SITE)/returns/harbor-title-01.judged.jsonl $(EXPORTS)/audit/batches/
+	cp $(SITE)/returns/ratifications.jsonl $(EXPORTS)/audit/ratifications.jsonl
+	$(JFI) audit sample --inventory $(EXPORTS)/audit
 	$(JFI) audit merge --inventory $(EXPORTS)/audit
+	$(JFI) audit worklist --inventory $(EXPORTS)/audit
+	$(JFI) audit receipts --inventory $(EXPORTS)/audit
 
 test: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m pytest -q

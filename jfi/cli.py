@@ -294,6 +294,54 @@ def audit_merge(inventory: Path = typer.Option(..., "--inventory", help="The aud
     return judging.merge(AuditFolder(inventory))
 
 
+@audit_app.command("receipts")
+@guarded
+def audit_receipts(inventory: Path = typer.Option(..., "--inventory", help="The audit folder.")):
+    """Write receipts.csv and receipts.jsonl: the rows a named person ratified as no, as findings.
+
+    Example: jfi audit receipts --inventory audits/2026-12
+    """
+    from .audit import judging
+    from .audit.folder import AuditFolder
+    return judging.receipts(AuditFolder(inventory))
+
+
+@audit_app.command("worklist")
+@guarded
+def audit_worklist(inventory: Path = typer.Option(..., "--inventory", help="The audit folder.")):
+    """Write worklist.md and worklist.csv: family decisions first, then rows that need a look, then fact classes.
+
+    Example: jfi audit worklist --inventory audits/2026-12
+    """
+    from .audit import worklist
+    from .audit.folder import AuditFolder
+    return worklist.worklist(AuditFolder(inventory))
+
+
+class Judgment(str, Enum):
+    yes = "yes"
+    no = "no"
+    unsure = "unsure"
+
+
+@audit_app.command("rule")
+@guarded
+def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+               family: str = typer.Option(..., "--family", help="Family id from the worklist (FAM-...)."),
+               ruling: str = typer.Option(..., "--ruling", help="Ruling id recorded on every row."),
+               sentence: str = typer.Option(..., "--sentence", help="The ruling's sentence (the ratifier note)."),
+               by: str = typer.Option(..., "--by", help="The named person who rules."),
+               judgment: Judgment = typer.Option(..., "--judgment", help="yes, no or unsure."),
+               utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC).")):
+    """Fan one family ruling out over its rows as pinned ledger records in ratifications.jsonl.
+
+    Example: jfi audit rule --inventory A --family FAM-e5bd6e97e8 --ruling R-1 --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
+    """
+    from .audit import worklist
+    from .audit.folder import AuditFolder
+    return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc)
+
+
 @app.command("query")
 @guarded
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import JfiError, format_location
-from ..jsonl import atomic_write, line_columns, writer_lock
+from ..jsonl import atomic_write, line_columns, split_lines, writer_lock
 from ..output import csv_text, err
 from ..store import Store
 from .canonical import decision_id, digest
@@ -47,7 +47,8 @@ def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None 
                                    "line": numbers, "text": texts_from})
 
 
-def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True) -> tuple[Store, dict, bytes]:
+def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
+                ledger_bytes: bytes | None = None) -> tuple[Store, dict, bytes]:
     """A store with the inventory (when present), the built units, the batches, what judges returned and the
     spot checks. Strict: refuses bad input, listing every problem; otherwise loads what is there (for queries)."""
     units_path = folder.root / "judgment-units.json"
@@ -77,8 +78,12 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True) -> 
         pins = [(u.get("id"), digest(u)) for u in built["units"] if isinstance(u, dict)]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     ledger = folder.root / "ratifications.jsonl"
-    if ledger.is_file():
-        numbers, texts = line_columns(ledger)
+    if ledger_bytes is not None or ledger.is_file():
+        if ledger_bytes is None:
+            numbers, texts = line_columns(ledger)
+        else:  # a ledger about to be written, checked whole before it is
+            lines = [ln for ln in split_lines(ledger_bytes)[1] if ln.text.strip()]
+            numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
         _add_file(store, "ratification", ledger, texts, numbers)
         digests = []
         for number, text in zip(numbers, texts):
@@ -145,6 +150,7 @@ def merge(folder: AuditFolder) -> int:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
+            calibration = store.rows("SELECT * FROM audit_calibration")
             ledger_summary["diagnostics"] = store.rows(
                 "SELECT scope, id, state, diagnostic FROM ratification_effective WHERE diagnostic <> '' ORDER BY scope, id")
         finally:
@@ -185,12 +191,34 @@ def merge(folder: AuditFolder) -> int:
             },
             "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "
                             "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
-            "tally": tally, "missing": sum(1 for r in rows if not r["draft_judgment"]), "rows": rows,
+            "tally": tally, "calibration": calibration, "missing": sum(1 for r in rows if not r["draft_judgment"]), "rows": rows,
             "nav_consistency": nav,
         }
         outputs["draft-judgments.json"] = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        outputs["calibration.json"] = json.dumps({"schema": "calibration/v1", "built_utc": document["built_utc"],
+                                                  "units_sha256": document["units_sha256"], "rulebook_sha256": rulebook,
+                                                  "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n"
         for name, text in outputs.items():
             atomic_write(folder.root / name, text)
     print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
                       "files": list(outputs)}, ensure_ascii=False))
+    return 0
+
+
+RECEIPT_COLUMNS = ["id", "product", "type", "sc", "name", "selector", "href", "views", "fix", "ratifier_note", "ruling",
+                   "ratified_by", "ratified_utc", "decision_id", "drafted_by"]
+
+
+def receipts(folder: AuditFolder) -> int:
+    """Ratified no rows become findings; a row that is not RATIFIED is never an input."""
+    with writer_lock(folder.root):
+        store, _, _ = load_folder(folder)
+        try:
+            rows = store.rows("SELECT * FROM audit_receipts")
+        finally:
+            store.close()
+        atomic_write(folder.root / "receipts.csv",
+                     csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]))
+        atomic_write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    print(f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no")
     return 0

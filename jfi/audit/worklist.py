@@ -1,0 +1,88 @@
+"""`jfi audit worklist` hands the ratifier questions, not rows; `jfi audit rule` fans one family ruling
+out over its rows as ordinary pinned ledger records."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from ..errors import JfiError
+from ..jsonl import atomic_write, writer_lock
+from ..output import csv_text
+from .canonical import decision_id, digest
+from .folder import AuditFolder
+from .judging import load_folder
+
+WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]
+
+
+def worklist(folder: AuditFolder) -> int:
+    with writer_lock(folder.root):
+        store, _, _ = load_folder(folder)
+        try:
+            families = store.rows("SELECT * FROM audit_worklist_families")
+            rows = store.rows("SELECT * FROM audit_worklist_rows")
+            facts = store.rows("SELECT * FROM audit_worklist_facts")
+        finally:
+            store.close()
+        table = [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
+                  f"{f['key']} (drafts: {f['judgments']})") for f in families]
+        table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
+                  for r in rows]
+        table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
+                  for f in facts]
+        md = ["# Ratification worklist", "",
+              f"{len(families)} family decision(s), {len(rows)} row(s) that need a look, {len(facts)} fact class(es) "
+              "to sign once. Rows already RATIFIED are not listed.", "",
+              f"## 1. Family decisions ({len(families)})", "",
+              "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
+        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows sharing {f['kind']} `{f['key']}` "
+               f"(drafts: {f['judgments']})" for f in families]
+        md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
+        md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {r['name']} — {r['rationale']}" for r in rows]
+        md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
+        md += [f"- **{f['fact_class']}** — {f['units']} row(s): {f['meaning']}" for f in facts]
+        atomic_write(folder.root / "worklist.md", "\n".join(md) + "\n")
+        atomic_write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
+    print(json.dumps({"families": len(families), "rows_to_look_at": len(rows), "fact_classes": len(facts)}))
+    return 0
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, judgment: str,
+         when: str | None = None) -> int:
+    """Append one pinned record per row of the family, each naming the ruling and carrying its sentence."""
+    if not (ruling.strip() and sentence.strip() and by.strip()):
+        raise JfiError("incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3)
+    with writer_lock(folder.root):
+        store, built, _ = load_folder(folder)
+        try:
+            found = store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family])
+            current = {r["id"]: r for r in store.rows(
+                "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
+        finally:
+            store.close()
+        if not found:
+            raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
+        units = {u["id"]: u for u in built["units"]}
+        stamp = when or utc_now()
+        records = []
+        for uid in found[0]["unit_ids"]:
+            rec = {"id": uid, "scope": "wcag", "ratified_by": by, "ratified_judgment": judgment,
+                   "ratifier_note": sentence, "ratified_utc": stamp, "ruling": ruling, "unit_sha256": digest(units[uid])}
+            if uid in current:
+                rec["supersedes"] = current[uid]["decision_id"]
+                rec["supersession_reason"] = f"family ruling {ruling}"
+            rec["decision_id"] = decision_id(rec)
+            records.append(rec)
+        ledger = folder.root / "ratifications.jsonl"
+        old = ledger.read_bytes() if ledger.exists() else b""
+        if old and not old.endswith(b"\n"):
+            old += b"\n"
+        new = old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+        load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate first
+        atomic_write(ledger, new)
+    print(f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}")
+    return 0

@@ -1,0 +1,100 @@
+"""Worklist sections, family rulings fanned out as pinned ledger records, receipts and calibration."""
+import csv
+import io
+import json
+
+from conftest import Jfi, snapshot
+from inventories import field, image, link, view, write
+
+
+def setup(tmp_path):
+    cards = [link("Learn more", f"/p{k}", context=f"Card {k} text about a program.") for k in range(3)]
+    views = [view("home", title="Harbor home", h1=["Harbor home"], links=cards + [link("", "/x", empty_name=True), link("Weekly passes", "/passes", context="")],
+                  images=[image(alt=None)], fields=[field("", "none")])]
+    folder = write(tmp_path / "audit", views)
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    units = json.loads((folder / "judgment-units.json").read_text())["units"]
+    lines = {}
+    for p in (folder / "batches").glob("*.jsonl"):
+        ids = [json.loads(x)["id"] for x in p.read_text().splitlines()]
+        judged = []
+        for uid in ids:
+            j = "unsure" if uid.startswith("TITLE") else "no"
+            judged.append(json.dumps({"id": uid, "judgment": j, "confidence": "medium", "rationale": "Short reason.",
+                                      "fix": "" if j == "yes" else "Say more.", "needs_human": False, "drafted_by": "j"}))
+        lines[p.name] = judged
+    for name, judged in lines.items():
+        (folder / "batches" / name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(judged) + "\n")
+    return jfi, folder, units
+
+
+def test_worklist_sections(tmp_path):
+    jfi, folder, units = setup(tmp_path)
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    rows = list(csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())))
+    sections = [x["section"] for x in rows]
+    assert sections == sorted(sections, key=["family", "look", "fact"].index)
+    fam = next(x for x in rows if x["section"] == "family" and x["kind"] == "name")
+    assert fam["units"] == "3" and "learn more" in fam["detail"]
+    looks = {x["key"]: x["kind"] for x in rows if x["section"] == "look"}
+    title = next(u["id"] for u in units if u["type"] == "title")
+    assert looks[title] == "unsure"
+    card_ids = [u["id"] for u in units if u["name"] == "Learn more"]
+    assert all(looks.get(c) == "no-without-fact-class" for c in card_ids)
+    facts = {x["key"]: int(x["units"]) for x in rows if x["section"] == "fact"}
+    assert facts == {"empty link name": 1, "missing alt attribute": 1, "unlabeled field": 1}
+    assert "## 1. Family decisions" in (folder / "worklist.md").read_text()
+
+
+def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
+    jfi, folder, units = setup(tmp_path)
+    r = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families WHERE kind = 'name'", "--format", "json")
+    family = r.json[0]["family_id"]
+    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-7", "--sentence",
+            "Card links must carry their card's name", "--by", "Ana Ruiz", "--judgment", "no", "--utc", "2026-11-30T09:00:00Z")
+    assert r.exit_code == 0, r.stderr
+    ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
+    assert len(ledger) == 3 and all(x["ruling"] == "R-7" and x["unit_sha256"].startswith("sha256:") for x in ledger)
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    rows = {x["id"]: x for x in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
+    for rec in ledger:
+        assert rows[rec["id"]]["status"] == "RATIFIED" and rows[rec["id"]]["ruling"] == "R-7"
+        assert rows[rec["id"]]["ratifier_note"] == "Card links must carry their card's name"
+    assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
+    found = [json.loads(x) for x in (folder / "receipts.jsonl").read_text().splitlines()]
+    assert sorted(f["id"] for f in found) == sorted(x["id"] for x in ledger)
+    assert all(f["drafted_by"] == "j" and f["decision_id"].startswith("sha256:") for f in found)
+    # a second ruling on the now-settled family is refused; nothing is written
+    before = snapshot(folder)
+    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-8", "--sentence", "x",
+            "--by", "Bo", "--judgment", "yes")
+    assert r.exit_code == 2 and snapshot(folder) == before
+    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-8", "--sentence", " ",
+            "--by", "Bo", "--judgment", "yes")
+    assert r.exit_code == 3
+
+
+def test_unratified_rows_never_become_receipts(tmp_path):
+    jfi, folder, units = setup(tmp_path)
+    uid = next(u["id"] for u in units if u["type"] == "link")
+    (folder / "ratifications.jsonl").write_text(json.dumps({"id": uid, "ratified_by": "Ana", "ratified_judgment": "no"}) + "\n")
+    assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
+    assert (folder / "receipts.jsonl").read_text() == ""
+
+
+def test_calibration_record_per_merge(tmp_path):
+    jfi, folder, units = setup(tmp_path)
+    link_id = next(u["id"] for u in units if u["name"] == "Learn more")
+    (folder / "spot-checks.jsonl").write_text(json.dumps({"id": link_id, "spot_check": "agree"}) + "\n")
+    (folder / "ratifications.jsonl").write_text(json.dumps({"id": link_id, "ratified_by": "Ana", "ratified_judgment": "yes",
+                                                            "ratified_utc": "2026-11-30T09:00:00Z"}) + "\n")
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    cal = {(c["product"], c["type"]): c for c in json.loads((folder / "calibration.json").read_text())["per_product_type"]}
+    links = cal[("harbor", "link")]
+    assert links["spot_checked"] == 1 and links["second_reader_agreement"] == 1.0
+    assert links["ratified"] == 1 and links["ratifier_overturn_rate"] == 1.0
+    assert cal[("harbor", "title")]["unsure_rate"] == 1.0
+    assert links["clean_but_no_rate"] == 0.2  # "Weekly passes" carries no flag, and was judged no: 1 of 5 links
+    assert links["flagged_but_yes_rate"] == 0.0

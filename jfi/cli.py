@@ -31,6 +31,9 @@ second_pass_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                               help="Blind second passes: hand out items without answers, then take the answers in.")
 audit_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         help="Content-judgment audits: capture pages, build judgment units, judge, merge, ratify.")
+review_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="The review loop: pinned task bundles out, signed decisions back into the ledger.")
+audit_app.add_typer(review_app, name="review")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(audit_app, name="audit")
 corpus_app.add_typer(second_pass_app, name="second-pass")
@@ -340,6 +343,34 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
     from .audit import worklist
     from .audit.folder import AuditFolder
     return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc)
+
+
+@review_app.command("export")
+@guarded
+def review_export(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+                  out: Path = typer.Option(..., "--out", help="A new folder for the bundle."),
+                  include_all: bool = typer.Option(False, "--all", help="Every unit, for a re-review.")):
+    """Export the units without a complete decision as a pinned review bundle.
+
+    Example: jfi audit review export --inventory audits/2026-12 --out audits/2026-12-review-1
+    """
+    from .audit import review
+    from .audit.folder import AuditFolder
+    return review.export(AuditFolder(inventory), out, include_all)
+
+
+@review_app.command("apply")
+@guarded
+def review_apply(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+                 bundle: Path = typer.Option(..., "--bundle", help="The bundle folder that was exported."),
+                 responses: Path = typer.Option(..., "--responses", help="The filled return-template.json.")):
+    """Check a returned bundle and append its signed decisions to ratifications.jsonl, all or nothing.
+
+    Example: jfi audit review apply --inventory audits/2026-12 --bundle audits/2026-12-review-1 --responses filled.json
+    """
+    from .audit import review
+    from .audit.folder import AuditFolder
+    return review.apply(AuditFolder(inventory), bundle, responses)
 
 
 @app.command("query")

@@ -1,0 +1,200 @@
+"""`jfi audit review export|apply`: a pinned bundle of review tasks out, signed decisions back into the ledger."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from ..errors import JfiError
+from ..jsonl import atomic_write, writer_lock
+from ..output import csv_text
+from .canonical import decision_id, digest
+from .folder import AuditFolder
+from .judging import load_folder
+
+TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",
+                "observation", "decision", "reviewer", "utc"]
+RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason")
+TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$")
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def valid_timestamp(text: str) -> bool:
+    if not TIMESTAMP.match(text):
+        return False
+    try:
+        dt.datetime.strptime(text[:16], "%Y-%m-%dT%H:%M")
+    except ValueError:
+        return False
+    return len(text) == 17 or int(text[17:19]) <= 59
+
+
+def _sha(path: Path) -> str:
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+
+
+def _snapshot(folder: AuditFolder) -> dict:
+    source = folder.inventory_jsonl if folder.inventory_jsonl.is_file() else folder.manifest
+    return {"inventory_sha256": _sha(source), "units_sha256": _sha(folder.root / "judgment-units.json")}
+
+
+def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
+    out = Path(out)
+    if out.exists():
+        raise JfiError("bundle_exists", f"{out} already exists; a bundle goes in a new folder", source=str(out))
+    merged = folder.root / "draft-judgments.json"
+    if not merged.is_file():
+        raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))
+    units_sha = hashlib.sha256((folder.root / "judgment-units.json").read_bytes()).hexdigest()
+    if json.loads(merged.read_text()).get("units_sha256") != units_sha:
+        raise JfiError("stale_merge", "the units changed since the last merge; run `jfi audit merge` again",
+                       source=str(merged))
+    store, built, _ = load_folder(folder)
+    try:
+        current = {r["id"]: r for r in store.rows(
+            "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
+    finally:
+        store.close()
+    tasks = []
+    for unit in built["units"]:
+        decided = current.get(unit["id"])
+        if decided and decided["state"] == "RATIFIED" and not include_all:
+            continue
+        tasks.append({"task": len(tasks) + 1, "id": unit["id"], "product": unit["product"], "type": unit["type"],
+                      "sc": unit["sc"], "name": unit["name"], "detail": unit["detail"], "href": unit["href"],
+                      "context": unit["context"], "views": unit["views"], "unit_sha256": digest(unit),
+                      "base_decision_id": decided["decision_id"] if decided else ""})
+    if not tasks:
+        print("every unit has a complete decision; nothing to review (use --all for a re-review)")
+        return 1
+    bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
+    bundle = {"bundle_id": digest(bundle), "created_utc": utc_now(), **bundle}
+    md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
+          "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
+          "untouched to keep it pending. Return the decisions in return-template.json.", ""]
+    for t in tasks:
+        md += [f"## Task {t['task']}: {t['id']} ({t['type']}, WCAG {t['sc']})", "",
+               f"- Name: {t['name']}", f"- Detail: {t['detail']}", f"- Where: {t['href'] or '-'}",
+               f"- Context: {t['context'] or '-'}", f"- Views: {', '.join(t['views'])}", "",
+               "Observation: ____________________", "", "Decision (yes / no / unsure): ______", "",
+               "Reviewer: ______________   UTC: ____-__-__T__:__:__Z", ""]
+    template = {"bundle_id": bundle["bundle_id"],
+                "decisions": [{"id": t["id"], "ratified_by": "", "ratified_judgment": "", "ratifier_note": "",
+                               "ratified_utc": "", "supersession_reason": ""} for t in tasks]}
+    rows = [tuple([t["task"], t["id"], t["product"], t["type"], t["sc"], t["name"], t["detail"], t["href"],
+                   t["context"], "; ".join(t["views"]), "", "", "", ""]) for t in tasks]
+    atomic_write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
+    atomic_write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
+    atomic_write(out / "review-tasks.md", "\n".join(md))
+    atomic_write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
+    print(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
+    return 0
+
+
+def _refuse(problems: list[str]) -> None:
+    from ..output import err
+    for p in problems:
+        err(p)
+    raise JfiError("return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged")
+
+
+def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
+    bundle_path = Path(bundle_dir) / "bundle.json"
+    try:
+        bundle = json.loads(bundle_path.read_text())
+        answer = json.loads(Path(responses).read_text())
+    except FileNotFoundError as e:
+        raise JfiError("missing_file", f"cannot read {e.filename}") from None
+    except json.JSONDecodeError as e:
+        raise JfiError("invalid_json", e.msg, line=e.lineno) from None
+    with writer_lock(folder.root):
+        body = {k: v for k, v in bundle.items() if k not in ("bundle_id", "created_utc")}
+        if digest(body) != bundle.get("bundle_id"):
+            raise JfiError("tampered_bundle", "bundle.json does not match its bundle_id; it was changed after export",
+                           source=str(bundle_path))
+        snapshot = _snapshot(folder)
+        for key, now in snapshot.items():
+            if bundle.get(key) != now:
+                raise JfiError("stale_bundle", f"the audit changed since the bundle was exported ({key}); export again",
+                               source=str(bundle_path))
+        if answer.get("bundle_id") != bundle["bundle_id"]:
+            raise JfiError("wrong_bundle", "the responses name another bundle", source=str(responses))
+        ledger = folder.root / "ratifications.jsonl"
+        old = ledger.read_bytes() if ledger.exists() else b""
+        store, built, _ = load_folder(folder)
+        try:
+            current = {r["id"]: r for r in store.rows(
+                "SELECT id, decision_id, state, ratified_judgment, ratified_by FROM ratification_effective WHERE scope = 'wcag'")}
+        finally:
+            store.close()
+        units = {u["id"]: u for u in built["units"]}
+        tasks = {t["id"]: t for t in bundle["tasks"]}
+        problems, records, pending = [], [], 0
+        for n, d in enumerate(answer.get("decisions", []), 1):
+            where = f"{responses}: decision {n}"
+            if not isinstance(d, dict) or d.get("id") not in tasks:
+                problems.append(f"{where}: unknown_task: {d.get('id') if isinstance(d, dict) else d!r} is not a task of this bundle")
+                continue
+            extra = set(d) - set(RETURN_FIELDS)
+            if extra:
+                problems.append(f"{where}: unknown_field: {', '.join(sorted(extra))} (a review return carries wcag decisions only)")
+                continue
+            values = {k: d.get(k, "") for k in RETURN_FIELDS}
+            if any(not isinstance(v, str) for v in values.values()):
+                problems.append(f"{where}: invalid_type: every field is a string")
+                continue
+            if not any(values[k].strip() for k in RETURN_FIELDS[1:]):
+                pending += 1
+                continue
+            task, unit = tasks[d["id"]], units.get(d["id"])
+            if unit is None or digest(unit) != task["unit_sha256"]:
+                problems.append(f"{where}: unit_revision_mismatch: {d['id']} changed since export")
+                continue
+            missing = [k for k in ("ratified_by", "ratifier_note") if not values[k].strip()]
+            if values["ratified_judgment"] not in ("yes", "no", "unsure"):
+                missing.append("ratified_judgment (yes, no or unsure)")
+            if not valid_timestamp(values["ratified_utc"]):
+                missing.append("ratified_utc (a UTC timestamp ending in Z)")
+            if missing:
+                problems.append(f"{where}: incomplete_decision: {d['id']} needs {', '.join(missing)}")
+                continue
+            rec = {"id": d["id"], "scope": "wcag", "ratified_by": values["ratified_by"],
+                   "ratified_judgment": values["ratified_judgment"], "ratifier_note": values["ratifier_note"],
+                   "ratified_utc": values["ratified_utc"], "ruling": "", "unit_sha256": task["unit_sha256"]}
+            now = current.get(d["id"])
+            if now and now["decision_id"] == decision_id(rec):
+                continue  # identical re-application adds nothing
+            if (now["decision_id"] if now else "") != task["base_decision_id"]:
+                problems.append(f"{where}: concurrent_decision: {d['id']} was decided meanwhile "
+                                f"({now['ratified_by'] if now else 'withdrawn'}: {now['ratified_judgment'] if now else ''}); "
+                                f"this return says {values['ratified_judgment']} — both are kept: the ledger as it is, "
+                                "the return as sent")
+                continue
+            if task["base_decision_id"]:
+                if not values["supersession_reason"].strip():
+                    problems.append(f"{where}: missing_reason: {d['id']} replaces {task['base_decision_id']} and needs a supersession_reason")
+                    continue
+                rec["supersedes"] = task["base_decision_id"]
+                rec["supersession_reason"] = values["supersession_reason"]
+            rec["decision_id"] = decision_id(rec)
+            records.append(rec)
+        if problems:
+            _refuse(problems)
+        if not records:
+            print(f"nothing new to record ({pending} task(s) still pending)")
+            return 0
+        if old and not old.endswith(b"\n"):
+            old += b"\n"
+        new = old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+        load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
+        if (ledger.read_bytes() if ledger.exists() else b"").rstrip(b"\n") != old.rstrip(b"\n") \
+                or _snapshot(folder) != snapshot:
+            raise JfiError("changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again")
+        atomic_write(ledger, new)
+    print(f"{len(records)} decision(s) recorded, {pending} task(s) still pending")
+    return 0

@@ -1,0 +1,135 @@
+"""The review loop: export a pinned bundle, apply signed returns, all or nothing."""
+import csv
+import fcntl
+import io
+import json
+
+import pytest
+
+from conftest import Jfi, snapshot
+from inventories import link, view, write
+
+
+@pytest.fixture
+def merged(tmp_path):
+    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    return jfi, folder, tmp_path
+
+
+def export(jfi, folder, out, *extra):
+    return jfi("audit", "review", "export", "--inventory", str(folder), "--out", str(out), *extra)
+
+
+def fill(bundle, answers, path):
+    template = json.loads((bundle / "return-template.json").read_text())
+    for d in template["decisions"]:
+        d.update(answers.get(d["id"], {}))
+    path.write_text(json.dumps(template))
+    return path
+
+
+def signed(judgment="no", **kw):
+    return {"ratified_by": "Ana Ruiz", "ratified_judgment": judgment, "ratifier_note": "Checked in a browser.",
+            "ratified_utc": "2026-11-30T12:00:00Z", **kw}
+
+
+def apply(jfi, folder, bundle, responses):
+    return jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(bundle), "--responses", str(responses))
+
+
+def rows(folder):
+    return {r["id"]: r for r in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
+
+
+def test_export_apply_retry_merge(merged):
+    jfi, folder, tmp = merged
+    r = export(jfi, folder, tmp / "b1")
+    assert r.exit_code == 0, r.stderr
+    bundle = json.loads((tmp / "b1" / "bundle.json").read_text())
+    ids = [t["id"] for t in bundle["tasks"]]
+    assert len(ids) == 3 and all(t["unit_sha256"].startswith("sha256:") for t in bundle["tasks"])
+    tasks_csv = (tmp / "b1" / "review-tasks.csv").read_text()
+    assert "draft" not in tasks_csv.splitlines()[0] and "Observation:" in (tmp / "b1" / "review-tasks.md").read_text()
+    responses = fill(tmp / "b1", {ids[0]: signed("no"), ids[1]: signed("yes")}, tmp / "r1.json")
+    r = apply(jfi, folder, tmp / "b1", responses)
+    assert r.exit_code == 0, r.stderr
+    assert "2 decision(s) recorded, 1 task(s) still pending" in r.stdout
+    once = (folder / "ratifications.jsonl").read_bytes()
+    r = apply(jfi, folder, tmp / "b1", responses)  # identical retry adds nothing
+    assert r.exit_code == 0 and (folder / "ratifications.jsonl").read_bytes() == once
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    got = rows(folder)
+    assert got[ids[0]]["status"] == "RATIFIED" and got[ids[0]]["ratified_judgment"] == "no"
+    assert got[ids[2]]["status"] == "DRAFT_NOT_RATIFIED"  # the partial return leaves the rest pending
+    r = export(jfi, folder, tmp / "b2")
+    assert [t["id"] for t in json.loads((tmp / "b2" / "bundle.json").read_text())["tasks"]] == [ids[2]]
+
+
+def test_one_bad_decision_blocks_the_whole_return(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    for bad in ({"ratified_by": "Ana"}, signed(ratified_utc="2026-11-30"), signed(ratifier_note=" "),
+                signed(ratified_judgment="maybe"), signed(scope="client")):
+        responses = fill(tmp / "b1", {ids[0]: signed(), ids[1]: bad}, tmp / "r.json")
+        before = snapshot(folder)
+        r = apply(jfi, folder, tmp / "b1", responses)
+        assert r.exit_code == 2, bad
+        assert snapshot(folder) == before
+
+
+def test_concurrent_contrary_return_is_refused(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    export(jfi, folder, tmp / "b2")
+    uid = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"][0]["id"]
+    assert apply(jfi, folder, tmp / "b1", fill(tmp / "b1", {uid: signed("no")}, tmp / "r1.json")).exit_code == 0
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed("yes", ratified_by="Bo")}, tmp / "r2.json"))
+    assert r.exit_code == 2 and "concurrent_decision" in r.stderr and "Ana Ruiz: no" in r.stderr and "says yes" in r.stderr
+    assert snapshot(folder) == before
+
+
+def test_stale_and_tampered_bundles_and_stale_merge(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    uid = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"][0]["id"]
+    responses = fill(tmp / "b1", {uid: signed()}, tmp / "r.json")
+    tampered = json.loads((tmp / "b1" / "bundle.json").read_text())
+    tampered["tasks"][0]["name"] = "Something else"
+    (tmp / "b1" / "bundle.json").write_text(json.dumps(tampered))
+    r = apply(jfi, folder, tmp / "b1", responses)
+    assert r.exit_code == 2 and "tampered_bundle" in r.stderr
+    export(jfi, folder, tmp / "b2")
+    responses = fill(tmp / "b2", {uid: signed()}, tmp / "r2.json")
+    write(folder, [view("home", links=[link("Learn more", "/a", landmark="footer"), link("Fares", "/f")])])
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    r = apply(jfi, folder, tmp / "b2", responses)
+    assert r.exit_code == 2 and "stale_bundle" in r.stderr
+    r = export(jfi, folder, tmp / "b3")
+    assert r.exit_code == 2 and "stale_merge" in r.stderr and not (tmp / "b3").exists()
+
+
+def test_existing_folder_and_outstanding_lock_are_refused(merged):
+    jfi, folder, tmp = merged
+    (tmp / "taken").mkdir()
+    assert export(jfi, folder, tmp / "taken").exit_code == 2
+    export(jfi, folder, tmp / "b1")
+    uid = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"][0]["id"]
+    responses = fill(tmp / "b1", {uid: signed()}, tmp / "r.json")
+    with open(folder / ".jfi.lock", "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        r = apply(jfi, folder, tmp / "b1", responses)
+    assert r.exit_code == 2 and "locked" in r.stderr
+    assert (folder / ".jfi.lock").exists()  # never removes another's lock
+    assert not (folder / "ratifications.jsonl").exists()
+
+
+def test_cli_refuses_incomplete_options(merged):
+    jfi, folder, tmp = merged
+    assert jfi("audit", "review", "export", "--inventory", str(folder)).exit_code == 3
+    assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp)).exit_code == 3
+    assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp), "--responses", "x", "--all").exit_code == 3

@@ -34,7 +34,10 @@ audit_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 review_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The review loop: pinned task bundles out, signed decisions back into the ledger.")
 audit_app.add_typer(review_app, name="review")
+verify_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="Verification checkpoints: artifact versions, claims, spatial measurement, the completion gate.")
 app.add_typer(corpus_app, name="corpus")
+app.add_typer(verify_app, name="verify")
 app.add_typer(audit_app, name="audit")
 corpus_app.add_typer(second_pass_app, name="second-pass")
 
@@ -371,6 +374,84 @@ def review_apply(inventory: Path = typer.Option(..., "--inventory", help="The au
     from .audit import review
     from .audit.folder import AuditFolder
     return review.apply(AuditFolder(inventory), bundle, responses)
+
+
+def _verify_folder(ctx: typer.Context, folder: Optional[Path]):
+    from .verify.claims import VerifyFolder
+    return VerifyFolder(folder or ctx.obj["project"] / "verification")
+
+
+VERIFY_DIR = typer.Option(None, "--dir", help="Verification folder (default: <project>/verification).")
+
+
+@verify_app.command("snapshot")
+@guarded
+def verify_snapshot(ctx: typer.Context, paths: list[Path] = typer.Argument(..., help="Files or folders of the artifact."),
+                    folder: Optional[Path] = VERIFY_DIR):
+    """Record an artifact version: the sha256 of each file and one version id over them.
+
+    Example: jfi verify snapshot site/index.html site/style.css shots/
+    """
+    from .verify import claims
+    return claims.snapshot(_verify_folder(ctx, folder), paths)
+
+
+@verify_app.command("checkpoint")
+@guarded
+def verify_checkpoint(ctx: typer.Context,
+                      screenshot: Path = typer.Option(..., "--screenshot", help="Screenshot of this version."),
+                      version: Optional[str] = typer.Option(None, "--version", help="Artifact version (default: the latest)."),
+                      changes: str = typer.Option("", "--changes", help="Changes since the previous checkpoint."),
+                      known_issues: str = typer.Option("", "--known-issues", help="Issues known now."),
+                      folder: Optional[Path] = VERIFY_DIR):
+    """Record a checkpoint: an artifact version, its screenshot, the changes and the known issues.
+
+    Example: jfi verify checkpoint --screenshot out/candidate.png --changes "hero title moved up 6 px"
+    """
+    from .verify import claims
+    return claims.checkpoint(_verify_folder(ctx, folder), screenshot, version, changes, known_issues)
+
+
+@verify_app.command("import")
+@guarded
+def verify_import(ctx: typer.Context, source: Path = typer.Argument(..., help="Claims JSONL (external verdicts or measurements.jsonl)."),
+                  folder: Optional[Path] = VERIFY_DIR):
+    """Import claims: concrete statements with pinned inputs, a verifier, a result and evidence; all or nothing.
+
+    Example: jfi verify import out/measurements.jsonl
+    """
+    from .verify import claims
+    return claims.import_claims(_verify_folder(ctx, folder), source)
+
+
+@verify_app.command("measure")
+@guarded
+def verify_measure(url: str = typer.Option(..., "--url", help="Page URL or local HTML file."),
+                   bindings: Path = typer.Option(..., "--bindings", help="JSONL {region, selector, box, significant}."),
+                   out: Path = typer.Option(..., "--out", help="Folder for measurements.jsonl and candidate.png."),
+                   viewport: str = typer.Option("1440x900", "--viewport", help="WIDTHxHEIGHT.")):
+    """Render the page in Chromium and measure every bound region against its reference box.
+
+    Exit 0 when every region is PASS, 1 otherwise.
+
+    Example: jfi verify measure --url site/index.html --bindings bindings.jsonl --out out
+    """
+    from .audit.capture import parse_viewport
+    from .verify import measure
+    return measure.run(url, bindings, out, parse_viewport(viewport))
+
+
+@verify_app.command("gate")
+@guarded
+def verify_gate(ctx: typer.Context, folder: Optional[Path] = VERIFY_DIR):
+    """The completion gate: one row per completion condition with its evidence, then the final summary.
+
+    Exit 0 only when every row holds; otherwise 1.
+
+    Example: jfi verify gate
+    """
+    from .verify import claims
+    return claims.gate(_verify_folder(ctx, folder))
 
 
 @app.command("query")

@@ -1,0 +1,1 @@
+"""Verification checkpoints: artifact versions, claims with pinned inputs, spatial measurement, the gate."""

@@ -1,0 +1,167 @@
+"""The verification ledger (artifacts.jsonl, checkpoints.jsonl, claims.jsonl in a verification folder) and
+the commands that append to it and read it: snapshot, checkpoint, import, gate."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import JfiError, format_location
+from ..jsonl import atomic_write, line_columns, writer_lock
+from ..output import err, table
+from ..store import Store
+from ..audit.canonical import digest
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def norm(path) -> str:
+    return os.path.normpath(str(path))
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@dataclass
+class VerifyFolder:
+    root: Path
+
+    @property
+    def artifacts(self) -> Path:
+        return self.root / "artifacts.jsonl"
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.root / "checkpoints.jsonl"
+
+    @property
+    def claims(self) -> Path:
+        return self.root / "claims.jsonl"
+
+    def store(self, extra_claims: Path | None = None) -> Store:
+        store = Store()
+        for kind, path in (("verify_artifact", self.artifacts), ("verify_checkpoint", self.checkpoints),
+                           ("verify_claim", self.claims), ("verify_claim", extra_claims)):
+            if path is not None and Path(path).is_file():
+                numbers, texts = line_columns(Path(path))
+                n = len(numbers)
+                store.append("raw_lines", {"kind": [kind] * n, "source": [str(path)] * n, "round": [None] * n,
+                                           "line": numbers, "text": texts})
+        store.build()
+        latest = store.rows("SELECT path, sha256 FROM verify_artifact_files WHERE pos = (SELECT max(pos) FROM verify_artifact_files)")
+        now = [(r["path"], sha256_of(Path(r["path"])) if Path(r["path"]).is_file() else None) for r in latest]
+        store.append("verify_current_files", {"path": [p for p, _ in now], "sha256": [h for _, h in now]})
+        return store
+
+    def append(self, path: Path, records: list[dict]) -> None:
+        old = path.read_bytes() if path.exists() else b""
+        if old and not old.endswith(b"\n"):
+            old += b"\n"
+        atomic_write(path, old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8"))
+
+
+def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
+    files = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files += [f for f in sorted(p.rglob("*")) if f.is_file()]
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise JfiError("missing_file", f"{p} does not exist", source=str(p))
+    entries = sorted({norm(f): sha256_of(f) for f in files}.items())
+    record = {"files": [{"path": path, "sha256": sha} for path, sha in entries]}
+    record = {"version_id": digest(record), "created_utc": utc_now(), **record}
+    with writer_lock(folder.root):
+        folder.append(folder.artifacts, [record])
+    print(f"version {record['version_id']}: {len(entries)} file(s)")
+    return 0
+
+
+def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> int:
+    if not Path(screenshot).is_file():
+        raise JfiError("missing_file", f"screenshot {screenshot} does not exist", source=str(screenshot))
+    with writer_lock(folder.root):
+        store = folder.store()
+        try:
+            versions = [r[0] for r in store.con.execute(
+                "SELECT DISTINCT version_id, pos FROM verify_artifact_files ORDER BY pos").fetchall()]
+        finally:
+            store.close()
+        if not versions:
+            raise JfiError("no_version", "record an artifact version first: jfi verify snapshot PATH...")
+        version = version or versions[-1]
+        if version not in versions:
+            raise JfiError("unknown_version", f"no artifact version {version}")
+        body = {"version_id": version, "screenshot": {"path": norm(screenshot), "sha256": sha256_of(Path(screenshot))},
+                "changes": changes, "known_issues": known_issues}
+        record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now()}
+        folder.append(folder.checkpoints, [record])
+    print(f"checkpoint {record['checkpoint_id']} on version {version}")
+    return 0
+
+
+def import_claims(folder: VerifyFolder, source: Path) -> int:
+    """Take in claims made elsewhere (external verdicts, or jfi verify measure's lines), all or nothing."""
+    if not Path(source).is_file():
+        raise JfiError("missing_file", f"{source} does not exist", source=str(source))
+    with writer_lock(folder.root):
+        store = folder.store(extra_claims=source)
+        try:
+            bad = store.rows("SELECT * FROM verify_claim_violations WHERE source = ?", [str(source)])
+        finally:
+            store.close()
+        if bad:
+            for v in bad:
+                err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
+            raise JfiError("invalid_claims", f"{len(bad)} problem(s) listed above; nothing imported")
+        records = []
+        numbers, texts = line_columns(Path(source))
+        for text in texts:
+            rec = json.loads(text)
+            rec["inputs"] = [{**i, "path": norm(i["path"])} for i in rec["inputs"]]
+            rec.setdefault("imported_utc", utc_now())
+            records.append(rec)
+        folder.append(folder.claims, records)
+    print(f"{len(records)} claim(s) imported")
+    return 0
+
+
+def gate(folder: VerifyFolder) -> int:
+    store = folder.store()
+    try:
+        rows = store.rows("SELECT * FROM verify_gate")
+        cp = store.rows("SELECT c.*, s.state FROM verify_checkpoints AS c JOIN verify_checkpoint_states AS s "
+                        "USING (checkpoint_id) ORDER BY c.pos DESC LIMIT 1")
+        evidence = store.rows("SELECT e.* FROM verify_valid_evidence AS e WHERE e.checkpoint_id = ? ORDER BY pos",
+                              [cp[0]["checkpoint_id"]]) if cp else []
+        inputs = store.rows("SELECT DISTINCT i.path, i.role FROM (SELECT unnest(inputs) AS i, pos FROM verify_claims) "
+                            "WHERE pos IN (SELECT pos FROM verify_valid_evidence WHERE checkpoint_id = ?) ORDER BY 1",
+                            [cp[0]["checkpoint_id"]]) if cp else []
+    finally:
+        store.close()
+    print(table(["condition", "holds", "evidence"], [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"])
+                                                    for r in rows], title="Completion gate"))
+    if cp:
+        c = cp[0]
+
+        def tally(kind):
+            got = [e["result"] for e in evidence if e["kind"] == kind]
+            return ", ".join(f"{got.count(x)} {x}" for x in ("PASS", "FAIL", "INSUFFICIENT") if got.count(x)) or "none"
+        uncertain = [e["claim"] for e in evidence if e["result"] == "INSUFFICIENT"]
+        print("\nSummary")
+        print(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
+        print(f"  inputs: {', '.join(i['path'] + ' [' + i['role'] + ']' for i in inputs) or 'none'}")
+        print(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
+        print(f"  spatial result: {tally('spatial')}")
+        print(f"  visual result: {tally('visual')}")
+        print(f"  remaining uncertainty: {'; '.join(uncertain + ([c['known_issues']] if c['known_issues'] else [])) or 'none recorded'}")
+    failing = [r for r in rows if not r["holds"]]
+    return 1 if failing else 0

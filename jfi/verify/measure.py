@@ -1,0 +1,141 @@
+"""`jfi verify measure`: render a page in Chromium and measure bound regions against their reference boxes."""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import urllib.parse
+from pathlib import Path
+
+from ..browser import launch_options
+from ..errors import JfiError
+from ..jsonl import atomic_write, read_lines
+from .claims import utc_now
+
+SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
+DRIFT_LIMIT_PX = 5.0
+EDGES = ("left", "top", "right", "bottom", "width", "height")
+
+
+def read_bindings(path: Path) -> list[dict]:
+    bindings, seen = [], set()
+    for line in read_lines(path):
+        where = dict(source=str(path), line=line.number)
+        try:
+            b = json.loads(line.text)
+        except json.JSONDecodeError as e:
+            raise JfiError("invalid_json", e.msg, **where) from None
+        if not isinstance(b, dict) or set(b) - {"region", "selector", "box", "significant"}:
+            raise JfiError("invalid_binding", "a binding is {region, selector, box: {x, y, width, height}, significant}", **where)
+        box = b.get("box")
+        if not (isinstance(b.get("region"), str) and b["region"].strip() and isinstance(b.get("selector"), str)
+                and b["selector"].strip() and isinstance(box, dict) and set(box) == {"x", "y", "width", "height"}
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box.values())
+                and isinstance(b.get("significant", True), bool)):
+            raise JfiError("invalid_binding", "a binding is {region, selector, box: {x, y, width, height}, significant}", **where)
+        if b["region"] in seen:
+            raise JfiError("duplicate_region", f"region {b['region']!r} is bound twice", **where, field="region")
+        seen.add(b["region"])
+        bindings.append({**b, "significant": b.get("significant", True)})
+    if not bindings:
+        raise JfiError("no_bindings", "the bindings file holds no binding", source=str(path))
+    return bindings
+
+
+def page_url(target: str) -> str:
+    if urllib.parse.urlsplit(target).scheme in ("http", "https", "file"):
+        return target
+    path = Path(target)
+    if not path.is_file():
+        raise JfiError("invalid_url", f"{target} is neither an http(s) URL nor a local file")
+    return path.resolve().as_uri()
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > 0.5
+            and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > 0.5)
+
+
+def judge(bindings: list[dict], measured: list[dict]) -> list[dict]:
+    """One claim-shaped line per binding: PASS, FAIL with the numbers, or INSUFFICIENT."""
+    by_region = {m["region"]: m for m in measured}
+    lines = []
+    for b in bindings:
+        m = by_region[b["region"]]
+        line = {"region": b["region"], "selector": b["selector"], "significant": b["significant"], "reference_box": b["box"]}
+        if m["matches"] != 1:
+            why = "the selector is not valid CSS" if m["matches"] < 0 else f"the selector matches {m['matches']} elements"
+            lines.append({**line, "result": "INSUFFICIENT", "box": None, "drift": None, "clipped": None, "overlaps": [],
+                          "escapes": None, "evidence": f"{why}; no reliable correspondence, never a pass"})
+            continue
+        box, ref = m["box"], b["box"]
+        drift = {"left": box["x"] - ref["x"], "top": box["y"] - ref["y"],
+                 "right": (box["x"] + box["width"]) - (ref["x"] + ref["width"]),
+                 "bottom": (box["y"] + box["height"]) - (ref["y"] + ref["height"]),
+                 "width": box["width"] - ref["width"], "height": box["height"] - ref["height"]}
+        drift = {k: round(v, 2) for k, v in drift.items()}
+        box = {k: round(v, 2) for k, v in box.items()}
+        overlaps = sorted(o["region"] for o in bindings if o["region"] != b["region"]
+                          and by_region[o["region"]]["matches"] == 1
+                          and _overlap(m["box"], by_region[o["region"]]["box"]) and not _overlap(ref, o["box"]))
+        problems = []
+        if b["significant"]:
+            problems += [f"{edge} edge drifts {drift[edge]:+.1f} px (limit {DRIFT_LIMIT_PX:.0f})"
+                         for edge in ("left", "top", "right", "bottom") if abs(drift[edge]) >= DRIFT_LIMIT_PX]
+        if m["clipped"]:
+            problems.append("text is clipped: its content is larger than its box with overflow hidden")
+        if overlaps:
+            problems.append(f"overlaps {', '.join(overlaps)}, which it does not overlap in the reference")
+        if m["escapes"]:
+            problems.append("escapes past the page bounds")
+        evidence = "; ".join(problems) if problems else (
+            "every edge within 5 px of the reference (max drift "
+            f"{max(abs(drift[e]) for e in ('left', 'top', 'right', 'bottom')):.1f} px); nothing clips, overlaps or escapes")
+        lines.append({**line, "result": "FAIL" if problems else "PASS", "box": box, "drift": drift,
+                      "clipped": m["clipped"], "overlaps": overlaps, "escapes": m["escapes"], "evidence": evidence})
+    return lines
+
+
+async def _render(url: str, viewport: tuple[int, int], bindings: list[dict]) -> tuple[list[dict], bytes]:
+    from playwright.async_api import async_playwright
+    options = launch_options()
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(**options)
+        try:
+            context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                                reduced_motion="reduce", locale="en-US")
+            page = await context.new_page()
+            try:
+                await page.goto(url, wait_until="load", timeout=30000)
+            except Exception as e:
+                raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
+            measured = await page.evaluate(SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings])
+            shot = await page.screenshot(full_page=True)
+        finally:
+            await browser.close()
+    return measured, shot
+
+
+def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) -> int:
+    bindings = read_bindings(bindings_path)
+    url = page_url(target)
+    measured, shot = asyncio.run(_render(url, viewport, bindings))
+    out = Path(out)
+    shot_path = out / "candidate.png"
+    atomic_write(shot_path, shot)
+    shot_sha = hashlib.sha256(shot).hexdigest()
+    bindings_sha = hashlib.sha256(Path(bindings_path).read_bytes()).hexdigest()
+    stamp = utc_now()
+    lines = []
+    for line in judge(bindings, measured):
+        lines.append({**line, "claim": f"region {line['region']} ({line['selector']}) matches its reference box within "
+                      f"{DRIFT_LIMIT_PX:.0f} px and does not clip, overlap or escape",
+                      "kind": "spatial", "verifier": "jfi-measure", "url": url,
+                      "viewport": {"width": viewport[0], "height": viewport[1]},
+                      "inputs": [{"role": "binding", "path": str(bindings_path), "sha256": bindings_sha},
+                                 {"role": "candidate screenshot", "path": str(shot_path), "sha256": shot_sha}],
+                      "screenshot": {"path": str(shot_path), "sha256": shot_sha}, "measured_utc": stamp})
+    atomic_write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    for x in lines:
+        print(f"{x['region']}: {x['result']}: {x['evidence']}")
+    return 0 if all(x["result"] == "PASS" for x in lines) else 1

@@ -21,7 +21,8 @@ def utc_now() -> str:
 
 
 def norm(path) -> str:
-    return os.path.normpath(str(path))
+    """One spelling per file, so pins compare: the path relative to the working directory."""
+    return os.path.relpath(os.path.abspath(str(path)))
 
 
 def sha256_of(path: Path) -> str:

@@ -111,20 +111,29 @@ async def _render(url: str, viewport: tuple[int, int], bindings: list[dict]) -> 
                 raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
             measured = await page.evaluate(SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings])
             shot = await page.screenshot(full_page=True)
+            dom = await page.content()
         finally:
             await browser.close()
-    return measured, shot
+    return measured, shot, dom
 
 
 def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) -> int:
     bindings = read_bindings(bindings_path)
     url = page_url(target)
-    measured, shot = asyncio.run(_render(url, viewport, bindings))
+    measured, shot, dom = asyncio.run(_render(url, viewport, bindings))
     out = Path(out)
-    shot_path = out / "candidate.png"
+    shot_path, dom_path = out / "candidate.png", out / "dom.html"
     atomic_write(shot_path, shot)
+    atomic_write(dom_path, dom)
     shot_sha = hashlib.sha256(shot).hexdigest()
     bindings_sha = hashlib.sha256(Path(bindings_path).read_bytes()).hexdigest()
+    # the evidence pins what was measured: the code (a local page), the DOM as rendered, the bindings, the screenshot
+    pinned = [{"role": "binding", "path": str(bindings_path), "sha256": bindings_sha},
+              {"role": "DOM", "path": str(dom_path), "sha256": hashlib.sha256(dom.encode("utf-8")).hexdigest()},
+              {"role": "candidate screenshot", "path": str(shot_path), "sha256": shot_sha}]
+    if url.startswith("file:"):
+        local = Path(urllib.parse.unquote(urllib.parse.urlsplit(url).path))
+        pinned.insert(0, {"role": "code", "path": str(local), "sha256": hashlib.sha256(local.read_bytes()).hexdigest()})
     stamp = utc_now()
     lines = []
     for line in judge(bindings, measured):
@@ -132,8 +141,7 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
                       f"{DRIFT_LIMIT_PX:.0f} px and does not clip, overlap or escape",
                       "kind": "spatial", "verifier": "jfi-measure", "url": url,
                       "viewport": {"width": viewport[0], "height": viewport[1]},
-                      "inputs": [{"role": "binding", "path": str(bindings_path), "sha256": bindings_sha},
-                                 {"role": "candidate screenshot", "path": str(shot_path), "sha256": shot_sha}],
+                      "inputs": pinned,
                       "screenshot": {"path": str(shot_path), "sha256": shot_sha}, "measured_utc": stamp})
     atomic_write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
     for x in lines:

@@ -17,8 +17,10 @@ facts AS (
     SELECT (SELECT version_id FROM latest_version) AS latest_version, (SELECT version_id FROM cp) AS cp_version,
         (SELECT checkpoint_id FROM cp) AS cp_id, coalesce(len((SELECT paths FROM edited)), 0) AS edited_count,
         (SELECT array_to_string(paths, ', ') FROM edited) AS edited_paths,
-        EXISTS (SELECT 1 FROM cp JOIN verify_artifact_files AS f ON f.version_id = cp.version_id
-                AND f.path = cp.screenshot_path AND f.sha256 = cp.screenshot_sha256) AS shot_from_code,
+        -- produced from that code: a claim that counts pins the screenshot together with the code or DOM it rendered
+        EXISTS (SELECT 1 FROM cp JOIN ev ON true JOIN verify_claims AS c ON c.pos = ev.pos
+                WHERE list_contains(list_transform(c.inputs, lambda i: i.path || '|' || i.sha256), cp.screenshot_path || '|' || cp.screenshot_sha256)
+                  AND list_bool_or(list_transform(c.inputs, lambda i: i.role IN ('code', 'DOM')))) AS shot_from_code,
         (SELECT count(*) FROM ev WHERE kind = 'spatial') AS spatial, (SELECT count(*) FROM ev WHERE kind = 'visual' AND NOT starts_with(verifier, 'jfi')) AS visual,
         (SELECT count(*) FROM ev WHERE clipped OR len(overlapping) > 0 OR escaped) AS defects,
         (SELECT count(*) FROM ev WHERE kind = 'spatial' AND drift_failed) AS drifts,
@@ -32,8 +34,8 @@ UNION ALL SELECT 1, 'the latest code is a checkpoint', cp_version IS NOT NULL AN
          WHEN cp_version IS DISTINCT FROM latest_version THEN 'latest version ' || latest_version || ' has no checkpoint'
          ELSE 'checkpoint ' || cp_id || ' on version ' || latest_version END FROM facts
 UNION ALL SELECT 2, 'its screenshot was produced from that code', coalesce(shot_from_code, false),
-    CASE WHEN shot_from_code THEN 'the screenshot''s hash is a file of the checkpoint''s version'
-         ELSE 'the checkpoint''s screenshot is not a file of its version' END FROM facts
+    CASE WHEN shot_from_code THEN 'a claim that counts pins the screenshot with the code or DOM it was rendered from'
+         ELSE 'no claim that counts ties the checkpoint''s screenshot to this code' END FROM facts
 UNION ALL SELECT 3, 'spatial verification ran', spatial > 0, spatial || ' spatial claim(s) count for the checkpoint' FROM facts
 UNION ALL SELECT 4, 'visual verification by an external verifier ran', visual > 0, visual || ' external visual claim(s) count for the checkpoint' FROM facts
 UNION ALL SELECT 5, 'no clipping, occlusion, unintended overlap or overflow remains', claims > 0 AND defects = 0,

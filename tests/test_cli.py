@@ -17,7 +17,10 @@ def test_usage_error_is_exit_3(jfi):
                                      ["corpus", "second-pass", "extract"], ["corpus", "second-pass", "apply"],
                                      ["corpus", "fetch-images"], ["corpus", "export"], ["query"], ["schema"],
                                      ["audit", "inventory"], ["audit", "import-inventory"], ["audit", "build"],
-                                     ["audit", "judge-kit"], ["audit", "sample"], ["audit", "merge"]])
+                                     ["audit", "judge-kit"], ["audit", "sample"], ["audit", "merge"],
+                                     ["audit", "review", "export"], ["audit", "review", "apply"], ["audit", "worklist"],
+                                     ["audit", "rule"], ["audit", "receipts"], ["verify", "snapshot"], ["verify", "checkpoint"],
+                                     ["verify", "import"], ["verify", "measure"], ["verify", "gate"]])
 def test_every_command_has_help_with_an_example(jfi, command):
     r = jfi(*command, "--help")
     assert r.exit_code == 0 and "Example: jfi" in r.stdout

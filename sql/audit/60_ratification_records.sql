@@ -19,6 +19,8 @@
 --   date_valid: whether ratified_utc is a real UTC timestamp ending in Z (or a legacy day)
 --   complete: a name, a judgment (or non-blank client result) and a valid date
 --   missing: what a draft lacks, as text
+--   has_judgment_field: whether the record carries ratified_judgment at all
+--   has_client_field: whether the record carries ratified_client_result at all
 CREATE OR REPLACE VIEW ratification_records AS
 WITH r AS (
     SELECT source, line, jstr(doc, '$.id') AS id, coalesce(nullif(jstr(doc, '$.scope'), ''), 'wcag') AS scope,

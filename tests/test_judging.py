@@ -197,3 +197,15 @@ def test_query_an_audit_folder(built):
     assert r.json == [{"flag": "heading_generic"}]
     r = jfi("query", "--inventory", str(folder), "SELECT count(*) AS n FROM audit_built_units", "--format", "json")
     assert r.json[0]["n"] == len(units(folder))
+
+
+def test_approximated_names_need_a_browser_check(tmp_path):
+    icon = link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context="")
+    plain = link("Weekly passes", "/passes", context="")
+    folder = write(tmp_path / "audit", [view("home", title="Harbor routes", h1=["Harbor routes"], links=[icon, plain])])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    judge(folder)
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
+    assert rows["arrow"]["needs_human"] == "true" and rows["Weekly passes"]["needs_human"] == "false"

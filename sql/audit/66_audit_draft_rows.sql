@@ -19,7 +19,7 @@
 --   confidence: the judge's confidence
 --   rationale: the judge's rationale
 --   fix: the judge's fix
---   needs_human: whether the judge asked for a person (empty when unjudged)
+--   needs_human: whether a person must look: the judge asked, or the name came from a DOM approximation (empty when unjudged)
 --   drafted_by: who or what drafted the judgment
 --   spot_check: agree or overturn→judgment, with the checker's note
 --   session_draft_judgment: the overturned judgment where a spot check overturned, else the draft
@@ -53,7 +53,12 @@ WITH rows AS (
         u.href, u.context, u.landmark, u.selector, u.visible, u.flags,
         coalesce(j.judgment, '') AS draft_judgment, coalesce(j.confidence, '') AS confidence,
         coalesce(j.rationale, '') AS rationale, coalesce(j.fix, '') AS fix,
-        CASE WHEN j.judgment IS NULL THEN '' WHEN j.needs_human THEN 'true' ELSE 'false' END AS needs_human,
+        -- a judged row whose name came from a DOM approximation (aria-labelledby text, an image's alt inside a link
+        -- or heading, a title) needs a ratifier to check the name in a browser
+        CASE WHEN j.judgment IS NULL THEN ''
+             WHEN j.needs_human OR (u.type = 'link' AND split_part(u.detail, ';', 1) IN ('aria-labelledby', 'img-alt', 'title'))
+                  OR (u.type = 'heading' AND list_has_any(u.flags, ['name_from_aria-labelledby', 'name_from_img-alt', 'name_from_title']))
+             THEN 'true' ELSE 'false' END AS needs_human,
         coalesce(j.drafted_by, CASE WHEN j.judgment IS NOT NULL THEN 'unknown' END, '') AS drafted_by,
         CASE WHEN s.id IS NULL THEN ''
              ELSE s.spot_check || CASE WHEN s.spot_check = 'overturn' THEN '→' || s.judgment ELSE '' END

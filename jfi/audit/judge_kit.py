@@ -34,10 +34,16 @@ def run(folder: AuditFolder) -> int:
     if not batches:
         raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first", exit_code=1)
     notes = product_notes(folder)
-    built = json.loads((folder.root / "judgment-units.json").read_text())
-    units = {u["id"]: u["product"] for u in built["units"]}
-    missing = sorted({units[json.loads(line)["id"]] for b in batches for line in b.read_text().splitlines() if line.strip()}
-                     - {p for p, n in notes.items() if n})
+    units_path = folder.root / "judgment-units.json"
+    if not units_path.is_file():
+        raise JfiError("not_built", "no judgment-units.json; run `jfi audit build` first", source=str(units_path))
+    units = {u["id"]: u["product"] for u in json.loads(units_path.read_text())["units"]}
+    batch_ids = {b.name: [json.loads(line).get("id") for line in b.read_text().splitlines() if line.strip()] for b in batches}
+    stray = sorted({f"{name}: {i}" for name, ids in batch_ids.items() for i in ids if i not in units})
+    if stray:
+        raise JfiError("stale_batches", f"batch lines name units that are not built ({', '.join(stray[:5])}); "
+                       "run `jfi audit build` again")
+    missing = sorted({units[i] for ids in batch_ids.values() for i in ids} - {p for p, n in notes.items() if n})
     if missing:
         raise JfiError("no_product_note", f"audit.toml has no note for product(s) {', '.join(missing)}; a judge needs "
                        "it to read the audience's shorthand", source=str(folder.root / "audit.toml"))

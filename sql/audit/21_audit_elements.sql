@@ -92,46 +92,28 @@
 --   tag: the item's element
 CREATE OR REPLACE TABLE audit_headings AS
 SELECT pos, view_id, product, h.*
-FROM (SELECT pos, view_id, product, unnest(json_transform(inv -> '$.headings', '[{"i": "INTEGER", "level": "INTEGER",
-    "text": "VARCHAR", "name_source": "VARCHAR", "selector": "VARCHAR", "visible": "BOOLEAN", "aria_hidden": "BOOLEAN",
-    "landmark": "VARCHAR", "section_preview": "VARCHAR"}]')) AS h FROM audit_views WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.headings) AS h FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, h.i;
 
 CREATE OR REPLACE TABLE audit_links AS
 SELECT pos, view_id, product, l.*
-FROM (SELECT pos, view_id, product, unnest(json_transform(inv -> '$.links', '[{"i": "INTEGER", "name": "VARCHAR",
-    "name_source": "VARCHAR", "text": "VARCHAR", "title": "VARCHAR", "href": "VARCHAR", "href_raw": "VARCHAR",
-    "same_page": "BOOLEAN", "external": "BOOLEAN", "target": "VARCHAR", "download": "BOOLEAN", "file_ext": "VARCHAR",
-    "has_img": "BOOLEAN", "img_alt": "VARCHAR", "icon_only": "BOOLEAN", "empty_name": "BOOLEAN", "visible": "BOOLEAN",
-    "aria_hidden": "BOOLEAN", "landmark": "VARCHAR", "selector": "VARCHAR", "context": "VARCHAR"}]')) AS l
-    FROM audit_views WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, l.i;
 
 CREATE OR REPLACE TABLE audit_images AS
 SELECT pos, view_id, product, m.*
-FROM (SELECT pos, view_id, product, unnest(json_transform(inv -> '$.images', '[{"i": "INTEGER", "tag": "VARCHAR",
-    "src": "VARCHAR", "src_basename": "VARCHAR", "alt": "VARCHAR", "alt_present": "BOOLEAN", "alt_empty": "BOOLEAN",
-    "role": "VARCHAR", "aria_label": "VARCHAR", "aria_labelledby_text": "VARCHAR", "aria_hidden": "BOOLEAN",
-    "title": "VARCHAR", "svg_title": "VARCHAR",
-    "in_control": {"tag": "VARCHAR", "name": "VARCHAR", "href": "VARCHAR", "control_has_text": "BOOLEAN"},
-    "figcaption": "VARCHAR", "width": "INTEGER", "height": "INTEGER", "visible": "BOOLEAN", "landmark": "VARCHAR",
-    "selector": "VARCHAR", "adjacent_text": "VARCHAR"}]')) AS m
-    FROM audit_views WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.images) AS m FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, m.i;
 
 CREATE OR REPLACE TABLE audit_fields AS
 SELECT pos, view_id, product, f.*
-FROM (SELECT pos, view_id, product, unnest(json_transform(inv -> '$.fields', '[{"i": "INTEGER", "type": "VARCHAR",
-    "name_attr": "VARCHAR", "id": "VARCHAR", "label": "VARCHAR", "label_source": "VARCHAR", "placeholder": "VARCHAR",
-    "required": "BOOLEAN", "describedby_text": "VARCHAR", "fieldset_legend": "VARCHAR", "visible": "BOOLEAN",
-    "landmark": "VARCHAR", "selector": "VARCHAR"}]')) AS f FROM audit_views WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.fields) AS f FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, f.i;
 
 CREATE OR REPLACE TABLE audit_nav_items AS
 WITH navs AS (
     SELECT pos, view_id, product, host, generate_subscripts(n, 1) AS nav_i, unnest(n) AS nav
-    FROM (SELECT pos, view_id, product, host, json_transform(inv -> '$.navs', '[{"role": "VARCHAR", "label": "VARCHAR",
-        "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}]') AS n FROM audit_views WHERE ok)
+    FROM (SELECT pos, view_id, product, host, c.content.navs AS n FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ),
 items AS (
     SELECT pos, view_id, product, host, nav_i, nav.role AS role, nav.label AS label,

@@ -20,11 +20,10 @@
 --   has_empty_h1: whether an h1 has no text
 CREATE OR REPLACE TABLE audit_title_facts AS
 WITH t AS (
-    SELECT pos, view_id, product, url, coalesce(inv ->> '$.meta.title', '') AS title,
-        coalesce(CAST(json_transform(inv -> '$.meta.h1', '["VARCHAR"]') AS VARCHAR[]), []) AS h1_all,
-        TRY_CAST(inv ->> '$.meta.h1_count' AS INTEGER) AS h1_count,
-        coalesce(inv ->> '$.meta.meta_description', '') AS meta_description
-    FROM audit_views WHERE ok
+    SELECT pos, view_id, product, url, coalesce(c.content.meta.title, '') AS title,
+        coalesce(c.content.meta.h1, []) AS h1_all, c.content.meta.h1_count AS h1_count,
+        coalesce(c.content.meta.meta_description, '') AS meta_description
+    FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok
 )
 SELECT 'title' AS type, '2.4.2' AS sc, product, pos, view_id, 0 AS i, view_id AS unit_key, title AS name,
     'h1: ' || coalesce(nullif(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''), ' | '), ''), '(none)') AS detail,

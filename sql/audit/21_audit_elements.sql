@@ -36,6 +36,7 @@
 --   landmark: enclosing landmark
 --   selector: CSS path
 --   context: the enclosing text block
+--   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -96,7 +97,7 @@ FROM (SELECT pos, view_id, product, unnest(c.content.headings) AS h FROM audit_v
 ORDER BY pos, h.i;
 
 CREATE OR REPLACE TABLE audit_links AS
-SELECT pos, view_id, product, l.*
+SELECT pos, view_id, product, l.*, dest(l.href) AS dest
 FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, l.i;
 

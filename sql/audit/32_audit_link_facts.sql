@@ -26,10 +26,10 @@
 --   hrefs_for_name: distinct destinations in the page for links with the same normalised name
 CREATE OR REPLACE TABLE audit_link_facts AS
 WITH per_name AS (
-    SELECT pos, norm_text(name) AS n, count(DISTINCT dest(href)) AS hrefs_for_name FROM audit_links GROUP BY ALL
+    SELECT pos, norm_text(name) AS n, count(DISTINCT dest) AS hrefs_for_name FROM audit_links GROUP BY ALL
 )
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
-    norm_text(l.name) || '|' || dest(l.href) || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
+    norm_text(l.name) || '|' || l.dest || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
         || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END

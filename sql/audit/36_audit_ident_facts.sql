@@ -17,7 +17,7 @@
 --   unit_key: the destination
 --   variants: number of names
 CREATE OR REPLACE TABLE audit_ident_variants AS
-SELECT product, dest(href) AS dest, norm_text(name) AS n, first(name ORDER BY pos, i) AS name,
+SELECT product, dest, norm_text(name) AS n, first(name ORDER BY pos, i) AS name,
     first(landmark ORDER BY pos, i) AS landmark,
     list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
     count(DISTINCT view_id) AS view_count,
@@ -27,7 +27,7 @@ FROM audit_links
 WHERE coalesce(name, '') <> '' AND NOT coalesce(same_page, false)
     AND NOT matches_i(coalesce(href_raw, ''), '^(javascript:|#?$|void\(0\))')
     AND NOT matches_i(coalesce(href, ''), '^(javascript:|#?$|void\(0\))')
-GROUP BY product, dest(href), norm_text(name);
+GROUP BY product, dest, norm_text(name);
 
 CREATE OR REPLACE TABLE audit_ident_facts AS
 SELECT 'ident' AS type, '3.2.4' AS sc, product, min(first_occ).p AS pos, min(first_occ).i AS i, dest AS unit_key,

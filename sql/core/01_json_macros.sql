@@ -1,3 +1,4 @@
+-- jtype_name: a DuckDB JSON type name in jfi's words
 -- jtype: the JSON type of the value at a path, in jfi's words (string, integer, number, boolean, array, object, null; NULL when absent)
 -- jstr: the string at a path, or NULL when absent or not a string
 -- jint: the integer at a path, or NULL when absent or not an integer

@@ -11,6 +11,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Optional
 
+import duckdb
 import typer
 
 from . import __version__
@@ -64,6 +65,12 @@ def guarded(fn):
         except JfiError as e:
             err(e.render())
             raise typer.Exit(e.exit_code)
+        except OSError as e:  # a path that cannot be read or written: say which, never a traceback
+            err(f"{e.filename + ': ' if e.filename else ''}io_error: {e.strerror or e}")
+            raise typer.Exit(2)
+        except duckdb.Error as e:  # input DuckDB could not take (rules read it line by line, so this is rare)
+            err(f"data_error: {str(e).splitlines()[0]}")
+            raise typer.Exit(2)
         raise typer.Exit(code or 0)
     return wrapper
 

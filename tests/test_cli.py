@@ -34,3 +34,13 @@ def test_console_script_runs_outside_the_test_runner(tmp_path):
     assert r.returncode == 2
     assert "functional-images.jsonl:1: invalid_json" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_unwritable_output_is_an_error_not_a_traceback(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "functional-images.jsonl").write_text("")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = subprocess.run([sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(tmp_path),
+                        "corpus", "export", "--out", str(blocker / "sub")], capture_output=True, text=True, cwd=REPO)
+    assert r.returncode == 2 and "io_error" in r.stderr and "Traceback" not in r.stderr

@@ -465,14 +465,17 @@ def verify_gate(ctx: typer.Context, folder: Optional[Path] = VERIFY_DIR):
 @guarded
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
           fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json."),
-          inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project.")):
+          inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project."),
+          verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead.")):
     """Run SQL over every view of the project's store (or of an audit folder with --inventory).
 
     Example: jfi query "SELECT status, count(*) FROM corpus_items GROUP BY status"
     Example: jfi query --inventory audits/2026-12 "SELECT id, flags FROM audit_units WHERE len(flags) > 0"
     """
     from . import querying
-    print(querying.run(_project(ctx), sql, fmt.value, inventory), end="")
+    if inventory is not None and verify is not None:
+        raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
+    print(querying.run(_project(ctx), sql, fmt.value, inventory, verify), end="")
     return 0
 
 

@@ -8,7 +8,10 @@ from .output import csv_text, dumps, table
 from .store import Store
 
 
-def open_project_store(project, inventory=None) -> Store:
+def open_project_store(project, inventory=None, verify=None) -> Store:
+    if verify is not None:
+        from .verify.claims import VerifyFolder
+        return VerifyFolder(verify).store()
     if inventory is not None:
         from .audit.folder import AuditFolder
         from .audit.judging import load_folder
@@ -16,8 +19,8 @@ def open_project_store(project, inventory=None) -> Store:
     return project.store(goal=project.resolve_goal(None))
 
 
-def run(project, sql: str, fmt: str, inventory=None) -> str:
-    store = open_project_store(project, inventory)
+def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
+    store = open_project_store(project, inventory, verify)
     try:
         try:
             cur = store.con.execute(sql)

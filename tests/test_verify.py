@@ -175,3 +175,11 @@ def test_claims_are_refused_when_broad_or_malformed(tmp_path, claim, code):
     r = Jfi(tmp_path)("verify", "import", str(tmp_path / "c.jsonl"))
     assert r.exit_code == 2 and code in r.stderr and "c.jsonl:1" in r.stderr
     assert not (tmp_path / "verification" / "claims.jsonl").exists()
+
+
+def test_query_a_verification_folder(workdir):
+    jfi = verified(workdir)
+    r = jfi("query", "--verify", "verification", "SELECT state, claims FROM verify_checkpoint_states", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.json == [{"state": "CANDIDATE", "claims": 3}]
+    assert jfi("query", "--verify", "verification", "--inventory", ".", "SELECT 1").exit_code == 3

@@ -33,7 +33,6 @@ class Store:
     def __init__(self, path: str | Path = ":memory:"):
         self.con = duckdb.connect(str(path))
         self.files, self.rulebook_sha256 = rulebook.load()
-        self.built = False
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)
@@ -47,7 +46,6 @@ class Store:
                     if name in GENERATED_FROM:
                         GENERATED_FROM[name](self.con)
         self._comment(self.files)
-        self.built = True
         return self
 
     def _comment(self, files) -> None:

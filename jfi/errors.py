@@ -15,6 +15,16 @@ class JfiError(Exception):
         return format_location(self.source, self.line, self.field, self.code, self.message)
 
 
+def refuse(violations: list[dict], code: str, summary: str) -> None:
+    """Print every violation row ({source, line, field, code, message}) on stderr, then refuse with
+    `<count> <summary>` when there is any."""
+    if violations:
+        from .output import err
+        for v in violations:
+            err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
+        raise JfiError(code, f"{len(violations)} {summary}")
+
+
 def format_location(source, line, field, code, message) -> str:
     """`file:line: field: code: message`, leaving out the parts that are unknown."""
     where = ""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import tempfile
@@ -129,6 +130,21 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def append_records(old: bytes, records: list[dict]) -> bytes:
+    """An append-only file's new bytes: its old bytes untouched (a missing final newline supplied), then the records."""
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    return old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
 
 
 def update_records(path: Path, changes: list[tuple[int, Callable[[dict], None]]]) -> None:

@@ -64,5 +64,10 @@ def table(columns: list[str], rows: list[tuple], *, title: str | None = None) ->
     return "\n".join(lines)
 
 
+def utc_now(timespec: str = "milliseconds") -> str:
+    """The current UTC time as an ISO 8601 timestamp ending in Z."""
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec=timespec).replace("+00:00", "Z")
+
+
 def err(text: str) -> None:
     print(text, file=sys.stderr)

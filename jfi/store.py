@@ -84,6 +84,12 @@ class Store:
         finally:
             self.con.unregister("_jfi_batch")
 
+    def add_lines(self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None) -> None:
+        """Put a file's numbered lines into raw_lines."""
+        n = len(numbers)
+        self.append("raw_lines", {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n,
+                                  "line": numbers, "text": texts})
+
     def rows(self, sql: str, params: list | None = None) -> list[dict]:
         cur = self.con.execute(sql, params or [])
         names = [d[0] for d in cur.description]

@@ -1,17 +1,12 @@
 """`jfi audit build`: judgment units, flags, the navigation-order check and judge batches, from SQL views."""
 from __future__ import annotations
 
-import datetime as dt
 import json
-from pathlib import Path
 
 from .. import __version__
 from ..jsonl import atomic_write, writer_lock
+from ..output import utc_now
 from .folder import AuditFolder
-
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
 
 def run(folder: AuditFolder, batch_size: int) -> int:
     with writer_lock(folder.root):

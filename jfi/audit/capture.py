@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import json
 import os
 import shutil
@@ -16,6 +15,7 @@ from .. import __version__
 from ..browser import launch_options
 from ..errors import JfiError
 from ..jsonl import atomic_write
+from ..output import utc_now
 from .views import View
 
 SCHEMA = "content-inventory/v1"
@@ -57,10 +57,6 @@ class Options:
         if self.view_budget_s:
             return self.view_budget_s
         return (self.nav_timeout_ms + NETWORK_IDLE_MS + view.settle_ms) / 1000 + 30
-
-
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def default_workers() -> int:

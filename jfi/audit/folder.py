@@ -7,9 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JfiError, format_location
+from ..errors import JfiError, refuse
 from ..jsonl import line_columns
-from ..output import err
 from ..store import Store
 
 
@@ -47,15 +46,12 @@ class AuditFolder:
         source, numbers, texts, data = self.inventory_source()
         store = Store()
         store.set_batch_size(batch_size)
-        store.append("raw_lines", {"kind": ["inventory"] * len(numbers), "source": [source] * len(numbers),
-                                   "round": [None] * len(numbers), "line": numbers, "text": texts})
+        store.add_lines("inventory", source, numbers, texts)
         store.build()
         bad = store.rows("SELECT * FROM audit_inventory_violations")
         if bad:
-            for v in bad:
-                err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
             store.close()
-            raise JfiError("invalid_inventory", f"{len(bad)} problem(s) in the inventory listed above; nothing written")
+        refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
         header = {}
         if source.endswith(".json"):
             header = {k: v for k, v in json.loads(data).items() if k != "views"}

@@ -2,16 +2,15 @@
 and the two commands that read them: `jfi audit sample` and `jfi audit merge`."""
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import re
 from pathlib import Path
 
 from .. import __version__
-from ..errors import JfiError, format_location
+from ..errors import JfiError, refuse
 from ..jsonl import atomic_write, line_columns, split_lines, writer_lock
-from ..output import csv_text, err
+from ..output import csv_text, utc_now
 from ..store import Store
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -32,19 +31,13 @@ NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "
 RUBRIC_FILE = "judgment-rubric.md"
 
 
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None):
     present = path.is_file() or texts_from is not None
     store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [None], "present": [present]})
     if texts_from is None and present:
         numbers, texts_from = line_columns(path)
     if texts_from:
-        n = len(texts_from)
-        store.append("raw_lines", {"kind": [kind] * n, "source": [str(path)] * n, "round": [None] * n,
-                                   "line": numbers, "text": texts_from})
+        store.add_lines(kind, str(path), numbers, texts_from)
 
 
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
@@ -105,14 +98,12 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
     if spot.is_file():
         _add_file(store, "spot_check", spot)
     store.build()
-    bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations "
-                     "UNION ALL SELECT * FROM ratification_violations") if strict else []
+    # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
+    bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
+                     "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
     if bad:
-        for v in bad:
-            ledger_line = v["source"].endswith("ratifications.jsonl")
-            err(format_location(v["source"], v["line"], None if ledger_line else v["field"], v["code"], v["message"]))
         store.close()
-        raise JfiError("invalid_judgments", f"{len(bad)} problem(s) listed above; nothing written")
+    refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
     return store, built, data
 
 

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import re
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import atomic_write, writer_lock
-from ..output import csv_text
+from ..jsonl import append_records, atomic_write, sha256_file, writer_lock
+from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
 from .judging import load_folder
@@ -18,10 +17,6 @@ TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href",
                 "observation", "decision", "reviewer", "utc"]
 RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason")
 TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$")
-
-
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def valid_timestamp(text: str) -> bool:
@@ -35,7 +30,7 @@ def valid_timestamp(text: str) -> bool:
 
 
 def _sha(path: Path) -> str:
-    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
+    return "sha256:" + sha256_file(path) if path.is_file() else ""
 
 
 def _snapshot(folder: AuditFolder) -> dict:
@@ -50,7 +45,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
     merged = folder.root / "draft-judgments.json"
     if not merged.is_file():
         raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))
-    units_sha = hashlib.sha256((folder.root / "judgment-units.json").read_bytes()).hexdigest()
+    units_sha = sha256_file(folder.root / "judgment-units.json")
     if json.loads(merged.read_text()).get("units_sha256") != units_sha:
         raise JfiError("stale_merge", "the units changed since the last merge; run `jfi audit merge` again",
                        source=str(merged))
@@ -73,7 +68,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
         print("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
-    bundle = {"bundle_id": digest(bundle), "created_utc": utc_now(), **bundle}
+    bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
     md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
           "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
           "untouched to keep it pending. Return the decisions in return-template.json.", ""]
@@ -188,11 +183,9 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         if not records:
             print(f"nothing new to record ({pending} task(s) still pending)")
             return 0
-        if old and not old.endswith(b"\n"):
-            old += b"\n"
-        new = old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+        new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
-        if (ledger.read_bytes() if ledger.exists() else b"").rstrip(b"\n") != old.rstrip(b"\n") \
+        if (ledger.read_bytes() if ledger.exists() else b"") != old \
                 or _snapshot(folder) != snapshot:
             raise JfiError("changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again")
         atomic_write(ledger, new)

@@ -2,12 +2,11 @@
 out over its rows as ordinary pinned ledger records."""
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 from ..errors import JfiError
-from ..jsonl import atomic_write, writer_lock
-from ..output import csv_text
+from ..jsonl import append_records, atomic_write, writer_lock
+from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
 from .judging import load_folder
@@ -47,10 +46,6 @@ def worklist(folder: AuditFolder) -> int:
     return 0
 
 
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
 def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, judgment: str,
          when: str | None = None) -> int:
     """Append one pinned record per row of the family, each naming the ruling and carrying its sentence."""
@@ -67,7 +62,7 @@ def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, 
         if not found:
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
         units = {u["id"]: u for u in built["units"]}
-        stamp = when or utc_now()
+        stamp = when or utc_now("seconds")
         records = []
         for uid in found[0]["unit_ids"]:
             rec = {"id": uid, "scope": "wcag", "ratified_by": by, "ratified_judgment": judgment,
@@ -79,9 +74,7 @@ def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, 
             records.append(rec)
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
-        if old and not old.endswith(b"\n"):
-            old += b"\n"
-        new = old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+        new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate first
         atomic_write(ledger, new)
     print(f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}")

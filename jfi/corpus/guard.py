@@ -1,8 +1,7 @@
 """Shared refusal for commands that write: an invalid corpus (or input file) is never written to."""
 from __future__ import annotations
 
-from ..errors import JfiError, format_location
-from ..output import err
+from ..errors import refuse
 from ..store import Store
 
 
@@ -10,7 +9,4 @@ def refuse_on_violations(store: Store, sources: list[str], what: str) -> None:
     """Print every violation in the given files and refuse (exit 2) when there is any."""
     marks = ", ".join("?" for _ in sources)
     rows = store.rows(f"SELECT * FROM corpus_violations WHERE source IN ({marks})", sources)
-    if rows:
-        for v in rows:
-            err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
-        raise JfiError("invalid_input", f"{len(rows)} violation(s) listed above; {what} refused, nothing written")
+    refuse(rows, "invalid_input", f"violation(s) listed above; {what} refused, nothing written")

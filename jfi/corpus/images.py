@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import atomic_write, update_records, writer_lock
+from ..jsonl import atomic_write, sha256_file, update_records, writer_lock
 from ..output import err
 from ..store import Store
 from .guard import refuse_on_violations
-from .project import CorpusProject, display_path, sha256_file
+from .project import CorpusProject, display_path
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_REDIRECTS = 5

@@ -1,14 +1,13 @@
 """A corpus project on disk: where its files are, and loading them into a store."""
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import line_columns
+from ..jsonl import line_columns, sha256_file
 from ..store import Store
 
 DEFAULT_GOAL = 250
@@ -23,14 +22,6 @@ def display_path(path: Path) -> str:
         return os.path.relpath(path)
     except ValueError:
         return str(path)
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 @dataclass
@@ -95,8 +86,7 @@ class CorpusProject:
                                        "round": [number], "present": [present]})
             if present:
                 numbers, texts = line_columns(path)
-                store.append("raw_lines", {"kind": [kind] * len(numbers), "source": [display_path(path)] * len(numbers),
-                                           "round": [number] * len(numbers), "line": numbers, "text": texts})
+                store.add_lines(kind, display_path(path), numbers, texts, round_no=number)
         store.build()
         paths = [r[0] for r in store.con.execute(
             "SELECT DISTINCT image_file FROM corpus_items WHERE image_file IS NOT NULL").fetchall()]

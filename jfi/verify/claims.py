@@ -2,31 +2,21 @@
 the commands that append to it and read it: snapshot, checkpoint, import, gate."""
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JfiError, format_location
-from ..jsonl import atomic_write, line_columns, writer_lock
-from ..output import err, table
+from ..errors import JfiError, refuse
+from ..jsonl import append_records, atomic_write, line_columns, sha256_file, writer_lock
+from ..output import table, utc_now
 from ..store import Store
 from ..audit.canonical import digest
-
-
-def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def norm(path) -> str:
     """One spelling per file, so pins compare: the path relative to the working directory."""
     return os.path.relpath(os.path.abspath(str(path)))
-
-
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 @dataclass
@@ -50,21 +40,15 @@ class VerifyFolder:
         for kind, path in (("verify_artifact", self.artifacts), ("verify_checkpoint", self.checkpoints),
                            ("verify_claim", self.claims), ("verify_claim", extra_claims)):
             if path is not None and Path(path).is_file():
-                numbers, texts = line_columns(Path(path))
-                n = len(numbers)
-                store.append("raw_lines", {"kind": [kind] * n, "source": [str(path)] * n, "round": [None] * n,
-                                           "line": numbers, "text": texts})
+                store.add_lines(kind, str(path), *line_columns(Path(path)))
         store.build()
         latest = store.rows("SELECT path, sha256 FROM verify_artifact_files WHERE pos = (SELECT max(pos) FROM verify_artifact_files)")
-        now = [(r["path"], sha256_of(Path(r["path"])) if Path(r["path"]).is_file() else None) for r in latest]
+        now = [(r["path"], sha256_file(Path(r["path"])) if Path(r["path"]).is_file() else None) for r in latest]
         store.append("verify_current_files", {"path": [p for p, _ in now], "sha256": [h for _, h in now]})
         return store
 
     def append(self, path: Path, records: list[dict]) -> None:
-        old = path.read_bytes() if path.exists() else b""
-        if old and not old.endswith(b"\n"):
-            old += b"\n"
-        atomic_write(path, old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8"))
+        atomic_write(path, append_records(path.read_bytes() if path.exists() else b"", records))
 
 
 def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
@@ -77,9 +61,9 @@ def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
             files.append(p)
         else:
             raise JfiError("missing_file", f"{p} does not exist", source=str(p))
-    entries = sorted({norm(f): sha256_of(f) for f in files}.items())
+    entries = sorted({norm(f): sha256_file(f) for f in files}.items())
     record = {"files": [{"path": path, "sha256": sha} for path, sha in entries]}
-    record = {"version_id": digest(record), "created_utc": utc_now(), **record}
+    record = {"version_id": digest(record), "created_utc": utc_now("seconds"), **record}
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
     print(f"version {record['version_id']}: {len(entries)} file(s)")
@@ -101,9 +85,9 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
         version = version or versions[-1]
         if version not in versions:
             raise JfiError("unknown_version", f"no artifact version {version}")
-        body = {"version_id": version, "screenshot": {"path": norm(screenshot), "sha256": sha256_of(Path(screenshot))},
+        body = {"version_id": version, "screenshot": {"path": norm(screenshot), "sha256": sha256_file(Path(screenshot))},
                 "changes": changes, "known_issues": known_issues}
-        record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now()}
+        record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
     print(f"checkpoint {record['checkpoint_id']} on version {version}")
     return 0
@@ -119,16 +103,13 @@ def import_claims(folder: VerifyFolder, source: Path) -> int:
             bad = store.rows("SELECT * FROM verify_claim_violations WHERE source = ?", [str(source)])
         finally:
             store.close()
-        if bad:
-            for v in bad:
-                err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
-            raise JfiError("invalid_claims", f"{len(bad)} problem(s) listed above; nothing imported")
+        refuse(bad, "invalid_claims", "problem(s) listed above; nothing imported")
         records = []
         numbers, texts = line_columns(Path(source))
         for text in texts:
             rec = json.loads(text)
             rec["inputs"] = [{**i, "path": norm(i["path"])} for i in rec["inputs"]]
-            rec.setdefault("imported_utc", utc_now())
+            rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)
         folder.append(folder.claims, records)
     print(f"{len(records)} claim(s) imported")

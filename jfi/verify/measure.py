@@ -9,8 +9,8 @@ from pathlib import Path
 
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import atomic_write, read_lines
-from .claims import utc_now
+from ..jsonl import atomic_write, read_lines, sha256_file
+from ..output import utc_now
 
 SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
 DRIFT_LIMIT_PX = 5.0
@@ -126,15 +126,15 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
     atomic_write(shot_path, shot)
     atomic_write(dom_path, dom)
     shot_sha = hashlib.sha256(shot).hexdigest()
-    bindings_sha = hashlib.sha256(Path(bindings_path).read_bytes()).hexdigest()
+    bindings_sha = sha256_file(bindings_path)
     # the evidence pins what was measured: the code (a local page), the DOM as rendered, the bindings, the screenshot
     pinned = [{"role": "binding", "path": str(bindings_path), "sha256": bindings_sha},
               {"role": "DOM", "path": str(dom_path), "sha256": hashlib.sha256(dom.encode("utf-8")).hexdigest()},
               {"role": "candidate screenshot", "path": str(shot_path), "sha256": shot_sha}]
     if url.startswith("file:"):
         local = Path(urllib.parse.unquote(urllib.parse.urlsplit(url).path))
-        pinned.insert(0, {"role": "code", "path": str(local), "sha256": hashlib.sha256(local.read_bytes()).hexdigest()})
-    stamp = utc_now()
+        pinned.insert(0, {"role": "code", "path": str(local), "sha256": sha256_file(local)})
+    stamp = utc_now("seconds")
     lines = []
     for line in judge(bindings, measured):
         lines.append({**line, "claim": f"region {line['region']} ({line['selector']}) matches its reference box within "

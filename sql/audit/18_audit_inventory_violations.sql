@@ -8,10 +8,7 @@
 CREATE OR REPLACE VIEW audit_inventory_violations AS
 WITH recs AS (SELECT * FROM jsonl_records WHERE kind = 'inventory'),
 views AS (SELECT *, jstr(doc, '$.view_id') AS view_id FROM recs WHERE is_object AND coalesce(jstr(doc, '$.record'), 'view') = 'view')
-SELECT source, line, NULL AS record_id, NULL AS field, 'invalid_json' AS code, 'line is not valid JSON' AS message
-FROM recs WHERE NOT is_json
-UNION ALL
-SELECT source, line, NULL, NULL, 'not_an_object', 'line is JSON but not an object' FROM recs WHERE is_json AND NOT is_object
+SELECT source, line, record_id, field, code, message FROM jsonl_line_violations WHERE kind = 'inventory'
 UNION ALL
 SELECT v.source, v.line, v.view_id, f.field, 'missing_field', 'a view needs a string ' || f.field
 FROM views AS v, (VALUES ('view_id'), ('product'), ('url')) AS f(field)

@@ -16,14 +16,9 @@
 --   rationale: the judge's rationale
 --   fix: the judge's fix
 CREATE OR REPLACE VIEW audit_spot_check_sample AS
-WITH unit_flags AS (SELECT id, unnest(flags) AS f FROM audit_built_units),
-flagged_ids AS (
-    SELECT DISTINCT uf.id FROM unit_flags AS uf
-    WHERE NOT EXISTS (SELECT 1 FROM audit_flag_rules AS r WHERE r.informational AND regexp_full_match(uf.f, r.pattern))
-),
-judged AS (
+WITH judged AS (
     SELECT u.*, j.judgment AS draft, j.confidence, j.rationale, j.fix,
-        u.id IN (SELECT id FROM flagged_ids) AS flagged,
+        u.id IN (SELECT id FROM audit_decisive_flags) AS flagged,
         CAST('0x' || substr(sha256('spot|' || CASE WHEN (SELECT sample_seed FROM jfi_run) <> ''
             THEN (SELECT sample_seed FROM jfi_run) || '|' ELSE '' END || u.id), 1, 8) AS BIGINT) / 4294967295.0 AS draw
     FROM audit_built_units AS u JOIN audit_judgments AS j USING (id)

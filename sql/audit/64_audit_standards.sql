@@ -36,10 +36,7 @@ objs AS (
     SELECT source, line, doc, jstr(doc, '$.id') AS id, list_filter(json_keys(doc), lambda k: k <> 'id') AS keys
     FROM recs WHERE is_object
 )
-SELECT source, line, NULL AS record_id, NULL AS field, 'invalid_json' AS code, 'line is not valid JSON' AS message
-FROM recs WHERE NOT is_json
-UNION ALL
-SELECT source, line, NULL, NULL, 'not_an_object', 'line is JSON but not an object' FROM recs WHERE is_json AND NOT is_object
+SELECT source, line, record_id, field, code, message FROM jsonl_line_violations WHERE kind = 'standard'
 UNION ALL
 SELECT source, line, NULL, 'id', 'missing_field', 'a standards line needs a string id' FROM objs WHERE id IS NULL
 UNION ALL

@@ -11,12 +11,7 @@
 --   ratified: units a person ratified (wcag)
 --   ratifier_overturn_rate: share of ratified units whose ratified judgment differs from the session draft
 CREATE OR REPLACE VIEW audit_calibration AS
-WITH unit_flags AS (SELECT id, unnest(flags) AS f FROM audit_built_units),
-flagged AS (
-    SELECT DISTINCT uf.id FROM unit_flags AS uf
-    WHERE NOT EXISTS (SELECT 1 FROM audit_flag_rules AS r WHERE r.informational AND regexp_full_match(uf.f, r.pattern))
-),
-rows AS (SELECT d.*, d.id IN (SELECT id FROM flagged) AS is_flagged, s.spot_check AS spot FROM audit_draft_rows AS d
+WITH rows AS (SELECT d.*, d.id IN (SELECT id FROM audit_decisive_flags) AS is_flagged, s.spot_check AS spot FROM audit_draft_rows AS d
          LEFT JOIN audit_spot_checks AS s USING (id))
 SELECT product, type, count(*) AS units,
     count(*) FILTER (WHERE draft_judgment <> '') AS judged,

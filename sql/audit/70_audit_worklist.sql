@@ -32,15 +32,8 @@ SELECT * FROM (VALUES
 ) AS t(fact_class, pattern, meaning);
 
 CREATE OR REPLACE VIEW audit_worklist_families AS
-WITH decisive AS (
-    -- each unit's flags that are not informational, as one pattern
-    SELECT id, array_to_string(list_sort(list(f)), ' + ') AS pattern
-    FROM (SELECT id, unnest(flags) AS f FROM audit_built_units) AS uf
-    WHERE NOT EXISTS (SELECT 1 FROM audit_flag_rules AS r WHERE r.informational AND regexp_full_match(uf.f, r.pattern))
-    GROUP BY id
-),
-open_rows AS (
-    SELECT d.*, coalesce(x.pattern, '') AS flag_pattern FROM audit_draft_rows AS d LEFT JOIN decisive AS x USING (id)
+WITH open_rows AS (
+    SELECT d.*, coalesce(x.pattern, '') AS flag_pattern FROM audit_draft_rows AS d LEFT JOIN audit_decisive_flags AS x USING (id)
     WHERE d.status <> 'RATIFIED'
 ),
 keyed AS (

@@ -8,19 +8,14 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW field_violations AS
 WITH checked AS (SELECT DISTINCT kind FROM field_specs),
-recs AS (SELECT r.kind, r.source, r.line, r.record_id, r.is_json, r.is_object FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
+recs AS (SELECT r.kind, r.source, r.line, r.record_id, r.is_object FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
 vals AS MATERIALIZED (SELECT v.* EXCLUDE (value) FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
 spec_vals AS MATERIALIZED (
     SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int
     FROM vals AS v JOIN field_specs AS s USING (kind, field)
     WHERE list_contains(s.types, v.jtype)
 )
-SELECT kind, source, line, record_id, NULL AS field, 'invalid_json' AS code,
-       'line is not valid JSON' AS message
-FROM recs WHERE NOT is_json
-UNION ALL
-SELECT kind, source, line, record_id, NULL, 'not_an_object', 'line is JSON but not an object'
-FROM recs WHERE is_json AND NOT is_object
+SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL
 SELECT kind, source, line, record_id, field, 'invalid_json', 'key "' || field || '" appears more than once'
 FROM vals GROUP BY ALL HAVING count(*) > 1

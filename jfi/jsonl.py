@@ -111,20 +111,23 @@ class JsonlDocument:
 
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write a file by temp file + fsync + rename: readers see the old bytes or the new, never half."""
+    with atomic_writer(path) as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_writer(path: Path):
+    """A binary file handle whose bytes replace `path` (temp file + fsync + rename) only when the block ends
+    without an error; on an error the temp file is removed and `path` is untouched."""
     path = Path(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)
+        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -133,11 +136,18 @@ def atomic_write(path: Path, data: bytes | str) -> None:
 
 
 def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
+    return sha256_and_lines(path)[0]
+
+
+def sha256_and_lines(path: Path) -> tuple[str, int]:
+    """A file's sha256 and its number of physical lines (a final newline does not start another), read in chunks."""
+    h, lines, last = hashlib.sha256(), 0, b"\n"
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
-    return h.hexdigest()
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    return h.hexdigest(), lines + (last != b"\n")
 
 
 def append_records(old: bytes, records: list[dict]) -> bytes:

@@ -90,6 +90,13 @@ class Store:
         self.append("raw_lines", {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n,
                                   "line": numbers, "text": texts})
 
+    def load_inventory_file(self, path: str) -> int:
+        """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the
+        order the reader keeps; returns the number of rows. Raises duckdb.Error on a line it refuses."""
+        self.con.execute("INSERT INTO raw_inventory SELECT * FROM audit_inventory_file(?)", [path])
+        self.con.execute("UPDATE raw_inventory SET line = rowid + 1 WHERE line IS NULL")
+        return self.scalar("SELECT count(*) FROM raw_inventory")
+
     def rows(self, sql: str, params: list | None = None) -> list[dict]:
         cur = self.con.execute(sql, params or [])
         names = [d[0] for d in cur.description]

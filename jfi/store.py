@@ -38,14 +38,17 @@ class Store:
                 self.con.execute(f.text)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '')", [__version__, self.rulebook_sha256])
 
-    def build(self) -> "Store":
+    def build(self, *, describe: bool = True) -> "Store":
+        """Run the rulebook over the loaded inputs; `describe` puts the header meanings on the objects as
+        DuckDB comments (worth it for stores people query, not for one that only writes files)."""
         for f in self.files:
             if not f.input_layer:
                 self.con.execute(f.text)
                 for name in f.objects:
                     if name in GENERATED_FROM:
                         GENERATED_FROM[name](self.con)
-        self._comment(self.files)
+        if describe:
+            self._comment(self.files)
         return self
 
     def _comment(self, files) -> None:

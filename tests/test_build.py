@@ -230,3 +230,45 @@ def test_flag_rules_are_listed_by_schema(tmp_path):
     assert all(x["meaning"] for x in rules)
     schema = {o["name"] for o in Jfi(tmp_path)("schema", "--json").json}
     assert {"audit_units", "audit_flags", "audit_flag_rules", "audit_nav_consistency", "audit_batches"} <= schema
+
+
+def test_batch_numbers_keep_counting_past_99(tmp_path):
+    links = [link(f"Route {k}", f"/r{k}", context="") for k in range(101)]
+    folder = write(tmp_path / "audit", [view("home", links=links)])
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "1")
+    assert r.exit_code == 0, r.stderr
+    names = sorted(p.name for p in (folder / "batches").glob("harbor-link-*.jsonl"))
+    assert len(names) == 101 and {"harbor-link-09.jsonl", "harbor-link-100.jsonl", "harbor-link-101.jsonl"} <= set(names)
+    assert all(len((folder / "batches" / n).read_text().splitlines()) == 1 for n in names)
+
+
+def _doc_without_time(folder):
+    doc = json.loads((folder / "judgment-units.json").read_text())
+    doc.pop("built_utc")
+    doc.pop("inventory_sha256")
+    return doc
+
+
+def test_line_by_line_reading_builds_the_same_units_as_the_whole_file_reading(tmp_path):
+    """A blank line sends the inventory through the exact line-by-line path; the units must not change."""
+    views = [view("home", links=[link("Fares", "/fares", title="Fares")], headings=[heading("Routes", level=3)],
+                  images=[image(alt=None)], fields=[field("", source="placeholder-only")], navs=[nav("Home", "Fares")]),
+             view("fares", links=[link("Fares", "/fares?x=1#y")], navs=[nav("Fares", "Home")]), note("down")]
+    whole = write(tmp_path / "whole", views)
+    spaced = write(tmp_path / "spaced", views)
+    text = (spaced / "inventory.jsonl").read_text().splitlines()
+    (spaced / "inventory.jsonl").write_text("\n".join(text[:2] + ["", "   "] + text[2:]) + "\n")
+    for folder in (whole, spaced):
+        r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
+        assert r.exit_code == 0, r.stderr
+    assert _doc_without_time(whole) == _doc_without_time(spaced)
+    assert _doc_without_time(whole)["views_skipped"] == [{"view_id": "down", "nav_error": "HTTP 500"}]
+
+
+def test_a_value_of_an_unexpected_type_is_read_leniently_as_before(tmp_path):
+    """DuckDB's JSON reader refuses a heading level of "two"; the line-by-line path reads it as unknown (null)."""
+    folder = write(tmp_path / "audit", [view("home", headings=[heading("Routes", level="two")])])
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    [h] = units(json.loads((folder / "judgment-units.json").read_text()), "heading")
+    assert h["detail"] == "hnull" and h["name"] == "Routes"

@@ -3,41 +3,37 @@ Units and batch lines stream from DuckDB to the files in chunks, so memory does 
 from __future__ import annotations
 
 import json
-from itertools import groupby
 
 from .. import __version__
-from ..jsonl import atomic_writer, writer_lock
+from ..jsonl import atomic_write, atomic_writer, writer_lock
 from ..output import utc_now
 from .folder import AuditFolder
 
-CHUNK = 10_000
+UNITS_PER_CHUNK = 2_000
 
 
-def _stream(con, sql: str):
-    """The rows of a query, fetched a chunk at a time."""
-    cur = con.execute(sql)
-    while rows := cur.fetchmany(CHUNK):
-        yield from rows
-
-
-def _write_units(con, fh, head: dict, nav: list[dict]) -> None:
-    # one unit per line: the units come out of SQL as JSON text, and diffs stay readable
+def _write_units(con, fh, head: dict) -> None:
+    """The document with one unit (and one navigation row) per line, so diffs stay readable. The units come
+    out of SQL as JSON text, a few thousand joined per row fetched, so memory does not grow with the inventory."""
     fh.write((json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "units": [').encode("utf-8"))
+    cur = con.execute("SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units "
+                      "GROUP BY (unit_ord - 1) // ? ORDER BY min(unit_ord)", [UNITS_PER_CHUNK])
     sep = "\n  "
-    for (unit,) in _stream(con, "SELECT unit_json FROM audit_units ORDER BY unit_ord"):
-        fh.write((sep + unit).encode("utf-8"))
+    while row := cur.fetchone():
+        fh.write((sep + row[0]).encode("utf-8"))
         sep = ",\n  "
-    fh.write(('\n ],\n "nav_consistency": ' + json.dumps(nav, ensure_ascii=False, indent=1) + "\n}\n").encode("utf-8"))
+    nav = ",\n  ".join(r[0] for r in con.execute("SELECT CAST(to_json(n) AS VARCHAR) FROM audit_nav_consistency AS n").fetchall())
+    fh.write(('\n ],\n "nav_consistency": [' + ("\n  " + nav + "\n " if nav else "") + "]\n}\n").encode("utf-8"))
 
 
 def _write_batches(con, folder: AuditFolder) -> dict[str, int]:
-    """Each batch file written whole (atomically) from the batch lines, which come grouped by file."""
+    """Each batch file written whole (atomically); a row fetched is one file's lines, at most --batch of them."""
     counts: dict[str, int] = {}
-    for name, rows in groupby(_stream(con, "SELECT batch, line FROM audit_batches"), key=lambda r: r[0]):
-        with atomic_writer(folder.batches / name) as fh:
-            for _, line in rows:
-                fh.write((line + "\n").encode("utf-8"))
-                counts[name] = counts.get(name, 0) + 1
+    cur = con.execute("SELECT batch, count(*), string_agg(line, '\n' ORDER BY line_no) || '\n' FROM audit_batches "
+                      "GROUP BY batch ORDER BY min(unit_ord)")
+    while row := cur.fetchone():
+        name, counts[name], text = row
+        atomic_write(folder.batches / name, text)
     for stale in folder.batches.glob("*.jsonl"):
         if not stale.name.endswith(".judged.jsonl") and stale.name not in counts:
             stale.unlink()
@@ -56,7 +52,8 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
             flagged = store.scalar("SELECT count(*) FROM audit_units WHERE len(flags) > 0")
-            nav = store.rows("SELECT * FROM audit_nav_consistency")
+            nav_rows, nav_violations = con.execute(
+                "SELECT count(*), count(*) FILTER (WHERE NOT order_consistent) FROM audit_nav_consistency").fetchone()
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
@@ -65,11 +62,10 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             }
             batches = _write_batches(con, folder)
             with atomic_writer(folder.root / "judgment-units.json") as fh:
-                _write_units(con, fh, head, nav)
+                _write_units(con, fh, head)
         finally:
             store.close()
     print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
-                      "flagged": flagged, "nav_rows": len(nav),
-                      "nav_order_violations": sum(1 for r in nav if not r["order_consistent"]),
+                      "flagged": flagged, "nav_rows": nav_rows, "nav_order_violations": nav_violations,
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
     return 0

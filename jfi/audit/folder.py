@@ -60,7 +60,7 @@ class AuditFolder:
         store = Store()
         store.set_batch_size(batch_size)
         store.add_lines("inventory", source, numbers, texts)
-        store.build()
+        store.build(describe=False)
         bad = store.rows("SELECT * FROM audit_inventory_violations")
         if bad:
             store.close()
@@ -88,7 +88,7 @@ class AuditFolder:
         if rows != lines:
             store.close()
             return None, sha
-        return store.build(), sha
+        return store.build(describe=False), sha
 
     def _jsonl_header(self) -> dict:
         with open(self.inventory_jsonl, encoding="utf-8-sig", errors="replace") as fh:

@@ -97,8 +97,12 @@ FROM (SELECT pos, view_id, product, unnest(c.content.headings) AS h FROM audit_v
 ORDER BY pos, h.i;
 
 CREATE OR REPLACE TABLE audit_links AS
-SELECT pos, view_id, product, l.*, dest(l.href) AS dest
-FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+WITH links AS MATERIALIZED (  -- materialized, so the href is split once, not once per part used
+    SELECT pos, view_id, product, l, dest_parts(l.href) AS parts
+    FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+)
+SELECT pos, view_id, product, l.*, dest_of(parts, l.href) AS dest
+FROM links
 ORDER BY pos, l.i;
 
 CREATE OR REPLACE TABLE audit_images AS

@@ -24,12 +24,13 @@
 --   img_alt: alt of the image inside
 --   empty_name: whether it has no name
 --   hrefs_for_name: distinct destinations in the page for links with the same normalised name
+--   name_norm: the normalised name norm(name)
+--   dest: the destination identity dest(href)
 CREATE OR REPLACE TABLE audit_link_facts AS
-WITH per_name AS (
-    SELECT pos, norm_text(name) AS n, count(DISTINCT dest) AS hrefs_for_name FROM audit_links GROUP BY ALL
-)
+WITH l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM audit_links),
+per_name AS (SELECT pos, n, count(DISTINCT dest) AS hrefs_for_name FROM l GROUP BY ALL)
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
-    norm_text(l.name) || '|' || l.dest || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
+    l.n || '|' || l.dest || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
         || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
@@ -40,5 +41,5 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     coalesce(l.context, '') AS context, l.landmark, l.selector, coalesce(l.visible, false) AS visible, l.href,
     l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
-    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name
-FROM audit_links AS l JOIN per_name AS p ON p.pos = l.pos AND p.n = norm_text(l.name);
+    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest
+FROM l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n;

@@ -1,4 +1,4 @@
--- audit_ident_variants: per product and destination, each distinct link name that leads there (links with a name, not same-page, never a pseudo-destination such as javascript:, # or void(0))
+-- audit_ident_variants: per product, each distinct link name that leads to a destination reached by two or more names (links with a name, not same-page, never a pseudo-destination such as javascript:, # or void(0))
 --   product: product
 --   dest: the destination (dest(href))
 --   n: the normalised name
@@ -17,17 +17,22 @@
 --   unit_key: the destination
 --   variants: number of names
 CREATE OR REPLACE TABLE audit_ident_variants AS
-SELECT product, dest, norm_text(name) AS n, first(name ORDER BY pos, i) AS name,
+WITH named AS MATERIALIZED (
+    SELECT product, dest, name_norm AS n, name, landmark, pos, i, view_id
+    FROM audit_link_facts
+    WHERE name <> '' AND NOT same_page
+        AND NOT matches_i(href_raw, '^(javascript:|#?$|void\(0\))')
+        AND NOT matches_i(coalesce(href, ''), '^(javascript:|#?$|void\(0\))')
+),
+several AS (SELECT product, dest FROM named GROUP BY product, dest HAVING count(DISTINCT n) >= 2)
+SELECT product, dest, n, first(name ORDER BY pos, i) AS name,
     first(landmark ORDER BY pos, i) AS landmark,
     list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
     count(DISTINCT view_id) AS view_count,
     array_to_string(list_sort(list_distinct(list(view_id))), ',') AS signature,
     min({'p': pos, 'i': i}) AS first_occ
-FROM audit_links
-WHERE coalesce(name, '') <> '' AND NOT coalesce(same_page, false)
-    AND NOT matches_i(coalesce(href_raw, ''), '^(javascript:|#?$|void\(0\))')
-    AND NOT matches_i(coalesce(href, ''), '^(javascript:|#?$|void\(0\))')
-GROUP BY product, dest, norm_text(name);
+FROM named SEMI JOIN several USING (product, dest)
+GROUP BY product, dest, n;
 
 CREATE OR REPLACE TABLE audit_ident_facts AS
 SELECT 'ident' AS type, '3.2.4' AS sc, product, min(first_occ).p AS pos, min(first_occ).i AS i, dest AS unit_key,

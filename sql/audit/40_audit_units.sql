@@ -41,17 +41,24 @@ UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, con
 
 CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
-element_units AS (
+counted AS (SELECT type, product, unit_key, count(*) AS occurrences FROM audit_occurrences GROUP BY ALL),
+single_units AS (  -- most units occur once: no aggregation needed
+    SELECT o.type, o.sc, o.product, o.unit_key, [o.view_id] AS views, 1 AS occurrences, o.name, o.detail, o.context,
+        o.landmark, o.selector, o.visible, o.href, {'p': o.pos, 'i': o.i} AS first_occ
+    FROM audit_occurrences AS o SEMI JOIN counted AS c
+        ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences = 1
+),
+repeated_units AS (
     SELECT type, any_value(sc) AS sc, product, unit_key,
         list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
-        count(DISTINCT view_id) AS view_count, count(*) AS occurrences,
-        first(name ORDER BY pos, i) AS name, first(detail ORDER BY pos, i) AS detail,
-        CASE WHEN type = 'heading' THEN coalesce(first(context ORDER BY pos, i) FILTER (WHERE context <> ''), '')
-             ELSE first(context ORDER BY pos, i) END AS context,
-        first(landmark ORDER BY pos, i) AS landmark, first(selector ORDER BY pos, i) AS selector,
-        bool_or(visible) AS visible, first(href ORDER BY pos, i) AS href,
-        min({'p': pos, 'i': i}) AS first_occ, min(pos) AS first_pos
-    FROM audit_occurrences
+        count(*) AS occurrences,
+        arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href},
+            {'p': pos, 'i': i}) AS first,
+        CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
+        bool_or(visible) AS visible,
+        min({'p': pos, 'i': i}) AS first_occ
+    FROM audit_occurrences AS o SEMI JOIN counted AS c
+        ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences > 1
     GROUP BY type, product, unit_key
 ),
 ident_units AS (
@@ -73,28 +80,33 @@ ident_views AS (
           GROUP BY v.product, v.dest, x.view_id)
     GROUP BY product, unit_key
 ),
-idents AS (
-    SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views) AS view_count, len(w.views) AS occurrences,
-        u.name, u.detail, '' AS context, CAST(NULL AS VARCHAR) AS landmark, CAST(NULL AS VARCHAR) AS selector,
-        true AS visible, u.unit_key AS href, u.first_occ, u.first_occ.p AS first_pos
+all_units AS (
+    SELECT * FROM single_units
+    UNION ALL
+    SELECT type, sc, product, unit_key, views, occurrences, first.name, first.detail,
+        coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href, first_occ
+    FROM repeated_units
+    UNION ALL
+    SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views), u.name, u.detail, '', NULL, NULL, true, u.unit_key,
+        u.first_occ
     FROM ident_units AS u JOIN ident_views AS w USING (product, unit_key)
 ),
-all_units AS (SELECT * FROM element_units UNION ALL SELECT * FROM idents),
 flags AS (
     SELECT type, product, unit_key, list(flag ORDER BY first_fired, ord) AS flags
     FROM (SELECT type, product, unit_key, flag, min({'p': pos, 'i': i}) AS first_fired, min(ord) AS ord
           FROM audit_flags GROUP BY type, product, unit_key, flag)
     GROUP BY type, product, unit_key
+),
+units AS (
+    SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident'], u.type),
+            CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
+        unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, len(u.views) AS view_count,
+        u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
+        coalesce(f.flags, []) AS flags
+    FROM all_units AS u JOIN products AS p USING (product)
+    LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
 )
-SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident'], u.type),
-        CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
-    unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, u.view_count,
-    u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
-    coalesce(f.flags, []) AS flags,
-    CAST(json_object('id', unit_id(u.type, u.product, u.unit_key), 'type', u.type, 'sc', u.sc, 'product', u.product,
-        'views', u.views, 'view_count', u.view_count, 'occurrences', u.occurrences, 'name', u.name, 'detail', u.detail,
-        'context', u.context, 'landmark', u.landmark, 'selector', u.selector, 'visible', u.visible, 'href', u.href,
-        'flags', coalesce(f.flags, [])) AS VARCHAR) AS unit_json
-FROM all_units AS u JOIN products AS p USING (product)
-LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
-ORDER BY unit_ord;
+SELECT *, CAST(json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
+        'occurrences', occurrences, 'name', name, 'detail', detail, 'context', context, 'landmark', landmark,
+        'selector', selector, 'visible', visible, 'href', href, 'flags', flags) AS VARCHAR) AS unit_json
+FROM units;

@@ -10,7 +10,7 @@ WITH numbered AS (
         min(unit_ord) OVER (PARTITION BY product, type) AS group_ord
     FROM audit_units AS u
 )
-SELECT product || '-' || type || '-' || lpad(CAST(k // (SELECT batch_size FROM jfi_run) + 1 AS VARCHAR), 2, '0') || '.jsonl' AS batch,
+SELECT product || '-' || type || '-' || printf('%02d', k // (SELECT batch_size FROM jfi_run) + 1) || '.jsonl' AS batch,
     k % (SELECT batch_size FROM jfi_run) + 1 AS line_no, unit_ord, id,
     CAST(json_object('id', id, 'type', type, 'sc', sc, 'name', name, 'detail', detail, 'href', href, 'context', context,
         'landmark', landmark, 'visible', visible, 'views', view_count, 'flags', flags) AS VARCHAR) AS line

@@ -111,28 +111,51 @@ class JsonlDocument:
 
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write a file by temp file + fsync + rename: readers see the old bytes or the new, never half."""
-    with atomic_writer(path) as fh:
-        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+    with AtomicFiles() as files:
+        files.write(path, data)
 
 
-@contextmanager
-def atomic_writer(path: Path):
-    """A binary file handle whose bytes replace `path` (temp file + fsync + rename) only when the block ends
-    without an error; on an error the temp file is removed and `path` is untouched."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
+class AtomicFiles:
+    """Files replaced together: each is written to a temp file beside it; when the block ends without an error,
+    the data is flushed to disk (fsync for one file, one sync for many) and every temp file is renamed over its
+    target. On an error every temp file is removed and no target is touched."""
+
+    def __init__(self):
+        self.pending: list[tuple[str, Path]] = []
+
+    def __enter__(self) -> "AtomicFiles":
+        return self
+
+    @contextmanager
+    def open(self, path: Path):
+        """A binary handle on the temp file that will replace `path`."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        self.pending.append((tmp, path))
         with os.fdopen(fd, "wb") as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+            if len(self.pending) == 1:
+                fh.flush()
+                os.fsync(fh.fileno())
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        with self.open(path) as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def __exit__(self, kind, value, tb) -> None:
+        try:
+            if kind is None:
+                if len(self.pending) > 1:
+                    os.sync()
+                for tmp, path in self.pending:
+                    os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
+                    os.replace(tmp, path)
+                self.pending = []
+        finally:
+            for tmp, _ in self.pending:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
 
 
 def sha256_file(path: Path) -> str:

@@ -1,12 +1,15 @@
 """DuckDB store: raw input tables, the rulebook's views over them, and helpers to read results."""
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 
 from . import __version__, rulebook
+from .errors import JfiError
 
 
 def _generate_flag_views(con) -> None:
@@ -32,6 +35,17 @@ class Store:
 
     def __init__(self, path: str | Path = ":memory:"):
         self.con = duckdb.connect(str(path))
+        # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
+        # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
+        self._spill = tempfile.TemporaryDirectory(prefix="jfi-duckdb-")
+        self.con.execute(f"SET temp_directory = {_quote(self._spill.name)}")
+        if limit := os.environ.get("JFI_MEMORY_LIMIT"):
+            try:
+                self.con.execute(f"SET memory_limit = {_quote(limit)}")
+            except duckdb.Error as e:
+                self.close()
+                raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
+                               f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
         self.files, self.rulebook_sha256 = rulebook.load()
         for f in self.files:
             if f.input_layer:
@@ -111,3 +125,4 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
+        self._spill.cleanup()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from ..jsonl import atomic_write, atomic_writer, writer_lock
+from ..jsonl import AtomicFiles, writer_lock
 from ..output import utc_now
 from .folder import AuditFolder
 
@@ -26,17 +26,14 @@ def _write_units(con, fh, head: dict) -> None:
     fh.write(('\n ],\n "nav_consistency": [' + ("\n  " + nav + "\n " if nav else "") + "]\n}\n").encode("utf-8"))
 
 
-def _write_batches(con, folder: AuditFolder) -> dict[str, int]:
-    """Each batch file written whole (atomically); a row fetched is one file's lines, at most --batch of them."""
+def _write_batches(con, folder: AuditFolder, files: AtomicFiles) -> dict[str, int]:
+    """Each batch file written whole; a row fetched is one file's lines, at most --batch of them."""
     counts: dict[str, int] = {}
     cur = con.execute("SELECT batch, count(*), string_agg(line, '\n' ORDER BY line_no) || '\n' FROM audit_batches "
                       "GROUP BY batch ORDER BY min(unit_ord)")
     while row := cur.fetchone():
         name, counts[name], text = row
-        atomic_write(folder.batches / name, text)
-    for stale in folder.batches.glob("*.jsonl"):
-        if not stale.name.endswith(".judged.jsonl") and stale.name not in counts:
-            stale.unlink()
+        files.write(folder.batches / name, text)
     return counts
 
 
@@ -60,11 +57,15 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 "views_skipped": skipped, "viewport": header.get("viewport"), "caps": header.get("caps"),
                 "unit_count": sum(by_type.values()),
             }
-            batches = _write_batches(con, folder)
-            with atomic_writer(folder.root / "judgment-units.json") as fh:
-                _write_units(con, fh, head)
+            with AtomicFiles() as files:  # the units and every batch land together, or none does
+                batches = _write_batches(con, folder, files)
+                with files.open(folder.root / "judgment-units.json") as fh:
+                    _write_units(con, fh, head)
         finally:
             store.close()
+        for stale in folder.batches.glob("*.jsonl"):
+            if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
+                stale.unlink()
     print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
                       "flagged": flagged, "nav_rows": nav_rows, "nav_order_violations": nav_violations,
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))

@@ -6,7 +6,10 @@
 -- unit_id: TYPE-PR-<first 10 hex of sha256("type|product|key")>
 -- matches_i: case-insensitive regular-expression test that is false (not NULL) on NULL text
 CREATE OR REPLACE MACRO norm_text(s) AS
-    trim(regexp_replace(lower(coalesce(s, '')), '[\s\x{00a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]+', ' ', 'g'));
+    -- a run of two or more whitespace characters, or one that is not a plain space, becomes one space (a lone space is left as is, which is much faster)
+    trim(regexp_replace(lower(coalesce(s, '')),
+        '[\s\x{00a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]{2,}|[\t\n\f\r\x{00a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}]',
+        ' ', 'g'));
 CREATE OR REPLACE MACRO dest_parts(h) AS regexp_extract(h,
     '^(?:([a-zA-Z][a-zA-Z0-9+.-]*:)(//(?:[^@/?#]*@)?([^/?#]*))?)?([^?#]*)(\?[^#]*)?(#.*)?',
     ['scheme', 'authority', 'host', 'path', 'query', 'fragment']);

@@ -39,6 +39,8 @@ class Store:
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self._spill = tempfile.TemporaryDirectory(prefix="jfi-duckdb-")
         self.con.execute(f"SET temp_directory = {_quote(self._spill.name)}")
+        if str(path) == ":memory:":  # a store that lives for one command: no automatic checkpoints compressing its tables
+            self.con.execute("SET checkpoint_threshold = '1TB'")
         if limit := os.environ.get("JFI_MEMORY_LIMIT"):
             try:
                 self.con.execute(f"SET memory_limit = {_quote(limit)}")

@@ -116,9 +116,9 @@ def atomic_write(path: Path, data: bytes | str) -> None:
 
 
 class AtomicFiles:
-    """Files replaced together: each is written to a temp file beside it; when the block ends without an error,
-    the data is flushed to disk (fsync for one file, one sync for many) and every temp file is renamed over its
-    target. On an error every temp file is removed and no target is touched."""
+    """Files replaced as a group: each is written to a temp file beside it; when the block ends without an error,
+    the data is flushed to disk (fsync for one file, one sync for many) and only then is each temp file renamed
+    over its target. An error while writing removes every temp file and touches no target."""
 
     def __init__(self):
         self.pending: list[tuple[str, Path]] = []

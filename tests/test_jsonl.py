@@ -6,7 +6,7 @@ import pytest
 
 from conftest import dump, item
 from jfi.errors import JfiError
-from jfi.jsonl import JsonlDocument, atomic_write, line_columns, read_lines, writer_lock
+from jfi.jsonl import AtomicFiles, JsonlDocument, atomic_write, line_columns, read_lines, writer_lock
 
 
 def test_truncated_object_on_line_3_is_reported_at_line_3(jfi):
@@ -69,3 +69,33 @@ def test_locked_project_refuses_command_with_exit_2(example):
     with writer_lock(example.project):
         r = example("corpus", "apply-verdicts", "--round", "1")
     assert r.exit_code == 2 and "locked" in r.stderr
+
+
+def test_a_group_of_files_is_renamed_only_when_every_one_was_written(tmp_path):
+    (tmp_path / "a.txt").write_text("old a")
+    with pytest.raises(RuntimeError):
+        with AtomicFiles() as files:
+            files.write(tmp_path / "a.txt", "new a")
+            with files.open(tmp_path / "b.txt") as fh:
+                fh.write(b"half of b")
+                raise RuntimeError("the query behind b failed")
+    assert (tmp_path / "a.txt").read_text() == "old a"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
+    with AtomicFiles() as files:
+        files.write(tmp_path / "a.txt", "new a")
+        files.write(tmp_path / "b.txt", b"b")
+    assert (tmp_path / "a.txt").read_text() == "new a" and (tmp_path / "b.txt").read_text() == "b"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_path, monkeypatch):
+    from conftest import Jfi
+    monkeypatch.setenv("JFI_MEMORY_LIMIT", "300MB")
+    r = Jfi(tmp_path)("query", "SELECT current_setting('memory_limit') AS m, current_setting('temp_directory') AS t",
+                      "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    [row] = r.json
+    assert row["m"].startswith("286") and "jfi-duckdb-" in row["t"]  # 300 MB is 286 MiB; spills never go to ./.tmp
+    monkeypatch.setenv("JFI_MEMORY_LIMIT", "lots")
+    r = Jfi(tmp_path)("query", "SELECT 1")
+    assert r.exit_code == 2 and "invalid_memory_limit" in r.stderr and "Traceback" not in r.stderr

@@ -57,7 +57,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 "views_skipped": skipped, "viewport": header.get("viewport"), "caps": header.get("caps"),
                 "unit_count": sum(by_type.values()),
             }
-            with AtomicFiles() as files:  # the units and every batch land together, or none does
+            with AtomicFiles() as files:  # nothing is renamed into place before every file is written
                 batches = _write_batches(con, folder, files)
                 with files.open(folder.root / "judgment-units.json") as fh:
                     _write_units(con, fh, head)

@@ -214,7 +214,8 @@ def test_import_gives_back_the_same_views(capture, tmp_path):
 def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
     import io
 
-    from jfi.audit.capture import Progress
+    from jfi.audit.capture import describe
+    from jfi.progress import Progress
 
     class Tty(io.StringIO):
         def isatty(self):
@@ -223,16 +224,16 @@ def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
     done = {"view_id": "a", "inventory": {"counts": {"headings": 1, "links": 2, "links_total": 2, "images": 0,
                                                       "images_total": 0, "fields": 0, "navs": 1}}}
     noted = {"view_id": "b", "inventory": None, "nav_error": "HTTP 500", "final_url": "http://x/"}
-    tty = Tty()
-    monkeypatch.setattr("sys.stderr", tty)
-    p = Progress(2)
-    p.view_done(done)
-    p.view_done(noted)
-    assert "\r[" in tty.getvalue() and "2/2 views, 1 environment note(s)" in tty.getvalue()
-    plain = io.StringIO()
-    monkeypatch.setattr("sys.stderr", plain)
-    p = Progress(2)
-    p.view_done(done)
-    p.view_done(noted)
-    assert plain.getvalue().splitlines()[1].startswith("b: environment note: HTTP 500")
-    assert "\r" not in plain.getvalue()
+
+    def run(stream, note=True):
+        monkeypatch.setattr("sys.stderr", stream)
+        p = Progress(2, "views", "environment note(s)")
+        for rec in (done, noted):
+            p.step(rec["inventory"] is not None, f"{rec['view_id']}: {describe(rec)}" if note else None)
+        return stream.getvalue()
+
+    tty = run(Tty())
+    assert "\r[" in tty and "2/2 views, 1 environment note(s)" in tty and tty.endswith("\n")
+    plain = run(io.StringIO())
+    assert plain.splitlines()[1].startswith("b: environment note: HTTP 500") and "\r" not in plain
+    assert run(io.StringIO(), note=False) == ""  # steps without a note (image fetching) print nothing on a pipe

@@ -72,13 +72,16 @@ def test_one_bad_decision_blocks_the_whole_return(merged):
     jfi, folder, tmp = merged
     export(jfi, folder, tmp / "b1")
     ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
-    for bad in ({"ratified_by": "Ana"}, signed(ratified_utc="2026-11-30"), signed(ratifier_note=" "),
+    for bad in ({"ratified_by": "Ana"}, signed(ratified_utc="2026-11-30"), signed(ratified_utc="2026-11-31T10:00:00Z"),
+                signed(ratified_utc="2026-11-30T10:00:61Z"), signed(ratifier_note=" "),
                 signed(ratified_judgment="maybe"), signed(scope="client")):
         responses = fill(tmp / "b1", {ids[0]: signed(), ids[1]: bad}, tmp / "r.json")
         before = snapshot(folder)
         r = apply(jfi, folder, tmp / "b1", responses)
         assert r.exit_code == 2, bad
         assert snapshot(folder) == before
+        if "ratified_utc" in bad and bad["ratified_utc"] != "2026-11-30T12:00:00Z":
+            assert "decision 2: incomplete_decision" in r.stderr and "ratified_utc" in r.stderr
 
 
 def test_concurrent_contrary_return_is_refused(merged):

@@ -5,7 +5,6 @@ import asyncio
 import json
 import os
 import shutil
-import sys
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from ..browser import launch_options
 from ..errors import JfiError
 from ..jsonl import atomic_write
 from ..output import utc_now
+from ..progress import Progress
 from .views import View
 
 SCHEMA = "content-inventory/v1"
@@ -72,30 +72,6 @@ def parse_viewport(text: str) -> tuple[int, int]:
         raise JfiError("invalid_viewport", f"--viewport must be WIDTHxHEIGHT in pixels (e.g. 1440x900), got {text!r}",
                        exit_code=3) from None
     return w, h
-
-
-class Progress:
-    """A progress line on a terminal; one plain line per view otherwise."""
-
-    def __init__(self, total: int):
-        self.total, self.done, self.errors, self.start = total, 0, 0, time.monotonic()
-        self.tty = sys.stderr.isatty()
-
-    def view_done(self, rec: dict) -> None:
-        self.done += 1
-        if rec["inventory"] is None:
-            self.errors += 1
-        elapsed = time.monotonic() - self.start
-        if self.tty:
-            width = 30
-            filled = width * self.done // self.total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} views, "
-                             f"{self.errors} environment note(s), {elapsed:5.1f}s")
-            if self.done == self.total:
-                sys.stderr.write("\n")
-        else:
-            sys.stderr.write(f"{rec['view_id']}: {describe(rec)} ({self.done}/{self.total}, {elapsed:.1f}s)\n")
-        sys.stderr.flush()
 
 
 def describe(rec: dict) -> str:
@@ -162,7 +138,7 @@ async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], di
     from playwright.async_api import async_playwright
 
     options = launch_options()
-    progress = Progress(len(views))
+    progress = Progress(len(views), "views", "environment note(s)")
     shots: dict[str, bytes] = {}
     try:
         async with async_playwright() as pw:
@@ -176,7 +152,7 @@ async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], di
                 async def one(view: View) -> dict:
                     async with gate:
                         rec = await _capture_view(browser, view, opts, shots)
-                        progress.view_done(rec)
+                        progress.step(rec["inventory"] is not None, f"{rec['view_id']}: {describe(rec)}")
                         return rec
 
                 records = await asyncio.gather(*(one(v) for v in views))

@@ -1,9 +1,7 @@
 """`jfi audit review export|apply`: a pinned bundle of review tasks out, signed decisions back into the ledger."""
 from __future__ import annotations
 
-import datetime as dt
 import json
-import re
 from pathlib import Path
 
 from ..errors import JfiError
@@ -16,17 +14,6 @@ from .judging import load_folder
 TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",
                 "observation", "decision", "reviewer", "utc"]
 RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason")
-TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$")
-
-
-def valid_timestamp(text: str) -> bool:
-    if not TIMESTAMP.match(text):
-        return False
-    try:
-        dt.datetime.strptime(text[:16], "%Y-%m-%dT%H:%M")
-    except ValueError:
-        return False
-    return len(text) == 17 or int(text[17:19]) <= 59
 
 
 def _sha(path: Path) -> str:
@@ -125,6 +112,11 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         try:
             current = {r["id"]: r for r in store.rows(
                 "SELECT id, decision_id, state, ratified_judgment, ratified_by FROM ratification_effective WHERE scope = 'wcag'")}
+            # the ledger's own timestamp rule, asked per return so a bad one names its decision
+            stamps = [d.get("ratified_utc") for d in answer.get("decisions", []) if isinstance(d, dict)]
+            instants = {t for (t,) in store.con.execute(
+                "SELECT t FROM unnest(?::VARCHAR[]) AS s(t) WHERE is_utc_instant(t)",
+                [[t for t in stamps if isinstance(t, str)]]).fetchall()}
         finally:
             store.close()
         units = {u["id"]: u for u in built["units"]}
@@ -153,7 +145,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             missing = [k for k in ("ratified_by", "ratifier_note") if not values[k].strip()]
             if values["ratified_judgment"] not in ("yes", "no", "unsure"):
                 missing.append("ratified_judgment (yes, no or unsure)")
-            if not valid_timestamp(values["ratified_utc"]):
+            if values["ratified_utc"] not in instants:
                 missing.append("ratified_utc (a UTC timestamp ending in Z)")
             if missing:
                 problems.append(f"{where}: incomplete_decision: {d['id']} needs {', '.join(missing)}")

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -13,6 +11,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import atomic_write, sha256_file, update_records, writer_lock
 from ..output import err
+from ..progress import Progress
 from ..store import Store
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -78,28 +77,6 @@ def download(url: str) -> tuple[bytes, str]:
         return data, resp.headers.get("Content-Type", "")
 
 
-class Progress:
-    """A one-line progress bar on a terminal; nothing when output is piped."""
-
-    def __init__(self, total: int):
-        self.total, self.done, self.failed, self.start = total, 0, 0, time.monotonic()
-        self.live = sys.stderr.isatty() and total > 0
-
-    def step(self, ok: bool) -> None:
-        self.done += 1
-        self.failed += 0 if ok else 1
-        if self.live:
-            width = 30
-            filled = width * self.done // self.total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
-                             f"{self.failed} failed {time.monotonic() - self.start:5.1f}s")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.live:
-            sys.stderr.write("\n")
-
-
 def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
     with writer_lock(project.root):
         store = project.store()
@@ -113,7 +90,7 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
             print("every item with an image_url has its local copy; nothing to fetch")
             return 0
         recorded, failures = [], []
-        progress = Progress(0 if dry_run else len(due))
+        progress = Progress(0 if dry_run else len(due), "images", "failed")
         for item in due:
             existing = [project.images_dir / f"{item['item_id']}.{t.ext}" for t in types]
             existing = [p for p in existing if p.is_file()]
@@ -139,7 +116,6 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
             except (OSError, ValueError, urllib.error.URLError) as e:
                 failures.append((item, str(getattr(e, "reason", None) or e)))
                 progress.step(False)
-        progress.close()
         if dry_run:
             return 0
         if recorded:

@@ -37,10 +37,7 @@ WITH r AS (
 dated AS (
     SELECT r.*, d.decision_id,
         r.unit_sha256 = '' AND r.supersedes = '' AND r.supersession_reason = '' AND r.supplied_decision_id = '' AS is_legacy,
-        regexp_matches(r.ratified_utc, '^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$')
-            AND try_strptime(substr(r.ratified_utc, 1, 16), '%Y-%m-%dT%H:%M') IS NOT NULL
-            AND (length(r.ratified_utc) = 17 OR TRY_CAST(substr(r.ratified_utc, 18, 2) AS INTEGER) <= 59) AS is_instant,
-        regexp_matches(r.ratified_utc, '^\d{4}-\d{2}-\d{2}$') AND try_strptime(r.ratified_utc, '%Y-%m-%d') IS NOT NULL AS is_day
+        is_utc_instant(r.ratified_utc) AS is_instant, is_calendar_day(r.ratified_utc) AS is_day
     FROM r LEFT JOIN ledger_digests AS d USING (source, line)
 )
 SELECT source, line, id, scope, ratified_by, ratified_judgment, ratified_client_result, ratifier_note, ratified_utc,

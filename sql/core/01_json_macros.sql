@@ -6,6 +6,8 @@
 -- url_host: the lower-cased host of an http(s) URL, or NULL when it is not one
 -- url_domain: the host of an http(s) URL with a leading www. removed
 -- is_http_url: whether a string is an absolute http(s) URL with a host
+-- is_calendar_day: whether a string is a real calendar date YYYY-MM-DD
+-- is_utc_instant: whether a string is a real UTC timestamp YYYY-MM-DDTHH:MM[:SS[.fff]]Z
 CREATE OR REPLACE MACRO jtype_name(t) AS CASE t
     WHEN 'VARCHAR' THEN 'string' WHEN 'BIGINT' THEN 'integer' WHEN 'UBIGINT' THEN 'integer'
     WHEN 'DOUBLE' THEN 'number' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'ARRAY' THEN 'array'
@@ -20,3 +22,9 @@ CREATE OR REPLACE MACRO is_http_url(u) AS regexp_full_match(u, '(?i)https?://[^\
 CREATE OR REPLACE MACRO url_host(u) AS CASE WHEN is_http_url(u) THEN
     lower(regexp_extract(u, '(?i)^https?://(?:[^/?#@]*@)?(\[[^\]]*\]|[^:/?#]+)', 1)) END;
 CREATE OR REPLACE MACRO url_domain(u) AS regexp_replace(url_host(u), '^www\.', '');
+CREATE OR REPLACE MACRO is_calendar_day(s) AS
+    regexp_full_match(s, '\d{4}-\d{2}-\d{2}') AND try_strptime(s, '%Y-%m-%d') IS NOT NULL;
+CREATE OR REPLACE MACRO is_utc_instant(s) AS
+    regexp_full_match(s, '\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z')
+    AND try_strptime(substr(s, 1, 16), '%Y-%m-%dT%H:%M') IS NOT NULL
+    AND (length(s) = 17 OR TRY_CAST(substr(s, 18, 2) AS INTEGER) <= 59);

@@ -46,7 +46,7 @@ SELECT kind, source, line, record_id, field, 'invalid_value', CASE format
 FROM spec_vals
 WHERE str IS NOT NULL AND CASE format
         WHEN 'http_url' THEN NOT is_http_url(str)
-        WHEN 'date' THEN NOT (regexp_full_match(str, '\d{4}-\d{2}-\d{2}') AND try_strptime(str, '%Y-%m-%d') IS NOT NULL)
+        WHEN 'date' THEN NOT is_calendar_day(str)
         WHEN 'nonblank' THEN trim(str) = ''
         ELSE false END
 UNION ALL

@@ -78,13 +78,17 @@ class AuditFolder:
         path = self.inventory_jsonl
         store = Store()
         store.set_batch_size(batch_size)
-        with ThreadPoolExecutor(1) as pool:
-            reading = pool.submit(store.load_inventory_file, str(path))
-            sha, lines = sha256_and_lines(path)
-            try:
-                rows = reading.result()
-            except duckdb.Error:
-                rows = None
+        try:
+            with ThreadPoolExecutor(1) as pool:
+                reading = pool.submit(store.load_inventory_file, str(path))
+                sha, lines = sha256_and_lines(path)
+                try:
+                    rows = reading.result()
+                except duckdb.Error:
+                    rows = None
+        except BaseException:
+            store.close()
+            raise
         if rows != lines:
             store.close()
             return None, sha

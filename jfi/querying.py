@@ -9,14 +9,15 @@ from .store import Store
 
 
 def open_project_store(project, inventory=None, verify=None) -> Store:
+    """The store a query reads, with the meanings of its views as DuckDB comments."""
     if verify is not None:
         from .verify.claims import VerifyFolder
-        return VerifyFolder(verify).store()
+        return VerifyFolder(verify).store().describe()
     if inventory is not None:
         from .audit.folder import AuditFolder
         from .audit.judging import load_folder
-        return load_folder(AuditFolder(inventory), strict=False)[0]
-    return project.store(goal=project.resolve_goal(None))
+        return load_folder(AuditFolder(inventory), strict=False)[0].describe()
+    return project.store(goal=project.resolve_goal(None)).describe()
 
 
 def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
@@ -58,7 +59,7 @@ def schema_rows(store: Store) -> list[dict]:
 
 
 def schema(as_json: bool) -> str:
-    store = Store().build()
+    store = Store().build().describe()
     try:
         objects = schema_rows(store)
     finally:

@@ -54,26 +54,25 @@ class Store:
                 self.con.execute(f.text)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '')", [__version__, self.rulebook_sha256])
 
-    def build(self, *, describe: bool = True) -> "Store":
-        """Run the rulebook over the loaded inputs; `describe` puts the header meanings on the objects as
-        DuckDB comments (worth it for stores people query, not for one that only writes files)."""
+    def build(self) -> "Store":
+        """Run the rulebook over the loaded inputs."""
         for f in self.files:
             if not f.input_layer:
                 self.con.execute(f.text)
                 for name in f.objects:
                     if name in GENERATED_FROM:
                         GENERATED_FROM[name](self.con)
-        if describe:
-            self._comment(self.files)
         return self
 
-    def _comment(self, files) -> None:
-        """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns())."""
+    def describe(self) -> "Store":
+        """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns()).
+        Done for stores people read (queries, the schema, the exported jfi.duckdb), not for one a command only
+        writes files from."""
         kinds = dict(self.con.execute(
             "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
         ).fetchall())
         statements = []
-        for f in files:
+        for f in self.files:
             for name, meaning in f.objects.items():
                 if name in kinds:
                     statements.append(f"COMMENT ON {kinds[name]} {name} IS {_quote(meaning)}")
@@ -81,6 +80,7 @@ class Store:
                 statements += [f"COMMENT ON COLUMN {name}.{col} IS {_quote(m)}" for col, m in cols.items()]
         if statements:
             self.con.execute(";\n".join(statements))
+        return self
 
     def set_goal(self, goal: int) -> None:
         self.con.execute("UPDATE jfi_run SET goal = ?", [goal])

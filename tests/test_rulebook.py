@@ -76,7 +76,7 @@ def test_every_file_has_a_header_and_every_view_and_column_a_meaning():
     files, _ = rulebook.load()
     for f in files:
         assert f.text.startswith("-- "), f"{f.rel} has no header comment"
-    store = Store().build()
+    store = Store().build().describe()
     try:
         for obj in schema_rows(store):
             assert obj["meaning"], f"{obj['name']} has no meaning"

@@ -60,7 +60,7 @@ class AuditFolder:
         store = Store()
         store.set_batch_size(batch_size)
         store.add_lines("inventory", source, numbers, texts)
-        store.build(describe=False)
+        store.build()
         bad = store.rows("SELECT * FROM audit_inventory_violations")
         if bad:
             store.close()
@@ -92,7 +92,7 @@ class AuditFolder:
         if rows != lines:
             store.close()
             return None, sha
-        return store.build(describe=False), sha
+        return store.build(), sha
 
     def _jsonl_header(self) -> dict:
         with open(self.inventory_jsonl, encoding="utf-8-sig", errors="replace") as fh:

@@ -83,7 +83,7 @@ def write_duckdb(project: CorpusProject, path: Path, goal: int) -> Path:
         if leftover.exists():
             leftover.unlink()
     try:
-        store = project.store(goal=goal, path=str(tmp))
+        store = project.store(goal=goal, path=str(tmp)).describe()
         store.con.execute("CHECKPOINT")
         store.close()
         os.chmod(tmp, 0o644)

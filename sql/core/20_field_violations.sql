@@ -8,7 +8,11 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW field_violations AS
 WITH checked AS (SELECT DISTINCT kind FROM field_specs),
-recs AS (SELECT r.kind, r.source, r.line, r.record_id, r.is_object FROM jsonl_records AS r SEMI JOIN checked USING (kind)),
+recs AS (
+    SELECT r.kind, r.source, r.line, r.record_id, r.is_object, CASE WHEN r.is_object THEN json_keys(r.doc) END AS keys
+    FROM jsonl_records AS r SEMI JOIN checked USING (kind)
+),
+required AS (SELECT kind, list(field ORDER BY field) AS fields FROM field_specs WHERE required GROUP BY kind),
 vals AS MATERIALIZED (SELECT v.* EXCLUDE (value) FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
 spec_vals AS MATERIALIZED (
     SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int
@@ -18,14 +22,16 @@ spec_vals AS MATERIALIZED (
 SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL
 SELECT kind, source, line, record_id, field, 'invalid_json', 'key "' || field || '" appears more than once'
-FROM vals GROUP BY ALL HAVING count(*) > 1
+FROM vals AS v
+SEMI JOIN (SELECT source, line FROM recs WHERE len(keys) > len(list_distinct(keys))) USING (source, line)
+GROUP BY ALL HAVING count(*) > 1
 UNION ALL
 SELECT v.kind, v.source, v.line, v.record_id, v.field, 'unknown_field', 'unknown field "' || v.field || '"'
 FROM vals AS v ANTI JOIN field_specs AS s USING (kind, field)
 UNION ALL
-SELECT r.kind, r.source, r.line, r.record_id, r.field, 'missing_field', 'required field "' || r.field || '" is missing'
-FROM (SELECT r.*, s.field FROM recs AS r JOIN field_specs AS s ON r.kind = s.kind AND s.required AND r.is_object) AS r
-ANTI JOIN vals AS v ON v.source = r.source AND v.line = r.line AND v.field = r.field
+SELECT kind, source, line, record_id, field, 'missing_field', 'required field "' || field || '" is missing'
+FROM (SELECT r.kind, r.source, r.line, r.record_id, unnest(list_filter(q.fields, lambda f: NOT list_contains(r.keys, f))) AS field
+      FROM recs AS r JOIN required AS q USING (kind) WHERE r.is_object)
 UNION ALL
 SELECT v.kind, v.source, v.line, v.record_id, v.field, 'invalid_type',
        'expected ' || array_to_string(s.types, ' or ') || ', got ' || v.jtype

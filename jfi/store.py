@@ -112,8 +112,8 @@ class Store:
     def load_inventory_file(self, path: str) -> int:
         """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the
         order the reader keeps; returns the number of rows. Raises duckdb.Error on a line it refuses."""
-        self.con.execute("INSERT INTO raw_inventory SELECT * FROM audit_inventory_file(?)", [path])
-        self.con.execute("UPDATE raw_inventory SET line = rowid + 1 WHERE line IS NULL")
+        self.con.execute("INSERT INTO raw_inventory SELECT * FROM audit_inventory_file(?)", [path]).fetchall()
+        self.con.execute("UPDATE raw_inventory SET line = rowid + 1 WHERE line IS NULL").fetchall()
         return self.scalar("SELECT count(*) FROM raw_inventory")
 
     def rows(self, sql: str, params: list | None = None) -> list[dict]:
@@ -122,8 +122,8 @@ class Store:
         return [dict(zip(names, r)) for r in cur.fetchall()]
 
     def scalar(self, sql: str, params: list | None = None):
-        row = self.con.execute(sql, params or []).fetchone()
-        return row[0] if row else None
+        rows = self.con.execute(sql, params or []).fetchall()  # fetched to the end: DuckDB wants results finished
+        return rows[0][0] if rows else None
 
     def close(self) -> None:
         self.con.close()

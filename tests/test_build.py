@@ -272,3 +272,14 @@ def test_a_value_of_an_unexpected_type_is_read_leniently_as_before(tmp_path):
     assert r.exit_code == 0, r.stderr
     [h] = units(json.loads((folder / "judgment-units.json").read_text()), "heading")
     assert h["detail"] == "hnull" and h["name"] == "Routes"
+
+
+def test_a_problem_found_after_reading_whole_is_named_by_the_exact_line_reading(tmp_path):
+    """A line `null` passes DuckDB's JSON reader as an empty row; the refusal must still say what the line is."""
+    folder = write(tmp_path / "audit", [view("home"), view("fares")])
+    text = (folder / "inventory.jsonl").read_text().splitlines()
+    (folder / "inventory.jsonl").write_text("\n".join(text[:2] + ["null"] + text[2:]) + "\n")
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
+    assert r.exit_code == 2
+    assert "inventory.jsonl:3: not_an_object" in r.stderr and "missing_field" not in r.stderr
+    assert not (folder / "judgment-units.json").exists()

@@ -44,55 +44,49 @@ class AuditFolder:
         raise JfiError("no_inventory", f"no inventory.jsonl or inventory-run.json in {self.root}; "
                        "run `jfi audit inventory --out` there first", source=str(self.root))
 
-    def store(self, *, batch_size: int = 90) -> tuple[Store, str, dict]:
-        """A built store with the inventory loaded; refuses a broken inventory. Returns (store, sha256, run header).
+    def load_inventory(self, store: Store, *, whole: bool = True) -> tuple[str, bool]:
+        """Put the inventory into a store that is not built yet; returns (its sha256, whether it was read whole).
 
         An inventory.jsonl goes whole through DuckDB's JSON reader when it can (every line an object of the
-        expected types, no blank line, so the reader's row order gives the line numbers); otherwise, and
-        whenever the rules find a problem, it is read line by line so each problem is named by its exact line."""
-        if self.inventory_jsonl.is_file():
-            store, sha = self._read_whole(batch_size)
-            if store is not None:
-                if not store.scalar("SELECT count(*) FROM audit_inventory_violations"):
-                    return store, sha, self._jsonl_header()
-                store.close()
-        source, numbers, texts, data = self.inventory_source()
-        store = Store()
-        store.set_batch_size(batch_size)
-        store.add_lines("inventory", source, numbers, texts)
-        store.build()
-        bad = store.rows("SELECT * FROM audit_inventory_violations")
-        if bad:
-            store.close()
-        refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
-        header = {}
-        if source.endswith(".json"):
-            header = {k: v for k, v in json.loads(data).items() if k != "views"}
-        elif texts:
-            header = self._jsonl_header()
-        return store, hashlib.sha256(data).hexdigest(), header
-
-    def _read_whole(self, batch_size: int) -> tuple[Store | None, str]:
-        """(built store, sha256) from DuckDB's JSON reader, or (None, sha256) when the file needs the exact path.
-        The file is hashed and its lines counted while DuckDB reads it."""
-        path = self.inventory_jsonl
-        store = Store()
-        store.set_batch_size(batch_size)
-        try:
+        expected types, no blank line, so the reader's row order gives the line numbers; the file is hashed and
+        its lines counted meanwhile); otherwise, or with whole=False, it is read line by line with exact numbers."""
+        if whole and self.inventory_jsonl.is_file():
             with ThreadPoolExecutor(1) as pool:
-                reading = pool.submit(store.load_inventory_file, str(path))
-                sha, lines = sha256_and_lines(path)
+                reading = pool.submit(store.load_inventory_file, str(self.inventory_jsonl))
+                sha, lines = sha256_and_lines(self.inventory_jsonl)
                 try:
                     rows = reading.result()
                 except duckdb.Error:
                     rows = None
-        except BaseException:
+            if rows == lines:
+                return sha, True
+            store.con.execute("DELETE FROM raw_inventory")
+        source, numbers, texts, data = self.inventory_source()
+        store.add_lines("inventory", source, numbers, texts)
+        return hashlib.sha256(data).hexdigest(), False
+
+    def store(self, *, batch_size: int = 90) -> tuple[Store, str, dict]:
+        """A built store with the inventory loaded; refuses a broken inventory, naming each problem by its exact
+        line (a file read whole is read again line by line for that). Returns (store, sha256, run header)."""
+        whole = True
+        while True:
+            store = Store()
+            try:
+                store.set_batch_size(batch_size)
+                sha, whole = self.load_inventory(store, whole=whole)
+                bad = store.build().rows("SELECT * FROM audit_inventory_violations")
+            except BaseException:
+                store.close()
+                raise
+            if not bad:
+                break
             store.close()
-            raise
-        if rows != lines:
-            store.close()
-            return None, sha
-        return store.build(), sha
+            if not whole:
+                refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
+            whole = False
+        if self.inventory_jsonl.is_file():
+            return store, sha, self._jsonl_header()
+        return store, sha, {k: v for k, v in json.loads(self.manifest.read_bytes()).items() if k != "views"}
 
     def _jsonl_header(self) -> dict:
         with open(self.inventory_jsonl, encoding="utf-8-sig", errors="replace") as fh:

@@ -61,8 +61,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
     store.set_sample_seed(seed)
     if not strict:
         try:
-            source, numbers, texts, _ = folder.inventory_source()
-            _add_file(store, "inventory", Path(source), texts, numbers)
+            folder.load_inventory(store)
         except JfiError:
             pass
     units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]

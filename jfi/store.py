@@ -48,6 +48,8 @@ class Store:
                 self.close()
                 raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
                                f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
+        self._pending: dict[str, dict[str, list]] = {}
+        self._built = False
         self.files, self.rulebook_sha256 = rulebook.load()
         for f in self.files:
             if f.input_layer:
@@ -56,6 +58,8 @@ class Store:
 
     def build(self) -> "Store":
         """Run the rulebook over the loaded inputs."""
+        self._flush()
+        self._built = True
         for f in self.files:
             if not f.input_layer:
                 self.con.execute(f.text)
@@ -92,16 +96,27 @@ class Store:
         self.con.execute("UPDATE jfi_run SET sample_seed = ?", [seed])
 
     def append(self, table: str, columns: dict[str, list]) -> None:
-        """Bulk-append parallel column lists to a raw table (through Arrow, not row by row)."""
+        """Bulk-append parallel column lists to a raw table. Before `build()` the rows are gathered and go in with
+        one insert per table (through Arrow, not row by row) when the build starts; after it, at once."""
         if not columns or not len(next(iter(columns.values()))):
             return
-        batch = pa.table(columns)
-        self.con.register("_jfi_batch", batch)
-        try:
-            names = ", ".join(columns)
-            self.con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _jfi_batch")
-        finally:
-            self.con.unregister("_jfi_batch")
+        pending = self._pending.setdefault(table, {name: [] for name in columns})
+        if list(pending) != list(columns):
+            raise ValueError(f"append to {table}: columns {list(columns)} differ from {list(pending)}")
+        for name, values in columns.items():
+            pending[name].extend(values)
+        if self._built:
+            self._flush()
+
+    def _flush(self) -> None:
+        for table, columns in self._pending.items():
+            self.con.register("_jfi_batch", pa.table(columns))
+            try:
+                names = ", ".join(columns)
+                self.con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _jfi_batch")
+            finally:
+                self.con.unregister("_jfi_batch")
+        self._pending = {}
 
     def add_lines(self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None) -> None:
         """Put a file's numbered lines into raw_lines."""

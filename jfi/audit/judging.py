@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import JfiError, refuse
 from ..jsonl import atomic_write, line_columns, split_lines, writer_lock
-from ..output import csv_text, utc_now
+from ..output import csv_lines, csv_text, json_document, utc_now
 from ..store import Store
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -64,12 +64,8 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
             folder.load_inventory(store)
         except JfiError:
             pass
-    units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]
-    if units:
-        _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
-        pins = [(u.get("id"), digest(u)) for u in built["units"] if isinstance(u, dict)]
-        store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     ledger = folder.root / "ratifications.jsonl"
+    ledger_ids = set()
     if ledger_bytes is not None or ledger.is_file():
         if ledger_bytes is None:
             numbers, texts = line_columns(ledger)
@@ -85,8 +81,15 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
                 continue
             if isinstance(record, dict):
                 digests.append((number, decision_id(record)))
+                ledger_ids.add(record.get("id"))
         store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
                                         "decision_id": [d[1] for d in digests]})
+    ledger_ids.discard(None)
+    units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]
+    if units:
+        _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
+        pins = [(u["id"], digest(u)) for u in built["units"] if isinstance(u, dict) and u.get("id") in ledger_ids]
+        store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
     if standards.is_file():
         _add_file(store, "standard", standards)
@@ -150,14 +153,12 @@ def merge(folder: AuditFolder) -> int:
                 r.setdefault(col, "")
         nav = built.get("nav_consistency", [])
 
-        def csv_for(subset):
-            return csv_text(CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in subset])
-
-        outputs = {"draft-judgments.csv": csv_for(rows),
+        header, lines = csv_lines(CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in rows])
+        outputs = {"draft-judgments.csv": header + "".join(lines),
                    "nav-consistency.csv": csv_text(NAV_COLUMNS, [tuple(n.get(c) for c in NAV_COLUMNS) for n in nav])}
         for product in dict.fromkeys(r["product"] for r in rows):
-            outputs[f"draft-judgments-{re.sub(r'[^a-zA-Z0-9.-]', '_', product)}.csv"] = csv_for(
-                [r for r in rows if r["product"] == product])
+            outputs[f"draft-judgments-{re.sub(r'[^a-zA-Z0-9.-]', '_', product)}.csv"] = header + "".join(
+                line for r, line in zip(rows, lines) if r["product"] == product)
         tally: dict[str, dict] = {}
         for r in rows:
             t = tally.setdefault(f"{r['product']}|{r['type']}", {"yes": 0, "no": 0, "unsure": 0, "missing": 0,
@@ -181,10 +182,9 @@ def merge(folder: AuditFolder) -> int:
             },
             "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "
                             "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
-            "tally": tally, "calibration": calibration, "missing": sum(1 for r in rows if not r["draft_judgment"]), "rows": rows,
-            "nav_consistency": nav,
+            "tally": tally, "calibration": calibration, "missing": sum(1 for r in rows if not r["draft_judgment"]),
         }
-        outputs["draft-judgments.json"] = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+        outputs["draft-judgments.json"] = json_document(document, {"rows": rows, "nav_consistency": nav})
         outputs["calibration.json"] = json.dumps({"schema": "calibration/v1", "built_utc": document["built_utc"],
                                                   "units_sha256": document["units_sha256"], "rulebook_sha256": rulebook,
                                                   "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n"

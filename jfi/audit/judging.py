@@ -85,9 +85,10 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
                                         "decision_id": [d[1] for d in digests]})
     ledger_ids.discard(None)
-    units = [json.dumps(u, ensure_ascii=False) for u in built.get("units", [])]
-    if units:
-        _add_file(store, "unit", units_path, units, list(range(1, len(units) + 1)))
+    if built.get("units"):  # entry N of the units list is line N of kind unit
+        store.append("raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None], "present": [True]})
+        store.con.execute("INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM audit_built_units_file(?, ?)",
+                          [str(units_path), str(units_path), len(data) + 1]).fetchall()
         pins = [(u["id"], digest(u)) for u in built["units"] if isinstance(u, dict) and u.get("id") in ledger_ids]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"

@@ -35,42 +35,48 @@
 --   notes: free notes
 --   types: the JSON type (or absent) of the nullable fields image_url, image_file, image_sha256, observed_alt and gold_alt_passes
 CREATE OR REPLACE TABLE corpus_items AS
-WITH extracted AS (
-    SELECT source, line, json_extract(doc, ['$.id', '$.status', '$.round_added', '$.category', '$.subtype', '$.page_url', '$.domain', '$.image_url', '$.image_file', '$.image_sha256', '$.implementation', '$.element_role', '$.element_html', '$.surrounding_text', '$.destination', '$.observed_alt', '$.observed_alt_verdict', '$.gold_alt', '$.gold_alt_rationale', '$.gold_alt_passes', '$.adjudication', '$.difficulty', '$.dual_purpose', '$.leaky', '$.leakage_check', '$.retrieved', '$.provenance_note', '$.notes']) AS v
-    FROM jsonl_records WHERE kind = 'item' AND is_object
+WITH items AS (SELECT source, line FROM jsonl_records WHERE kind = 'item' AND is_object),
+vals AS (
+    -- one row per item from the long form already made for the field rules: a value of the wrong JSON type is NULL here
+    SELECT source, line,
+        any_value(str) FILTER (WHERE field = 'id') AS id,
+        any_value(str) FILTER (WHERE field = 'status') AS status,
+        TRY_CAST(any_value(int) FILTER (WHERE field = 'round_added') AS BIGINT) AS round_added,
+        TRY_CAST(any_value(int) FILTER (WHERE field = 'category') AS BIGINT) AS category,
+        any_value(str) FILTER (WHERE field = 'subtype') AS subtype,
+        any_value(str) FILTER (WHERE field = 'page_url') AS page_url,
+        any_value(str) FILTER (WHERE field = 'domain') AS domain,
+        any_value(str) FILTER (WHERE field = 'image_url') AS image_url,
+        any_value(str) FILTER (WHERE field = 'image_file') AS image_file,
+        any_value(str) FILTER (WHERE field = 'image_sha256') AS image_sha256,
+        any_value(str) FILTER (WHERE field = 'implementation') AS implementation,
+        any_value(str) FILTER (WHERE field = 'element_role') AS element_role,
+        any_value(str) FILTER (WHERE field = 'element_html') AS element_html,
+        any_value(str) FILTER (WHERE field = 'surrounding_text') AS surrounding_text,
+        any_value(str) FILTER (WHERE field = 'destination') AS destination,
+        any_value(str) FILTER (WHERE field = 'observed_alt') AS observed_alt,
+        any_value(str) FILTER (WHERE field = 'observed_alt_verdict') AS observed_alt_verdict,
+        any_value(str) FILTER (WHERE field = 'gold_alt') AS gold_alt,
+        any_value(str) FILTER (WHERE field = 'gold_alt_rationale') AS gold_alt_rationale,
+        json_transform(any_value(value) FILTER (WHERE field = 'gold_alt_passes' AND jtype = 'array'),
+            '[{"author": "VARCHAR", "alt": "VARCHAR", "rationale": "VARCHAR"}]') AS gold_alt_passes,
+        any_value(str) FILTER (WHERE field = 'adjudication') AS adjudication,
+        any_value(str) FILTER (WHERE field = 'difficulty') AS difficulty,
+        any_value(bool) FILTER (WHERE field = 'dual_purpose') AS dual_purpose,
+        any_value(bool) FILTER (WHERE field = 'leaky') AS leaky,
+        any_value(str) FILTER (WHERE field = 'leakage_check') AS leakage_check,
+        any_value(str) FILTER (WHERE field = 'retrieved') AS retrieved,
+        any_value(str) FILTER (WHERE field = 'provenance_note') AS provenance_note,
+        any_value(str) FILTER (WHERE field = 'notes') AS notes,
+        {'image_url': coalesce(any_value(jtype) FILTER (WHERE field = 'image_url'), 'absent'), 'image_file': coalesce(any_value(jtype) FILTER (WHERE field = 'image_file'), 'absent'), 'image_sha256': coalesce(any_value(jtype) FILTER (WHERE field = 'image_sha256'), 'absent'), 'observed_alt': coalesce(any_value(jtype) FILTER (WHERE field = 'observed_alt'), 'absent'), 'gold_alt_passes': coalesce(any_value(jtype) FILTER (WHERE field = 'gold_alt_passes'), 'absent')} AS types
+    FROM jsonl_values WHERE kind = 'item'
+    GROUP BY source, line
 ),
 typed AS (
-    SELECT source, line,
-        CASE WHEN json_type(v[1]) = 'VARCHAR' THEN v[1] ->> '$' END AS id,
-        CASE WHEN json_type(v[2]) = 'VARCHAR' THEN v[2] ->> '$' END AS status,
-        CASE WHEN json_type(v[3]) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST(v[3] ->> '$' AS BIGINT) END AS round_added,
-        CASE WHEN json_type(v[4]) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST(v[4] ->> '$' AS BIGINT) END AS category,
-        CASE WHEN json_type(v[5]) = 'VARCHAR' THEN v[5] ->> '$' END AS subtype,
-        CASE WHEN json_type(v[6]) = 'VARCHAR' THEN v[6] ->> '$' END AS page_url,
-        CASE WHEN json_type(v[7]) = 'VARCHAR' THEN v[7] ->> '$' END AS domain,
-        CASE WHEN json_type(v[8]) = 'VARCHAR' THEN v[8] ->> '$' END AS image_url,
-        CASE WHEN json_type(v[9]) = 'VARCHAR' THEN v[9] ->> '$' END AS image_file,
-        CASE WHEN json_type(v[10]) = 'VARCHAR' THEN v[10] ->> '$' END AS image_sha256,
-        CASE WHEN json_type(v[11]) = 'VARCHAR' THEN v[11] ->> '$' END AS implementation,
-        CASE WHEN json_type(v[12]) = 'VARCHAR' THEN v[12] ->> '$' END AS element_role,
-        CASE WHEN json_type(v[13]) = 'VARCHAR' THEN v[13] ->> '$' END AS element_html,
-        CASE WHEN json_type(v[14]) = 'VARCHAR' THEN v[14] ->> '$' END AS surrounding_text,
-        CASE WHEN json_type(v[15]) = 'VARCHAR' THEN v[15] ->> '$' END AS destination,
-        CASE WHEN json_type(v[16]) = 'VARCHAR' THEN v[16] ->> '$' END AS observed_alt,
-        CASE WHEN json_type(v[17]) = 'VARCHAR' THEN v[17] ->> '$' END AS observed_alt_verdict,
-        CASE WHEN json_type(v[18]) = 'VARCHAR' THEN v[18] ->> '$' END AS gold_alt,
-        CASE WHEN json_type(v[19]) = 'VARCHAR' THEN v[19] ->> '$' END AS gold_alt_rationale,
-        CASE WHEN json_type(v[20]) = 'ARRAY' THEN json_transform(v[20], '[{"author": "VARCHAR", "alt": "VARCHAR", "rationale": "VARCHAR"}]') END AS gold_alt_passes,
-        CASE WHEN json_type(v[21]) = 'VARCHAR' THEN v[21] ->> '$' END AS adjudication,
-        CASE WHEN json_type(v[22]) = 'VARCHAR' THEN v[22] ->> '$' END AS difficulty,
-        CASE WHEN json_type(v[23]) = 'BOOLEAN' THEN (v[23] ->> '$') = 'true' END AS dual_purpose,
-        CASE WHEN json_type(v[24]) = 'BOOLEAN' THEN (v[24] ->> '$') = 'true' END AS leaky,
-        CASE WHEN json_type(v[25]) = 'VARCHAR' THEN v[25] ->> '$' END AS leakage_check,
-        CASE WHEN json_type(v[26]) = 'VARCHAR' THEN v[26] ->> '$' END AS retrieved,
-        CASE WHEN json_type(v[27]) = 'VARCHAR' THEN v[27] ->> '$' END AS provenance_note,
-        CASE WHEN json_type(v[28]) = 'VARCHAR' THEN v[28] ->> '$' END AS notes,
-        {'image_url': coalesce(jtype_name(json_type(v[8])), 'absent'), 'image_file': coalesce(jtype_name(json_type(v[9])), 'absent'), 'image_sha256': coalesce(jtype_name(json_type(v[10])), 'absent'), 'observed_alt': coalesce(jtype_name(json_type(v[16])), 'absent'), 'gold_alt_passes': coalesce(jtype_name(json_type(v[20])), 'absent')} AS types
-    FROM extracted
+    SELECT i.source, i.line, v.* EXCLUDE (source, line, types),
+        coalesce(v.types, {'image_url': 'absent', 'image_file': 'absent', 'image_sha256': 'absent', 'observed_alt': 'absent',
+            'gold_alt_passes': 'absent'}) AS types  -- an object without keys
+    FROM items AS i LEFT JOIN vals AS v USING (source, line)
 )
 SELECT source, line, id, status, round_added, category, subtype, page_url, domain, image_url, image_file,
     image_sha256, implementation, element_role, element_html, surrounding_text, destination, observed_alt,

@@ -122,3 +122,15 @@ def test_unjudged_merge_matches_the_reference_csv(conformance, built, expected, 
         assert ref == got
     ref_nav = (conformance / "audit" / "reference" / site / "nav-consistency.csv").read_text()
     assert (folder / "nav-consistency.csv").read_text() == ref_nav
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_the_manifest_read_line_by_line_gives_the_same_units_as_the_inventory_read_whole(built, site, tmp_path):
+    """inventory.jsonl goes through DuckDB's JSON reader; the manifest alone takes the exact line-by-line path."""
+    doc, folder = built[site]
+    (tmp_path / "inventory-run.json").write_bytes((folder / "inventory-run.json").read_bytes())
+    r = CliRunner().invoke(app, ["audit", "build", "--inventory", str(tmp_path)])
+    assert r.exit_code == 0, r.stderr
+    again = json.loads((tmp_path / "judgment-units.json").read_text())
+    assert again["units"] == doc["units"] and again["nav_consistency"] == doc["nav_consistency"]
+    assert again["views_ok"] == doc["views_ok"] and again["views_skipped"] == doc["views_skipped"]

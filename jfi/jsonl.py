@@ -135,9 +135,6 @@ class AtomicFiles:
         self.pending.append((tmp, path))
         with os.fdopen(fd, "wb") as fh:
             yield fh
-            if len(self.pending) == 1:
-                fh.flush()
-                os.fsync(fh.fileno())
 
     def write(self, path: Path, data: bytes | str) -> None:
         with self.open(path) as fh:
@@ -146,7 +143,13 @@ class AtomicFiles:
     def __exit__(self, kind, value, tb) -> None:
         try:
             if kind is None:
-                if len(self.pending) > 1:
+                if len(self.pending) == 1:
+                    fd = os.open(self.pending[0][0], os.O_RDONLY)
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                elif self.pending:
                     os.sync()
                 for tmp, path in self.pending:
                     os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)

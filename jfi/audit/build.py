@@ -6,24 +6,19 @@ import json
 
 from .. import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import utc_now
+from ..output import utc_now, write_json_document
 from .folder import AuditFolder
 
 UNITS_PER_CHUNK = 2_000
 
 
-def _write_units(con, fh, head: dict) -> None:
-    """The document with one unit (and one navigation row) per line, so diffs stay readable. The units come
-    out of SQL as JSON text, a few thousand joined per row fetched, so memory does not grow with the inventory."""
-    fh.write((json.dumps(head, ensure_ascii=False, indent=1)[:-2] + ',\n "units": [').encode("utf-8"))
+def _unit_chunks(con):
+    """The units as JSON text out of SQL, a few thousand joined per row fetched, so memory does not grow with the
+    inventory."""
     cur = con.execute("SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units "
                       "GROUP BY (unit_ord - 1) // ? ORDER BY min(unit_ord)", [UNITS_PER_CHUNK])
-    sep = "\n  "
     while row := cur.fetchone():
-        fh.write((sep + row[0]).encode("utf-8"))
-        sep = ",\n  "
-    nav = ",\n  ".join(r[0] for r in con.execute("SELECT CAST(to_json(n) AS VARCHAR) FROM audit_nav_consistency AS n").fetchall())
-    fh.write(('\n ],\n "nav_consistency": [' + ("\n  " + nav + "\n " if nav else "") + "]\n}\n").encode("utf-8"))
+        yield row[0]
 
 
 def _write_batches(con, folder: AuditFolder, files: AtomicFiles) -> dict[str, int]:
@@ -49,8 +44,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
             flagged = store.scalar("SELECT count(*) FROM audit_units WHERE len(flags) > 0")
-            nav_rows, nav_violations = con.execute(
-                "SELECT count(*), count(*) FILTER (WHERE NOT order_consistent) FROM audit_nav_consistency").fetchone()
+            nav = con.execute("SELECT CAST(to_json(n) AS VARCHAR), order_consistent FROM audit_nav_consistency AS n").fetchall()
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
@@ -59,14 +53,14 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             }
             with AtomicFiles() as files:  # nothing is renamed into place before every file is written
                 batches = _write_batches(con, folder, files)
-                with files.open(folder.root / "judgment-units.json") as fh:
-                    _write_units(con, fh, head)
+                with files.open(folder.root / "judgment-units.json") as fh:  # one unit and one nav row per line
+                    write_json_document(fh, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]})
         finally:
             store.close()
         for stale in folder.batches.glob("*.jsonl"):
             if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
                 stale.unlink()
     print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
-                      "flagged": flagged, "nav_rows": nav_rows, "nav_order_violations": nav_violations,
+                      "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
     return 0

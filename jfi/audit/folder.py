@@ -68,25 +68,27 @@ class AuditFolder:
     def store(self, *, batch_size: int = 90) -> tuple[Store, str, dict]:
         """A built store with the inventory loaded; refuses a broken inventory, naming each problem by its exact
         line (a file read whole is read again line by line for that). Returns (store, sha256, run header)."""
-        whole = True
-        while True:
-            store = Store()
-            try:
-                store.set_batch_size(batch_size)
-                sha, whole = self.load_inventory(store, whole=whole)
-                bad = store.build().rows("SELECT * FROM audit_inventory_violations")
-            except BaseException:
-                store.close()
-                raise
-            if not bad:
-                break
+        store, sha, whole, bad = self._built(batch_size, whole=True)
+        if bad and whole:
             store.close()
-            if not whole:
-                refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
-            whole = False
+            store, sha, whole, bad = self._built(batch_size, whole=False)
+        if bad:
+            store.close()
+        refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
         if self.inventory_jsonl.is_file():
             return store, sha, self._jsonl_header()
         return store, sha, {k: v for k, v in json.loads(self.manifest.read_bytes()).items() if k != "views"}
+
+    def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
+        """(built store, sha256, whether read whole, the inventory's violations)."""
+        store = Store()
+        try:
+            store.set_batch_size(batch_size)
+            sha, whole = self.load_inventory(store, whole=whole)
+            return store, sha, whole, store.build().rows("SELECT * FROM audit_inventory_violations")
+        except BaseException:
+            store.close()
+            raise
 
     def _jsonl_header(self) -> dict:
         with open(self.inventory_jsonl, encoding="utf-8-sig", errors="replace") as fh:

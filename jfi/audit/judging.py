@@ -9,8 +9,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import JfiError, refuse
-from ..jsonl import atomic_write, line_columns, split_lines, writer_lock
-from ..output import csv_lines, csv_text, json_document, utc_now
+from ..jsonl import AtomicFiles, atomic_write, line_columns, split_lines, writer_lock
+from ..output import csv_lines, csv_text, utc_now, write_json_document
 from ..store import Store
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -185,14 +185,17 @@ def merge(folder: AuditFolder) -> int:
                             "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
             "tally": tally, "calibration": calibration, "missing": sum(1 for r in rows if not r["draft_judgment"]),
         }
-        outputs["draft-judgments.json"] = json_document(document, {"rows": rows, "nav_consistency": nav})
-        outputs["calibration.json"] = json.dumps({"schema": "calibration/v1", "built_utc": document["built_utc"],
-                                                  "units_sha256": document["units_sha256"], "rulebook_sha256": rulebook,
-                                                  "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n"
-        for name, text in outputs.items():
-            atomic_write(folder.root / name, text)
+        with AtomicFiles() as files:
+            for name, text in outputs.items():
+                files.write(folder.root / name, text)
+            with files.open(folder.root / "draft-judgments.json") as fh:  # one row and one nav row per line
+                write_json_document(fh, document, {"rows": (json.dumps(r, ensure_ascii=False) for r in rows),
+                                                   "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
+            files.write(folder.root / "calibration.json", json.dumps(
+                {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": document["units_sha256"],
+                 "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
     print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
-                      "files": list(outputs)}, ensure_ascii=False))
+                      "files": [*outputs, "draft-judgments.json", "calibration.json"]}, ensure_ascii=False))
     return 0
 
 

@@ -1,21 +1,39 @@
 """Writing results for people and programs: aligned tables, formula-safe CSV, JSON."""
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import decimal
 import json
+import re
 import sys
+import unicodedata
 from collections.abc import Iterable
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-FORMULA_FIRST = "=+-@\t\r"
+# A cell a spreadsheet would run: one starting with =, +, -, @ (or their full-width forms) once any leading
+# whitespace and control characters are skipped, or one starting with a tab or a carriage return.
+FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
+GUARD_FIRST = FORMULA_CHARS | {"\t", "\r"}
+_QUOTE = re.compile(r'[,"\r\n]').search
+
+
+def _needs_guard(text: str) -> bool:
+    first = text[:1]
+    if first in GUARD_FIRST:
+        return True
+    if not first or first.isalnum():  # the common case: nothing to skip
+        return False
+    for ch in text:
+        if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            continue
+        return ch in FORMULA_CHARS
+    return False
 
 
 def safe_cell(value) -> str:
-    """A CSV cell that a spreadsheet shows as text, never runs: a leading ', before =, +, -, @, tab or CR."""
+    """A CSV cell that a spreadsheet shows as text, never runs: a leading ' before a formula start (see
+    FORMULA_CHARS), numbers kept as numbers."""
     if type(value) is str:  # the common case first: this runs once per cell of every CSV
-        return "'" + value if value[:1] in FORMULA_FIRST and value else value
+        return "'" + value if _needs_guard(value) else value
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -25,7 +43,18 @@ def safe_cell(value) -> str:
     if isinstance(value, (list, dict)):
         value = json.dumps(value, ensure_ascii=False)
     text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if _needs_guard(text) else text
+
+
+def csv_field(text: str) -> str:
+    """One RFC 4180 field: quoted (quotes doubled) when it holds a separator, a quote, a CR or an LF."""
+    return '"' + text.replace('"', '""') + '"' if _QUOTE(text) else text
+
+
+def csv_line(cells: list[str]) -> str:
+    if len(cells) == 1 and cells[0] == "":
+        return '""\n'  # a lone empty cell is quoted, so the row is not a blank line
+    return ",".join(map(csv_field, cells)) + "\n"
 
 
 def csv_text(columns: list[str], rows: list[tuple]) -> str:
@@ -33,20 +62,10 @@ def csv_text(columns: list[str], rows: list[tuple]) -> str:
     return header + "".join(lines)
 
 
-class _Lines(list):
-    """A file-like sink that keeps each write (csv.writer writes one whole line per row)."""
-    write = list.append
-
-
 def csv_lines(columns: list[str], rows: list[tuple]) -> tuple[str, list[str]]:
     """The header line and one formula-safe CSV line per row (so subsets of rows can be written without
-    formatting them again)."""
-    lines = _Lines()
-    writer = csv.writer(lines, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([safe_cell(v) for v in row])
-    return lines[0], lines[1:]
+    formatting them again). Every CR, LF, quote or comma inside a cell is quoted: each row is one record."""
+    return csv_line(list(columns)), [csv_line([safe_cell(v) for v in row]) for row in rows]
 
 
 def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None:

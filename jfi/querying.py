@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import duckdb
 
+from . import readonly
 from .errors import JfiError
 from .output import csv_text, dumps, table
 from .store import Store
@@ -21,10 +22,14 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
 
 
 def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
+    readonly.check(sql)
     store = open_project_store(project, inventory, verify)
     try:
+        readonly.lock_down(store.con)
         try:
             cur = store.con.execute(sql)
+        except duckdb.PermissionException as e:
+            raise readonly.refuse(str(e).splitlines()[0]) from None
         except duckdb.Error as e:
             raise JfiError("invalid_query", str(e).splitlines()[0]) from None
         if cur.description is None:

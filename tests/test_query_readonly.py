@@ -1,0 +1,79 @@
+"""`jfi query` is read-only in fact: every write, file read, attach and extension statement is refused."""
+import pytest
+
+from conftest import snapshot
+
+REFUSED = [
+    "COPY (SELECT 'x') TO 'corpus/functional-images.jsonl' (FORMAT csv)",
+    "COPY corpus_items TO 'out.csv'",
+    "SELECT * FROM read_text('/etc/passwd')",
+    "SELECT content FROM read_blob('/etc/passwd')",
+    "SELECT * FROM glob('/etc/*')",
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM read_json_auto('corpus/functional-images.jsonl')",
+    "SELECT * FROM '/etc/passwd'",
+    "ATTACH 'other.duckdb' AS o",
+    "DETACH memory",
+    "EXPORT DATABASE 'dump'",
+    "IMPORT DATABASE 'dump'",
+    "CREATE TABLE t AS SELECT 1",
+    "CREATE VIEW v AS SELECT 1",
+    "DROP TABLE corpus_items",
+    "DELETE FROM corpus_items",
+    "UPDATE corpus_items SET status = 'accepted'",
+    "INSERT INTO raw_lines VALUES ('item', 'x', NULL, 1, '{}')",
+    "INSTALL httpfs",
+    "LOAD httpfs",
+    "SET enable_external_access = true",
+    "PRAGMA enable_profiling",
+    "CALL pragma_version()",
+    "CHECKPOINT",
+    "SELECT 1; COPY corpus_items TO 'x.csv'",
+    "SELECT 1; SELECT 2",
+    "EXPLAIN DELETE FROM corpus_items",
+    "WITH d AS (DELETE FROM corpus_items RETURNING *) SELECT * FROM d",
+    "SELECT getenv('HOME')",
+]
+
+
+@pytest.mark.parametrize("sql", REFUSED)
+def test_query_refuses_writes_reads_attaches_and_extensions(example, sql):
+    before = snapshot(example.project)
+    r = example("query", sql)
+    assert r.exit_code == 2, (sql, r.stdout, r.stderr)
+    assert "query: read_only:" in r.stderr or "read_only:" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert snapshot(example.project) == before
+    assert not (example.project / "out.csv").exists() and not (example.project / "dump").exists()
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT status, count(*) FROM corpus_items GROUP BY status",
+    "WITH a AS (SELECT 1 AS x) SELECT * FROM a",
+    "DESCRIBE corpus_items",
+    "SHOW TABLES",
+    "SUMMARIZE corpus_items",
+    "EXPLAIN SELECT * FROM corpus_items",
+    "PIVOT corpus_items ON status USING count(*) GROUP BY domain",
+    "FROM corpus_items LIMIT 1",
+])
+def test_query_accepts_read_statements(example, sql):
+    r = example("query", sql)
+    assert r.exit_code == 0, (sql, r.stderr)
+
+
+def test_lockdown_holds_even_past_the_parser(example):
+    """A statement the parser lets through still cannot touch a file: the connection itself refuses."""
+    from jfi import readonly
+    from jfi.corpus.project import CorpusProject
+    import duckdb
+    store = CorpusProject.at(example.project).store()
+    try:
+        readonly.lock_down(store.con)
+        for statement in ("COPY corpus_items TO 'x.csv'", "SELECT * FROM read_text('/etc/passwd')",
+                          "ATTACH 'x.duckdb'", "SET enable_external_access = true", "LOAD httpfs"):
+            with pytest.raises(duckdb.Error):
+                store.con.execute(statement)
+        assert store.scalar("SELECT count(*) FROM corpus_items") > 0
+    finally:
+        store.close()

@@ -90,8 +90,23 @@ def _root(ctx: typer.Context,
 
 
 def _project(ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None):
+    """The corpus project at --project; a folder that is not one is refused (no_project), never created."""
     from .corpus.project import CorpusProject
-    return CorpusProject.at(ctx.obj["project"], corpus, rounds)
+    return CorpusProject.at(ctx.obj["project"], corpus, rounds).require()
+
+
+@corpus_app.command("init")
+@guarded
+def corpus_init(ctx: typer.Context,
+                target: Optional[int] = typer.Option(None, "--target", help="Write this goal N to corpus/target.txt.")):
+    """Create a corpus project: corpus/functional-images.jsonl (empty), rounds/, and the goal when given.
+
+    Exit 1 when the folder already holds a corpus file (nothing is changed).
+
+    Example: jfi --project my-corpus corpus init --target 100
+    """
+    from .corpus.project import CorpusProject
+    return CorpusProject.at(ctx.obj["project"]).init(target)
 
 
 @corpus_app.command("validate")
@@ -383,9 +398,14 @@ def review_apply(inventory: Path = typer.Option(..., "--inventory", help="The au
     return review.apply(AuditFolder(inventory), bundle, responses)
 
 
-def _verify_folder(ctx: typer.Context, folder: Optional[Path]):
+def _verify_folder(ctx: typer.Context, folder: Optional[Path], *, create: bool = False):
+    """The verification folder; it must exist unless this command starts it (snapshot), and then its parent must."""
     from .verify.claims import VerifyFolder
-    return VerifyFolder(folder or ctx.obj["project"] / "verification")
+    path = Path(folder or ctx.obj["project"] / "verification")
+    if not path.is_dir() and not (create and path.parent.is_dir()):
+        raise JfiError("no_verification", f"{path} is not a folder; `jfi verify snapshot` starts one "
+                       "(in an existing project folder)", source=str(path))
+    return VerifyFolder(path)
 
 
 VERIFY_DIR = typer.Option(None, "--dir", help="Verification folder (default: <project>/verification).")
@@ -400,7 +420,7 @@ def verify_snapshot(ctx: typer.Context, paths: list[Path] = typer.Argument(..., 
     Example: jfi verify snapshot site/index.html site/style.css shots/
     """
     from .verify import claims
-    return claims.snapshot(_verify_folder(ctx, folder), paths)
+    return claims.snapshot(_verify_folder(ctx, folder, create=True), paths)
 
 
 @verify_app.command("checkpoint")
@@ -428,7 +448,7 @@ def verify_import(ctx: typer.Context, source: Path = typer.Argument(..., help="C
     Example: jfi verify import out/measurements.jsonl
     """
     from .verify import claims
-    return claims.import_claims(_verify_folder(ctx, folder), source)
+    return claims.import_claims(_verify_folder(ctx, folder, create=True), source)
 
 
 @verify_app.command("measure")
@@ -475,7 +495,8 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
     from . import querying
     if inventory is not None and verify is not None:
         raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
-    print(querying.run(_project(ctx), sql, fmt.value, inventory, verify), end="")
+    project = _project(ctx) if inventory is None and verify is None else None
+    print(querying.run(project, sql, fmt.value, inventory, verify), end="")
     return 0
 
 

@@ -1,17 +1,13 @@
-"""Strict line-numbered JSONL reading, byte-preserving rewrites, atomic writes and writer locks."""
+"""Strict line-numbered JSONL reading and byte-preserving rewrites (atomic writes and locks: jfi.atomic)."""
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
-import os
-import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import JfiError
+from .atomic import AtomicFiles, atomic_write, writer_lock  # noqa: F401  (re-exported for callers)
 
 BOM = b"\xef\xbb\xbf"
 
@@ -109,58 +105,6 @@ class JsonlDocument:
         return b"".join(out)
 
 
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write a file by temp file + fsync + rename: readers see the old bytes or the new, never half."""
-    with AtomicFiles() as files:
-        files.write(path, data)
-
-
-class AtomicFiles:
-    """Files replaced as a group: each is written to a temp file beside it; when the block ends without an error,
-    the data is flushed to disk (fsync for one file, one sync for many) and only then is each temp file renamed
-    over its target. An error while writing removes every temp file and touches no target."""
-
-    def __init__(self):
-        self.pending: list[tuple[str, Path]] = []
-
-    def __enter__(self) -> "AtomicFiles":
-        return self
-
-    @contextmanager
-    def open(self, path: Path):
-        """A binary handle on the temp file that will replace `path`."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        self.pending.append((tmp, path))
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-
-    def write(self, path: Path, data: bytes | str) -> None:
-        with self.open(path) as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-
-    def __exit__(self, kind, value, tb) -> None:
-        try:
-            if kind is None:
-                if len(self.pending) == 1:
-                    fd = os.open(self.pending[0][0], os.O_RDONLY)
-                    try:
-                        os.fsync(fd)
-                    finally:
-                        os.close(fd)
-                elif self.pending:
-                    os.sync()
-                for tmp, path in self.pending:
-                    os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
-                    os.replace(tmp, path)
-                self.pending = []
-        finally:
-            for tmp, _ in self.pending:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-
-
 def sha256_file(path: Path) -> str:
     return sha256_and_lines(path)[0]
 
@@ -192,20 +136,3 @@ def update_records(path: Path, changes: list[tuple[int, Callable[[dict], None]]]
         change(record)
         doc.replace(number, record)
     atomic_write(path, doc.to_bytes())
-
-
-@contextmanager
-def writer_lock(project: Path):
-    """Hold the project's writer lock (`.jfi.lock`); a second writer is refused, never queued."""
-    lock_path = Path(project) / ".jfi.lock"
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(lock_path, "a+")
-    try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise JfiError("locked", f"another jfi writer holds {lock_path}; try again when it finishes",
-                           source=str(lock_path)) from None
-        yield
-    finally:
-        fh.close()

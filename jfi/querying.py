@@ -13,6 +13,8 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
     """The store a query reads, with the meanings of its views as DuckDB comments."""
     if verify is not None:
         from .verify.claims import VerifyFolder
+        if not verify.is_dir():
+            raise JfiError("no_verification", f"{verify} is not a folder", source=str(verify))
         return VerifyFolder(verify).store().describe()
     if inventory is not None:
         from .audit.folder import AuditFolder

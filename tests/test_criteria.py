@@ -1,7 +1,7 @@
 """Goals, scaled count targets, shares, concentration, quiet rounds and the exit codes of validate."""
 import pytest
 
-from conftest import item
+from conftest import Jfi, item
 
 @pytest.mark.parametrize("n,cat,sub,dom", [(25, 4, 3, 3), (50, 6, 4, 3), (100, 12, 8, 3), (150, 18, 12, 5),
                                           (200, 24, 16, 6), (250, 30, 20, 8), (1000, 120, 80, 32), (31, 4, 3, 3),
@@ -31,6 +31,9 @@ def test_goal_from_target_file_and_its_errors(jfi):
 
 
 def test_target_command_writes_a_commented_file(jfi):
+    assert jfi("corpus", "target", "100").exit_code == 2  # not a corpus project yet: nothing is created
+    assert not (jfi.project / "corpus").exists()
+    assert jfi("corpus", "init").exit_code == 0
     r = jfi("corpus", "target", "100")
     assert r.exit_code == 0
     text = (jfi.project / "corpus" / "target.txt").read_text()
@@ -42,10 +45,38 @@ def test_target_command_writes_a_commented_file(jfi):
 
 
 def test_no_corpus_file_is_exit_2_and_says_it_comes_with_the_first_round(jfi):
+    (jfi.project / "rounds").mkdir()  # a project folder whose corpus file is still to come
     r = jfi("corpus", "validate", "--json")
     assert r.exit_code == 2
     assert r.json["exists"] is False
     assert "first round" in r.stderr
+
+
+def test_a_folder_that_is_not_a_project_is_refused_and_nothing_is_created(jfi, tmp_path):
+    nowhere = tmp_path / "nope"
+    for args in (["corpus", "validate"], ["corpus", "export"], ["corpus", "target", "100"], ["query", "SELECT 1"],
+                 ["corpus", "apply-verdicts", "--round", "1"], ["corpus", "second-pass", "extract", "--round", "1"],
+                 ["corpus", "fetch-images"]):
+        for project in (nowhere, jfi.project):
+            r = Jfi(project)(*args)
+            assert r.exit_code == 2 and "no_project" in r.stderr, (args, r.stderr)
+    for args in (["query", "--inventory", str(nowhere), "SELECT 1"], ["audit", "merge", "--inventory", str(nowhere)],
+                 ["audit", "build", "--inventory", str(nowhere)], ["audit", "worklist", "--inventory", str(jfi.project)]):
+        r = Jfi(jfi.project)(*args)
+        assert r.exit_code == 2 and "no_audit" in r.stderr, (args, r.stderr)
+    r = Jfi(jfi.project)("query", "--verify", str(nowhere), "SELECT 1")
+    assert r.exit_code == 2 and "no_verification" in r.stderr
+    assert not nowhere.exists() and list(jfi.project.iterdir()) == []
+
+
+def test_init_makes_a_project_once(jfi):
+    r = jfi("corpus", "init", "--target", "100")
+    assert r.exit_code == 0, r.stderr
+    assert jfi.corpus.read_bytes() == b"" and (jfi.project / "rounds").is_dir()
+    assert jfi("corpus", "validate", "--json").json["goal"] == 100
+    before = jfi.corpus.stat().st_mtime_ns
+    assert jfi("corpus", "init").exit_code == 1 and jfi.corpus.stat().st_mtime_ns == before
+    assert not (jfi.project / ".jfi.lock").exists()
 
 
 def accepted(i, domain, **kw):

@@ -91,6 +91,7 @@ def test_a_group_of_files_is_renamed_only_when_every_one_was_written(tmp_path):
 def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_path, monkeypatch):
     from conftest import Jfi
     monkeypatch.setenv("JFI_MEMORY_LIMIT", "300MB")
+    (tmp_path / "rounds").mkdir()
     r = Jfi(tmp_path)("query", "SELECT current_setting('memory_limit') AS m, current_setting('temp_directory') AS t",
                       "--format", "json")
     assert r.exit_code == 0, r.stderr

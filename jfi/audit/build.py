@@ -55,11 +55,11 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 batches = _write_batches(con, folder, files)
                 with files.open(folder.root / "judgment-units.json") as fh:  # one unit and one nav row per line
                     write_json_document(fh, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]})
+                for stale in folder.batches.glob("*.jsonl"):  # batch files this build no longer makes
+                    if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
+                        files.remove(stale)
         finally:
             store.close()
-        for stale in folder.batches.glob("*.jsonl"):
-            if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
-                stale.unlink()
     print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))

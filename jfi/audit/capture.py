@@ -13,7 +13,7 @@ from pathlib import Path
 from .. import __version__
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import atomic_write
+from ..jsonl import AtomicFiles
 from ..output import utc_now
 from ..progress import Progress
 from .views import View
@@ -172,13 +172,16 @@ def manifest(records: list[dict], opts: Options, started: str, finished: str) ->
     }
 
 
-def write_outputs(out: Path, run: dict) -> None:
+def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None) -> None:
     """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json."""
     header = {"record": "run", "jfi_version": __version__, **{k: v for k, v in run.items() if k != "views"}}
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps({"record": "view", **v}, ensure_ascii=False) for v in run["views"]]
-    atomic_write(out / "inventory.jsonl", "\n".join(lines) + "\n")
-    atomic_write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+    with AtomicFiles() as files:  # screenshots, inventory.jsonl and the manifest land together
+        for rel, data in (shots or {}).items():
+            files.write(out / rel, data)
+        files.write(out / "inventory.jsonl", "\n".join(lines) + "\n")
+        files.write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
 
 
 def run(views: list[View], out: Path, opts: Options, *, replace: bool = False) -> int:
@@ -190,9 +193,7 @@ def run(views: list[View], out: Path, opts: Options, *, replace: bool = False) -
     records, shots = asyncio.run(_capture_all(views, opts))
     finished = utc_now()
     out.mkdir(parents=True, exist_ok=True)
-    for rel, data in shots.items():
-        atomic_write(out / rel, data)
-    write_outputs(out, manifest(records, opts, started, finished))
+    write_outputs(out, manifest(records, opts, started, finished), shots)
     noted = [r for r in records if r["inventory"] is None]
     print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
           f"{len(noted)} with environment notes only")

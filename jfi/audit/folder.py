@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 
 from ..errors import JfiError, refuse
+from ..atomic import recover
 from ..jsonl import line_columns, sha256_and_lines
 from ..store import Store
 
@@ -18,6 +19,16 @@ from ..store import Store
 @dataclass
 class AuditFolder:
     root: Path
+
+    def __post_init__(self):
+        self.root = Path(self.root)
+        if not self.root.is_dir():
+            raise JfiError("no_audit", f"{self.root} is not a folder; `jfi audit inventory --out` makes an audit folder",
+                           source=str(self.root))
+        if not any((self.root / name).is_file() for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")):
+            raise JfiError("no_audit", f"no audit in {self.root} (no inventory.jsonl, inventory-run.json or "
+                           "judgment-units.json)", source=str(self.root))
+        recover(self.root)  # a commit interrupted by a kill is finished before anything reads the folder
 
     @property
     def inventory_jsonl(self) -> Path:

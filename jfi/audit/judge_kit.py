@@ -8,7 +8,7 @@ import tomllib
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import atomic_write, writer_lock
+from ..jsonl import AtomicFiles, writer_lock
 from .folder import AuditFolder
 
 KIT = Path(__file__).with_name("kit")
@@ -32,7 +32,8 @@ def run(folder: AuditFolder) -> int:
     batches = sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl")) \
         if folder.batches.is_dir() else []
     if not batches:
-        raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first", exit_code=1)
+        raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first",
+                       source=str(folder.batches))
     notes = product_notes(folder)
     units_path = folder.root / "judgment-units.json"
     if not units_path.is_file():
@@ -49,17 +50,17 @@ def run(folder: AuditFolder) -> int:
                        "it to read the audience's shorthand", source=str(folder.root / "audit.toml"))
     rubric = (KIT / "rubric.md").read_text(encoding="utf-8")
     instructions = (KIT / "instructions.md").read_text(encoding="utf-8")
-    with writer_lock(folder.root):
-        atomic_write(folder.root / RUBRIC_FILE, rubric)
+    with writer_lock(folder.root), AtomicFiles() as files:
+        files.write(folder.root / RUBRIC_FILE, rubric)
         kit_root = folder.root / "judge-kit"
         for batch in batches:
             lines = [line for line in batch.read_text().splitlines() if line.strip()]
             product = units[json.loads(lines[0])["id"]]
             dest = kit_root / batch.name[: -len(".jsonl")]
-            atomic_write(dest / "rubric.md", rubric)
-            atomic_write(dest / "instructions.md", instructions.replace("<batch name>", batch.name[: -len(".jsonl")]))
-            atomic_write(dest / "product.md", f"# {product}\n\n{notes[product]}\n")
-            atomic_write(dest / "batch.jsonl", "\n".join(lines) + "\n")
+            files.write(dest / "rubric.md", rubric)
+            files.write(dest / "instructions.md", instructions.replace("<batch name>", batch.name[: -len(".jsonl")]))
+            files.write(dest / "product.md", f"# {product}\n\n{notes[product]}\n")
+            files.write(dest / "batch.jsonl", "\n".join(lines) + "\n")
         for stale in kit_root.iterdir():
             if stale.is_dir() and not (folder.batches / f"{stale.name}.jsonl").is_file():
                 shutil.rmtree(stale)

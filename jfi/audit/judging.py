@@ -211,8 +211,9 @@ def receipts(folder: AuditFolder) -> int:
             rows = store.rows("SELECT * FROM audit_receipts")
         finally:
             store.close()
-        atomic_write(folder.root / "receipts.csv",
-                     csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]))
-        atomic_write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+        with AtomicFiles() as files:
+            files.write(folder.root / "receipts.csv",
+                        csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]))
+            files.write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     print(f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no")
     return 0

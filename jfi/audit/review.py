@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import append_records, atomic_write, sha256_file, writer_lock
+from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
 from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -70,10 +70,11 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
                                "ratified_utc": "", "supersession_reason": ""} for t in tasks]}
     rows = [tuple([t["task"], t["id"], t["product"], t["type"], t["sc"], t["name"], t["detail"], t["href"],
                    t["context"], "; ".join(t["views"]), "", "", "", ""]) for t in tasks]
-    atomic_write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
-    atomic_write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
-    atomic_write(out / "review-tasks.md", "\n".join(md))
-    atomic_write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
+    with AtomicFiles() as files:
+        files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
+        files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
+        files.write(out / "review-tasks.md", "\n".join(md))
+        files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
     print(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
     return 0
 

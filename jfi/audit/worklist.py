@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..errors import JfiError
-from ..jsonl import append_records, atomic_write, writer_lock
+from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
 from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -40,8 +40,9 @@ def worklist(folder: AuditFolder) -> int:
         md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {r['name']} — {r['rationale']}" for r in rows]
         md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
         md += [f"- **{f['fact_class']}** — {f['units']} row(s): {f['meaning']}" for f in facts]
-        atomic_write(folder.root / "worklist.md", "\n".join(md) + "\n")
-        atomic_write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
+        with AtomicFiles() as files:
+            files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
+            files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
     print(json.dumps({"families": len(families), "rows_to_look_at": len(rows), "fact_classes": len(facts)}))
     return 0
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
+from ..atomic import AtomicFiles, recover, writer_lock
 from ..jsonl import line_columns, sha256_file
 from ..store import Store
 
@@ -33,8 +34,36 @@ class CorpusProject:
     @classmethod
     def at(cls, root: Path, corpus: Path | None = None, rounds: Path | None = None) -> "CorpusProject":
         root = Path(root)
+        recover(root)  # a commit interrupted by a kill is finished before anything reads the project
         return cls(root, Path(corpus) if corpus else root / "corpus" / "functional-images.jsonl",
                    Path(rounds) if rounds else root / "rounds")
+
+    def require(self) -> "CorpusProject":
+        """Refuse a folder that is not a corpus project: it must exist and hold the corpus file, a rounds folder or
+        a target file (a mistyped path is never taken for an empty corpus; `jfi corpus init` makes one)."""
+        if not self.root.is_dir():
+            raise JfiError("no_project", f"{self.root} is not a folder; `jfi corpus init` creates a corpus project",
+                           source=str(self.root))
+        if not (self.corpus_path.is_file() or self.rounds_dir.is_dir() or self.target_file.is_file()):
+            raise JfiError("no_project", f"no corpus project in {self.root} (no {display_path(self.corpus_path)}); "
+                           "`jfi corpus init` creates one", source=str(self.root))
+        return self
+
+    def init(self, goal: int | None) -> int:
+        """Create the corpus project's layout: an empty corpus file, rounds/, and the goal when given."""
+        if self.corpus_path.is_file():
+            print(f"{display_path(self.corpus_path)} already exists; nothing to do")
+            return 1
+        goal = self.resolve_goal(goal) if goal is not None else None
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.rounds_dir.mkdir(parents=True, exist_ok=True)
+        with writer_lock(self.root), AtomicFiles() as files:
+            files.write(self.corpus_path, b"")
+            if goal is not None:
+                from .target import HEADER
+                files.write(self.target_file, f"{HEADER}{goal}\n")
+        print(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else ""))
+        return 0
 
     @property
     def target_file(self) -> Path:

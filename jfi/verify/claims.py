@@ -64,6 +64,7 @@ def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
     entries = sorted({norm(f): sha256_file(f) for f in files}.items())
     record = {"files": [{"path": path, "sha256": sha} for path, sha in entries]}
     record = {"version_id": digest(record), "created_utc": utc_now("seconds"), **record}
+    folder.root.mkdir(exist_ok=True)  # the first snapshot starts the folder
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
     print(f"version {record['version_id']}: {len(entries)} file(s)")
@@ -93,17 +94,24 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
     return 0
 
 
+def _check_claims(folder: VerifyFolder, source: Path) -> None:
+    store = folder.store(extra_claims=source)
+    try:
+        bad = store.rows("SELECT * FROM verify_claim_violations WHERE source = ?", [str(source)])
+    finally:
+        store.close()
+    refuse(bad, "invalid_claims", "problem(s) listed above; nothing imported")
+
+
 def import_claims(folder: VerifyFolder, source: Path) -> int:
     """Take in claims made elsewhere (external verdicts, or jfi verify measure's lines), all or nothing."""
     if not Path(source).is_file():
         raise JfiError("missing_file", f"{source} does not exist", source=str(source))
+    if not folder.root.is_dir():  # the first import starts the folder, once its claims are known to be good
+        _check_claims(folder, source)
+        folder.root.mkdir()
     with writer_lock(folder.root):
-        store = folder.store(extra_claims=source)
-        try:
-            bad = store.rows("SELECT * FROM verify_claim_violations WHERE source = ?", [str(source)])
-        finally:
-            store.close()
-        refuse(bad, "invalid_claims", "problem(s) listed above; nothing imported")
+        _check_claims(folder, source)
         records = []
         numbers, texts = line_columns(Path(source))
         for text in texts:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import atomic_write, read_lines, sha256_file
+from ..jsonl import AtomicFiles, read_lines, sha256_file
 from ..output import utc_now
 
 SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
@@ -123,8 +123,6 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
     measured, shot, dom = asyncio.run(_render(url, viewport, bindings))
     out = Path(out)
     shot_path, dom_path = out / "candidate.png", out / "dom.html"
-    atomic_write(shot_path, shot)
-    atomic_write(dom_path, dom)
     shot_sha = hashlib.sha256(shot).hexdigest()
     bindings_sha = sha256_file(bindings_path)
     # the evidence pins what was measured: the code (a local page), the DOM as rendered, the bindings, the screenshot
@@ -143,7 +141,10 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
                       "viewport": {"width": viewport[0], "height": viewport[1]},
                       "inputs": pinned,
                       "screenshot": {"path": str(shot_path), "sha256": shot_sha}, "measured_utc": stamp})
-    atomic_write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    with AtomicFiles() as files:  # the screenshot, the DOM and the claims that pin them land together
+        files.write(shot_path, shot)
+        files.write(dom_path, dom)
+        files.write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
     for x in lines:
         print(f"{x['region']}: {x['result']}: {x['evidence']}")
     return 0 if all(x["result"] == "PASS" for x in lines) else 1

@@ -1,0 +1,249 @@
+"""Atomic writes, groups of files that land together, crash recovery and the writer lock.
+
+A group's files are written to temp files beside their targets and flushed; then a commit journal naming every
+(temp, target) pair is written to the group's folder, the temp files are renamed over their targets and the journal
+is removed. A process killed at any point leaves either the old files (no journal yet: the temp files are
+leftovers) or a journal: the next jfi command on that folder finishes the renames, so the whole group is new.
+Leftover temp files of any earlier run are removed by the next writer that holds the folder's lock.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from .errors import JfiError
+
+JOURNAL = re.compile(r"^\.jfi-commit-[\w-]+\.json$")
+# temp files of this module (.<name>.jfi-<token>.tmp), of DuckDB beside them (.wal), and of earlier releases
+LEFTOVER = re.compile(r"^\..+\.(jfi-[\w-]+\.tmp|[a-z0-9_]{8}\.tmp|\d+\.tmp)(\.wal)?$|^\.jfi-commit-[\w-]+\.json\.part$")
+LOCK_NAME = ".jfi.lock"
+
+_crash_countdown: list[int] = []
+
+
+def crash_point(what: str) -> None:
+    """Test hook: with JFI_CRASH_AT=N the process dies (as kill -9 would) at the N-th write step."""
+    if not _crash_countdown:
+        _crash_countdown.append(int(os.environ.get("JFI_CRASH_AT") or 0))
+    if _crash_countdown[0] > 0:
+        _crash_countdown[0] -= 1
+        if _crash_countdown[0] == 0:
+            os._exit(137)
+
+
+def _fsync_dir(folder: Path) -> None:
+    if os.name == "posix":
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def roll_forward(folder: Path) -> int:
+    """Finish every interrupted commit whose journal is in `folder`; returns how many. Safe beside a live writer:
+    a rename already done is skipped."""
+    done = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        if not JOURNAL.match(name):
+            continue
+        journal = Path(folder) / name
+        try:
+            entry = json.loads(journal.read_text(encoding="utf-8"))
+            pairs, removals = entry["renames"], entry.get("removals", [])
+        except (OSError, ValueError, KeyError):
+            continue
+        for tmp, target in pairs:
+            try:
+                os.replace(Path(folder) / tmp, Path(folder) / target)
+            except FileNotFoundError:
+                pass  # renamed already
+        for rel in removals:
+            _unlink(Path(folder) / rel)
+        _unlink(journal)
+        done += 1
+    return done
+
+
+def _unlink(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def clean_leftovers(folder: Path) -> None:
+    """Roll forward any interrupted commit, then remove temp files left by killed writers. Only while holding the
+    folder's writer lock (another writer's temp files would otherwise be in flight)."""
+    roll_forward(folder)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if LEFTOVER.match(name):
+            try:
+                os.unlink(Path(folder) / name)
+            except OSError:
+                pass
+
+
+def recover(root: Path) -> None:
+    """Finish interrupted commits in a project or audit folder and its immediate subfolders (readers do this)."""
+    root = Path(root)
+    if not root.is_dir():
+        return
+    roll_forward(root)
+    for entry in os.scandir(root):
+        if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+            roll_forward(Path(entry.path))
+
+
+class AtomicFiles:
+    """Files replaced as a group: each is written to a temp file beside it; when the block ends without an error,
+    the data is flushed to disk, a commit journal is written, and only then is each temp file renamed over its
+    target. An error while writing removes every temp file and touches no target."""
+
+    def __init__(self):
+        self.token = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.pending: list[tuple[Path, Path]] = []
+        self.removals: list[Path] = []
+        self._cleaned: set[Path] = set()
+
+    def __enter__(self) -> "AtomicFiles":
+        return self
+
+    def temp_path(self, path: Path) -> Path:
+        """The temp file that will replace `path` (for writers that need a path, such as Parquet or DuckDB)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent not in self._cleaned:
+            self._cleaned.add(path.parent)
+            roll_forward(path.parent)
+        tmp = path.parent / f".{path.name[:180]}.jfi-{self.token}.tmp"
+        self.pending.append((tmp, path))
+        return tmp
+
+    @contextmanager
+    def open(self, path: Path):
+        """A binary handle on the temp file that will replace `path`."""
+        tmp = self.temp_path(path)
+        with open(tmp, "xb") as fh:
+            yield fh
+        crash_point("written")
+
+    def remove(self, path: Path) -> None:
+        """Remove `path` as part of the group (after every rename)."""
+        self.removals.append(Path(path))
+
+    def write(self, path: Path, data: bytes | str) -> None:
+        with self.open(path) as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def __exit__(self, kind, value, tb) -> None:
+        try:
+            if kind is None and (self.pending or self.removals):
+                self._commit()
+        finally:
+            for tmp, _ in self.pending:
+                for leftover in (tmp, Path(str(tmp) + ".wal")):
+                    if leftover.exists():
+                        leftover.unlink()
+
+    def _commit(self) -> None:
+        if len(self.pending) == 1 and not self.removals:
+            fd = os.open(self.pending[0][0], os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        else:
+            os.sync()
+        for tmp, path in self.pending:
+            os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
+        if len(self.pending) == 1 and not self.removals:  # one rename is atomic by itself
+            os.replace(*self.pending[0])
+            crash_point("renamed")
+            self.pending = []
+            return
+        home = Path(os.path.commonpath([str(p.parent.resolve()) for _, p in self.pending] +
+                                       [str(p.parent.resolve()) for p in self.removals]))
+        rel = [(os.path.relpath(t.resolve(), home), os.path.relpath(p.parent.resolve() / p.name, home))
+               for t, p in self.pending]
+        gone = [os.path.relpath(p.parent.resolve() / p.name, home) for p in self.removals]
+        journal = home / f".jfi-commit-{self.token}.json"
+        part = Path(str(journal) + ".part")
+        with open(part, "w", encoding="utf-8") as fh:
+            json.dump({"renames": rel, "removals": gone}, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(part, journal)
+        _fsync_dir(home)
+        crash_point("journal")
+        for tmp, path in self.pending:
+            os.replace(tmp, path)
+            crash_point("renamed")
+        for path in self.removals:
+            _unlink(path)
+        journal.unlink()
+        self.pending, self.removals = [], []
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file by temp file + fsync + rename: readers see the old bytes or the new, never half."""
+    with AtomicFiles() as files:
+        files.write(path, data)
+
+
+@contextmanager
+def writer_lock(folder: Path):
+    """Hold the folder's writer lock (`.jfi.lock`, removed when the writer ends); a second writer is refused,
+    never queued. Interrupted commits are finished and leftovers of killed writers removed once it is held."""
+    folder = Path(folder)
+    lock_path = folder / LOCK_NAME
+    if not folder.is_dir():
+        raise JfiError("no_project", f"{folder} is not a folder", source=str(folder))
+    existed = lock_path.exists()
+    lock = FileLock(str(lock_path), timeout=0, is_singleton=False)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise JfiError("locked", f"another jfi writer holds {lock_path}; try again when it finishes",
+                       source=str(lock_path)) from None
+    try:
+        if os.name == "posix" and not _same_file(lock_path, lock):
+            raise JfiError("locked", f"another jfi writer took {lock_path} meanwhile; try again", source=str(lock_path))
+        clean_leftovers(folder)
+        for entry in os.scandir(folder):
+            if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
+                clean_leftovers(Path(entry.path))
+        yield
+    finally:
+        if os.name == "posix" or not existed:
+            try:  # removed while still held, so a process that opened the old file sees it is gone
+                lock_path.unlink()
+            except FileNotFoundError:
+                pass
+        lock.release()
+
+
+def _same_file(path: Path, lock: FileLock) -> bool:
+    """Whether the lock held is still the file at `path` (a releasing writer may have removed it meanwhile)."""
+    fd = getattr(lock, "_context", None)
+    fd = getattr(fd, "lock_file_fd", None) if fd is not None else None
+    if fd is None:
+        return True
+    try:
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except FileNotFoundError:
+        return False

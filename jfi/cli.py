@@ -165,15 +165,17 @@ def corpus_apply_verdicts(ctx: typer.Context,
 
 @second_pass_app.command("extract")
 @guarded
-def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", help="Round number.")):
+def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", help="Round number."),
+                        replace: bool = typer.Option(False, "--replace", help="Replace the round's input file (never once it has answers).")):
     """Write rounds/round-NN-second-pass-input.jsonl: the items owing a blind pass, without answers.
 
-    Exit 1 when no item owes a second pass.
+    Exit 1 when no item owes a second pass; 2 when the round already handed out items (without --replace)
+    or already has answers.
 
     Example: jfi corpus second-pass extract --round 2
     """
     from .corpus import second_pass
-    return second_pass.extract(_project(ctx), round_no)
+    return second_pass.extract(_project(ctx), round_no, replace=replace)
 
 
 @second_pass_app.command("apply")

@@ -47,6 +47,14 @@ def units(folder):
     return json.loads((folder / "judgment-units.json").read_text())["units"]
 
 
+def test_commands_after_build_refuse_an_unbuilt_folder_alike(tmp_path):
+    folder = write(tmp_path / "audit", [view("home")])
+    jfi = Jfi(tmp_path)
+    for command in ("judge-kit", "merge", "sample", "worklist", "receipts"):
+        r = jfi("audit", command, "--inventory", str(folder))
+        assert r.exit_code == 2 and "not_built" in r.stderr, (command, r.exit_code, r.stderr)
+
+
 def test_judge_kit_needs_a_product_note(built):
     jfi, folder = built
     r = jfi("audit", "judge-kit", "--inventory", str(folder))

@@ -230,3 +230,17 @@ def test_standards_are_validated(audit):
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 2 and "standards.jsonl:1: epa_rules: invalid_type" in r.stderr
     assert "standards.jsonl:2: invalid_record" in r.stderr
+
+
+def test_a_name_alone_never_shows_as_a_ratifier(audit):
+    jfi, folder, units = audit
+    unit = next(iter(units.values()))
+    ledger(folder, {"id": unit["id"], "ratified_by": "Ana Ruiz"})
+    r, rows = merge(jfi, folder)
+    assert r.exit_code == 0, r.stderr
+    row = rows[unit["id"]]
+    assert row["status"] == "DRAFT_NOT_RATIFIED"
+    assert row["ratified_by"] == "" and row["ratified_judgment"] == "" and row["ratified_utc"] == ""
+    assert "missing" in row["ratification_diagnostic"]
+    got = jfi("query", "--inventory", str(folder), "SELECT state, ratified_by FROM ratification_effective", "--format", "json")
+    assert got.json == [{"state": "DRAFT", "ratified_by": ""}]

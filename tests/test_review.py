@@ -58,8 +58,8 @@ def test_export_apply_retry_merge(merged):
     assert r.exit_code == 0, r.stderr
     assert "2 decision(s) recorded, 1 task(s) still pending" in r.stdout
     once = (folder / "ratifications.jsonl").read_bytes()
-    r = apply(jfi, folder, tmp / "b1", responses)  # identical retry adds nothing
-    assert r.exit_code == 0 and (folder / "ratifications.jsonl").read_bytes() == once
+    r = apply(jfi, folder, tmp / "b1", responses)  # identical retry adds nothing: nothing to do
+    assert r.exit_code == 1 and (folder / "ratifications.jsonl").read_bytes() == once
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     got = rows(folder)
     assert got[ids[0]]["status"] == "RATIFIED" and got[ids[0]]["ratified_judgment"] == "no"

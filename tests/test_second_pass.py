@@ -58,11 +58,27 @@ def test_apply_appends_reports_disagreement_and_is_idempotent(jfi):
     assert len(recs[1]["gold_alt_passes"]) == 2
     once = jfi.corpus.read_bytes()
     r = jfi("corpus", "second-pass", "apply", "--round", "2")
-    assert r.exit_code == 0 and "0 pass-b appended" in r.stdout
+    assert r.exit_code == 1 and "0 pass-b appended" in r.stdout  # nothing to do
     assert jfi.corpus.read_bytes() == once
     v = jfi("corpus", "validate", "--json").json
     assert v["errors"] == [] and v["warnings"] == []
     assert [p["item_id"] for p in v["pending"] if p["work"] == "adjudication"] == ["fi-0002"]
+
+
+def test_extract_never_overwrites_a_round_silently(jfi):
+    setup_round(jfi)
+    handed = jfi.project / "rounds" / "round-02-second-pass-input.jsonl"
+    before = snapshot(jfi.project)
+    r = jfi("corpus", "second-pass", "extract", "--round", "2")
+    assert r.exit_code == 2 and "input_exists" in r.stderr and snapshot(jfi.project) == before
+    assert jfi("corpus", "second-pass", "extract", "--round", "2", "--replace").exit_code == 0
+    answers(jfi, [{"item_id": "fi-0001", "alt": "Settings", "rationale": "Names what the button opens."}])
+    assert jfi("corpus", "second-pass", "apply", "--round", "2").exit_code == 0
+    before = snapshot(jfi.project)
+    for extra in ([], ["--replace"]):
+        r = jfi("corpus", "second-pass", "extract", "--round", "2", *extra)
+        assert r.exit_code == 2 and "round_answered" in r.stderr and snapshot(jfi.project) == before
+    assert handed.is_file() and jfi("corpus", "validate", "--json").json["errors"] == []
 
 
 def test_apply_refuses_bad_answers_all_or_nothing(jfi):

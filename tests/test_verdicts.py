@@ -38,7 +38,7 @@ def test_maps_verdicts_last_record_wins_and_is_idempotent(jfi):
     assert statuses(jfi) == ["accepted", "needs-revision", "rejected"]
     after = jfi.corpus.read_bytes()
     r = jfi("corpus", "apply-verdicts", "--round", "1")
-    assert r.exit_code == 0 and "0 status(es) changed" in r.stdout
+    assert r.exit_code == 1 and "0 status(es) changed" in r.stdout  # nothing to do
     assert jfi.corpus.read_bytes() == after
     # only the status changed, key order kept
     a, b = before.decode().splitlines()[1], after.decode().splitlines()[1]
@@ -93,5 +93,5 @@ def test_missing_review_file(jfi):
 def test_example_round_is_already_applied(example):
     before = snapshot(example.project)
     r = example("corpus", "apply-verdicts", "--round", "1")
-    assert r.exit_code == 0 and "0 status(es) changed" in r.stdout
+    assert r.exit_code == 1 and "0 status(es) changed" in r.stdout
     assert snapshot(example.project) == before

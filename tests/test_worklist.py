@@ -66,8 +66,11 @@ def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     found = [json.loads(x) for x in (folder / "receipts.jsonl").read_text().splitlines()]
     assert sorted(f["id"] for f in found) == sorted(x["id"] for x in ledger)
     assert all(f["drafted_by"] == "j" and f["decision_id"].startswith("sha256:") for f in found)
-    # a second ruling on the now-settled family is refused; nothing is written
+    # re-running the completed ruling is nothing to do; a second ruling on the now-settled family is refused
     before = snapshot(folder)
+    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-7", "--sentence",
+            "Card links must carry their card's name", "--by", "Ana Ruiz", "--judgment", "no")
+    assert r.exit_code == 1 and "nothing to do" in r.stdout and snapshot(folder) == before
     r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-8", "--sentence", "x",
             "--by", "Bo", "--judgment", "yes")
     assert r.exit_code == 2 and snapshot(folder) == before

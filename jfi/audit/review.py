@@ -86,15 +86,23 @@ def _refuse(problems: list[str]) -> None:
     raise JfiError("return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged")
 
 
+def _read_json(path: Path):
+    """A JSON document, or a refusal naming the file (and the line, for bad JSON)."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        raise JfiError("missing_file", f"cannot read {path}", source=str(path)) from None
+    except UnicodeDecodeError as e:
+        raise JfiError("invalid_utf8", f"not UTF-8 at byte {e.start}", source=str(path)) from None
+    except RecursionError:
+        raise JfiError("invalid_json", "nested too deeply", source=str(path)) from None
+    except json.JSONDecodeError as e:
+        raise JfiError("invalid_json", e.msg, source=str(path), line=e.lineno) from None
+
+
 def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
     bundle_path = Path(bundle_dir) / "bundle.json"
-    try:
-        bundle = json.loads(bundle_path.read_text())
-        answer = json.loads(Path(responses).read_text())
-    except FileNotFoundError as e:
-        raise JfiError("missing_file", f"cannot read {e.filename}") from None
-    except json.JSONDecodeError as e:
-        raise JfiError("invalid_json", e.msg, line=e.lineno) from None
+    bundle, answer = _read_json(bundle_path), _read_json(Path(responses))
     with writer_lock(folder.root):
         body = {k: v for k, v in bundle.items() if k not in ("bundle_id", "created_utc")}
         if digest(body) != bundle.get("bundle_id"):
@@ -175,7 +183,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             _refuse(problems)
         if not records:
             print(f"nothing new to record ({pending} task(s) still pending)")
-            return 0
+            return 1
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
         if (ledger.read_bytes() if ledger.exists() else b"") != old \

@@ -58,8 +58,13 @@ def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, 
             found = store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family])
             current = {r["id"]: r for r in store.rows(
                 "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
+            recorded = store.scalar("SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
+                                    "AND ratified_by = ? AND ratified_judgment = ?", [ruling, sentence, by, judgment])
         finally:
             store.close()
+        if not found and recorded:  # re-running a completed ruling
+            print(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
+            return 1
         if not found:
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
         units = {u["id"]: u for u in built["units"]}

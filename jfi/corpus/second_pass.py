@@ -7,8 +7,17 @@ from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
 
-def extract(project: CorpusProject, round_no: int) -> int:
+def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> int:
+    """Hand out the items owing a blind pass. A round's existing input file is kept unless --replace, and never
+    replaced once answers for that round exist (they answer the items it handed out)."""
     out = project.round_path(round_no, "second-pass-input.jsonl")
+    answers = project.round_path(round_no, "second-pass.jsonl")
+    if answers.exists():
+        raise JfiError("round_answered", f"round {round_no} already has answers ({display_path(answers)}); its input "
+                       "file is final: hand out new items in a new round", source=display_path(out))
+    if out.exists() and not replace:
+        raise JfiError("input_exists", f"round {round_no} already handed out items; pass --replace to hand out the "
+                       "items due now instead, or use a new round", source=display_path(out))
     with writer_lock(project.root):
         store = project.store()
         try:
@@ -59,4 +68,4 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
             update_records(project.corpus_path, [
                 (r["item_line"], lambda rec, p={"author": "pass-b", "alt": r["alt"], "rationale": r["rationale"]}:
                     rec["gold_alt_passes"].append(p)) for r in new])
-    return 0
+    return 0 if new else 1  # every answer already recorded: nothing to do

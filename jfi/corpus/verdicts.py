@@ -40,4 +40,4 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         if changes and not dry_run:
             update_records(project.corpus_path, [
                 (u["item_line"], lambda rec, status=u["new_status"]: rec.update(status=status)) for u in changes])
-    return 0
+    return 0 if changes else 1  # nothing to change is "nothing to do"

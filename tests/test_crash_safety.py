@@ -1,0 +1,115 @@
+"""A writer killed at any step leaves every file of its group old or new, never a mix; leftovers are cleaned."""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, item, snapshot
+from jfi.atomic import recover
+
+
+def run_jfi(project, *args, crash_at=0):
+    env = {**os.environ, "JFI_CRASH_AT": str(crash_at)}
+    return subprocess.run([sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(project), *args],
+                          capture_output=True, text=True, cwd=REPO, env=env)
+
+
+def generation(folder, old, new):
+    """Which export each file of the folder belongs to: 'old', 'new' (or 'other'); hidden files are listed apart."""
+    import duckdb
+    out = {}
+    for p in sorted(folder.iterdir()):
+        if not p.is_file() or p.name.startswith("."):
+            continue
+        if p.suffix == ".duckdb":  # a DuckDB file's bytes differ run to run: tell it by its content
+            with duckdb.connect(str(p), read_only=True) as con:
+                key = con.execute("SELECT count(*) FROM corpus_items").fetchone()[0]
+        else:
+            key = hashlib.sha256(p.read_bytes()).hexdigest()
+        if old.get(p.name) != new.get(p.name):  # files the two exports share say nothing about which is visible
+            out[p.name] = "old" if old.get(p.name) == key else "new" if new.get(p.name) == key else "other"
+    return out
+
+
+def keys(folder, items):
+    out = {}
+    for p in sorted(folder.iterdir()):
+        if p.is_file() and not p.name.startswith("."):
+            out[p.name] = items if p.suffix == ".duckdb" else hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.mark.slow
+def test_export_killed_at_every_step_is_old_or_new_as_a_whole(example, tmp_path):
+    out, saved = example.project / "exports", tmp_path / "saved"
+    records = example.corpus.read_text().splitlines()
+    assert run_jfi(example.project, "corpus", "export").returncode == 0
+    old = keys(out, len(records))
+    shutil.copytree(out, saved)
+    example.corpus.write_text("\n".join(records[:-1]) + "\n")  # the next export differs in every file
+    assert run_jfi(example.project, "corpus", "export", "--out", str(tmp_path / "new")).returncode == 0
+    new = keys(tmp_path / "new", len(records) - 1)
+    assert set(old) == set(new) and sum(old[k] != new[k] for k in old) >= 3
+    step, seen = 0, set()
+    while True:
+        step += 1
+        shutil.rmtree(out)
+        shutil.copytree(saved, out)
+        r = run_jfi(example.project, "corpus", "export", crash_at=step)
+        if r.returncode == 0:
+            assert set(generation(out, old, new).values()) == {"new"}
+            break
+        assert r.returncode == 137, r.stderr
+        labels = generation(out, old, new)
+        journal = [n for n in os.listdir(out) if n.startswith(".jfi-commit-")]
+        if not journal:
+            assert set(labels.values()) == {"old"}, f"step {step}: {labels}"
+        recover(example.project)  # what any later command does first: finish an interrupted commit
+        labels = generation(out, old, new)
+        assert len(set(labels.values())) == 1 and "other" not in labels.values(), f"step {step}: {labels}"
+        seen |= set(labels.values())
+        assert step < 100
+    assert run_jfi(example.project, "corpus", "export", crash_at=2).returncode == 137
+    assert [n for n in os.listdir(out) if n.startswith(".")]
+    assert run_jfi(example.project, "corpus", "export").returncode == 0  # the next writer cleans leftovers
+    assert not [n for n in os.listdir(out) if n.startswith(".")], os.listdir(out)
+    assert step > 10 and seen == {"old", "new"}, (step, seen)
+
+
+def test_leftovers_of_a_killed_writer_are_removed_by_the_next(example):
+    out = example.project / "exports"
+    assert run_jfi(example.project, "corpus", "export").returncode == 0
+    (out / ".jfi.duckdb.4242.tmp.wal").write_bytes(b"x")
+    (out / ".corpus-items.csv.jfi-4242-abcd1234.tmp").write_bytes(b"x")
+    (out / ".corpus-items.csv.k2j3h4g5.tmp").write_bytes(b"x")
+    assert run_jfi(example.project, "corpus", "export").returncode == 0
+    assert not [n for n in os.listdir(out) if n.startswith(".")]
+
+
+def test_lock_file_is_gone_after_a_writer_and_after_a_refusal(jfi):
+    jfi.write_corpus([item()])
+    assert jfi("corpus", "export").exit_code == 0
+    assert not (jfi.project / ".jfi.lock").exists()
+    jfi.write_corpus([item(status="bogus")])
+    before = snapshot(jfi.project)
+    assert jfi("corpus", "export").exit_code == 2
+    assert snapshot(jfi.project) == before and not (jfi.project / ".jfi.lock").exists()
+
+
+def test_a_second_writer_is_refused_while_the_first_holds_the_lock(jfi):
+    from jfi.atomic import writer_lock
+    jfi.write_corpus([item()])
+    with writer_lock(jfi.project):
+        r = jfi("corpus", "export")
+        assert r.exit_code == 2 and "locked" in r.stderr
+        assert (jfi.project / ".jfi.lock").exists()
+    assert not (jfi.project / ".jfi.lock").exists()
+
+
+def test_jsonl_module_imports_no_fcntl():
+    import jfi.jsonl
+    source = open(jfi.jsonl.__file__).read() + open(sys.modules["jfi.atomic"].__file__).read()
+    assert "import fcntl" not in source

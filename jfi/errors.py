@@ -25,8 +25,17 @@ def refuse(violations: list[dict], code: str, summary: str) -> None:
         raise JfiError(code, f"{len(violations)} {summary}")
 
 
+MESSAGE_MAX = 300  # characters of a message; a value a user sent may be megabytes long
+
+
+def clip(text, limit: int) -> str:
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def format_location(source, line, field, code, message) -> str:
-    """`file:line: field: code: message`, leaving out the parts that are unknown."""
+    """`file:line: field: code: message`, leaving out the parts that are unknown; long parts are clipped."""
+    message, field = clip(message, MESSAGE_MAX), clip(field, 80) if field else field
     where = ""
     if source:
         where = f"{source}:{line}: " if line else f"{source}: "

@@ -1,12 +1,14 @@
 """Strict line-numbered JSONL reading and byte-preserving rewrites (atomic writes and locks: jfi.atomic)."""
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .errors import JfiError, clip
 from .atomic import AtomicFiles, atomic_write, writer_lock  # noqa: F401  (re-exported for callers)
 
 BOM = b"\xef\xbb\xbf"
@@ -19,8 +21,8 @@ class Line:
     raw: bytes           # exact bytes including the terminator (if any)
 
 
-def split_lines(data: bytes) -> tuple[bytes, list[Line]]:
-    """Split file bytes into physical lines; returns (bom, lines). Blank lines are kept."""
+def split_lines(data: bytes, source=None) -> tuple[bytes, list[Line]]:
+    """Split file bytes into physical lines; returns (bom, lines). Blank lines are kept; bad UTF-8 is refused."""
     bom = b""
     if data.startswith(BOM):
         bom, data = BOM, data[len(BOM):]
@@ -32,13 +34,79 @@ def split_lines(data: bytes) -> tuple[bytes, list[Line]]:
             break  # a final newline does not start another line
         raw = part if last else part + b"\n"
         body = part[:-1] if part.endswith(b"\r") else part
-        lines.append(Line(i + 1, body.decode("utf-8", errors="replace"), raw))
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise _bad_utf8(source, i + 1, e) from None
+        lines.append(Line(i + 1, text, raw))
     return bom, lines
+
+
+def _bad_utf8(source, line: int, e: UnicodeDecodeError) -> JfiError:
+    return JfiError("invalid_utf8", f"not UTF-8: byte {e.object[e.start:e.start + 1]!r} at column {e.start + 1}",
+                    source=str(source) if source else None, line=line)
+
+
+def decode_utf8(data: bytes, source) -> str:
+    """Bytes as UTF-8 text; invalid UTF-8 is refused with the line it is on, never replaced."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        start = data.rfind(b"\n", 0, e.start) + 1
+        e.start -= start
+        e.object = data[start:]
+        raise _bad_utf8(source, line, e) from None
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _no_duplicates(pairs):
+    if len(pairs) > 1:
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise _Duplicate(next(k for k in keys if keys.count(k) > 1))
+    return None  # nothing is built: this pass only looks
+
+
+def json_problems(source: str, numbers: list[int], texts: list[str]) -> list[dict]:
+    """What SQL cannot see in a line: a key repeated in any object, or nesting too deep to read. One row per bad line
+    in the shape of the violation views (invalid JSON itself is left to the SQL rules)."""
+    rows = []
+    for number, text in zip(numbers, texts):
+        problem = None
+        try:
+            json.loads(text, object_pairs_hook=_no_duplicates)
+        except _Duplicate as d:
+            problem = (clip(d.args[0], 60), f'key "{clip(d.args[0], 60)}" appears more than once')
+        except RecursionError:
+            problem = (None, "nested too deeply to read")
+        except ValueError:
+            continue
+        if problem:
+            rows.append({"source": source, "line": number, "record_id": None, "field": problem[0],
+                         "code": "invalid_json", "message": problem[1]})
+    return rows
+
+
+def parse_json(text: str | bytes, source, line: int | None = None):
+    """One JSON document, or a refusal naming the file and line (bad JSON, bad UTF-8, nesting too deep)."""
+    if isinstance(text, bytes):
+        text = decode_utf8(text, source)
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise JfiError("invalid_json", "nested too deeply to read", source=str(source), line=line) from None
+    except json.JSONDecodeError as e:
+        raise JfiError("invalid_json", e.msg, source=str(source), line=line or e.lineno) from None
+
 
 
 def read_lines(path: Path) -> list[Line]:
     """Non-blank lines of a JSONL file with exact 1-based numbers (blank lines are counted, not returned)."""
-    _, lines = split_lines(Path(path).read_bytes())
+    _, lines = split_lines(Path(path).read_bytes(), path)
     return [ln for ln in lines if ln.text.strip()]
 
 
@@ -47,7 +115,7 @@ def line_columns(path: Path) -> tuple[list[int], list[str]]:
     data = Path(path).read_bytes()
     if data.startswith(BOM):
         data = data[len(BOM):]
-    text = data.decode("utf-8", errors="replace")
+    text = decode_utf8(data, path)
     parts = text.split("\n")
     if parts and parts[-1] == "":
         parts.pop()
@@ -80,7 +148,7 @@ class JsonlDocument:
     def load(cls, path: Path) -> "JsonlDocument":
         path = Path(path)
         data = path.read_bytes() if path.exists() else b""
-        bom, lines = split_lines(data)
+        bom, lines = split_lines(data, path)
         newline = b"\r\n" if any(ln.raw.endswith(b"\r\n") for ln in lines) else b"\n"
         return cls(path, bom, lines, newline)
 
@@ -109,14 +177,27 @@ def sha256_file(path: Path) -> str:
     return sha256_and_lines(path)[0]
 
 
-def sha256_and_lines(path: Path) -> tuple[str, int]:
-    """A file's sha256 and its number of physical lines (a final newline does not start another), read in chunks."""
+def sha256_and_lines(path: Path, *, check_utf8: bool = False):
+    """A file's sha256 and its number of physical lines (a final newline does not start another), read in chunks;
+    with check_utf8, also whether the whole file is valid UTF-8."""
     h, lines, last = hashlib.sha256(), 0, b"\n"
+    decoder, valid = codecs.getincrementaldecoder("utf-8")(), True
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
             lines += chunk.count(b"\n")
             last = chunk[-1:]
+            if check_utf8 and valid:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    valid = False
+    if check_utf8:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            valid = False
+        return h.hexdigest(), lines + (last != b"\n"), valid
     return h.hexdigest(), lines + (last != b"\n")
 
 

@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from . import __version__, rulebook
 from .errors import JfiError
+from .jsonl import json_problems
 
 
 def _generate_flag_views(con) -> None:
@@ -123,6 +124,10 @@ class Store:
         n = len(numbers)
         self.append("raw_lines", {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n,
                                   "line": numbers, "text": texts})
+        problems = json_problems(source, numbers, texts)
+        self.append("raw_json_problems", {"kind": [kind] * len(problems), "source": [p["source"] for p in problems],
+                                          "line": [p["line"] for p in problems], "field": [p["field"] for p in problems],
+                                          "message": [p["message"] for p in problems]})
 
     def load_inventory_file(self, path: str) -> int:
         """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the

@@ -12,7 +12,7 @@ import duckdb
 
 from ..errors import JfiError, refuse
 from ..atomic import recover
-from ..jsonl import line_columns, sha256_and_lines
+from ..jsonl import line_columns, parse_json, sha256_and_lines
 from ..store import Store
 
 
@@ -64,12 +64,12 @@ class AuditFolder:
         if whole and self.inventory_jsonl.is_file():
             with ThreadPoolExecutor(1) as pool:
                 reading = pool.submit(store.load_inventory_file, str(self.inventory_jsonl))
-                sha, lines = sha256_and_lines(self.inventory_jsonl)
+                sha, lines, utf8 = sha256_and_lines(self.inventory_jsonl, check_utf8=True)
                 try:
                     rows = reading.result()
                 except duckdb.Error:
                     rows = None
-            if rows == lines:
+            if rows == lines and utf8:
                 return sha, True
             store.con.execute("DELETE FROM raw_inventory")
         source, numbers, texts, data = self.inventory_source()
@@ -88,7 +88,7 @@ class AuditFolder:
         refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
         if self.inventory_jsonl.is_file():
             return store, sha, self._jsonl_header()
-        return store, sha, {k: v for k, v in json.loads(self.manifest.read_bytes()).items() if k != "views"}
+        return store, sha, {k: v for k, v in parse_json(self.manifest.read_bytes(), self.manifest).items() if k != "views"}
 
     def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
         """(built store, sha256, whether read whole, the inventory's violations)."""
@@ -106,6 +106,8 @@ class AuditFolder:
             first = fh.readline().strip()
         try:
             record = json.loads(first) if first.startswith("{") else {}
-        except json.JSONDecodeError:
+        except ValueError:
             return {}
+        except RecursionError:
+            raise JfiError("invalid_json", "nested too deeply to read", source=str(self.inventory_jsonl), line=1) from None
         return record if record.get("record") == "run" else {}

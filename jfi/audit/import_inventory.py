@@ -1,10 +1,10 @@
 """`jfi audit import-inventory FILE.json --out DIR`: take in a content-inventory/v1 manifest made elsewhere."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..errors import JfiError
+from ..jsonl import parse_json
 from .capture import SCHEMA, write_outputs
 
 VIEW_KEYS = ("view_id", "product", "url", "viewport", "nav_error", "final_url", "stayed_on_route_host", "inventory")
@@ -14,11 +14,10 @@ INVENTORY_KEYS = ("meta", "counts", "headings", "links", "images", "fields", "na
 def read_manifest(path: Path) -> dict:
     source = str(path)
     try:
-        run = json.loads(Path(path).read_text(encoding="utf-8-sig"))
+        data = Path(path).read_bytes()
     except OSError as e:
         raise JfiError("unreadable_manifest", f"cannot read: {e.strerror}", source=source) from None
-    except json.JSONDecodeError as e:
-        raise JfiError("invalid_json", f"not JSON: {e.msg}", source=source, line=e.lineno) from None
+    run = parse_json(data[3:] if data.startswith(b"\xef\xbb\xbf") else data, source)
     if not isinstance(run, dict) or run.get("schema") != SCHEMA:
         raise JfiError("invalid_manifest", f"schema must be {SCHEMA!r}", source=source, field="schema")
     views = run.get("views")

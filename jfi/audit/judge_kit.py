@@ -2,13 +2,12 @@
 contract, the batch, and the product-and-audience note from audit.toml."""
 from __future__ import annotations
 
-import json
 import shutil
 import tomllib
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, writer_lock
+from ..jsonl import AtomicFiles, line_columns, parse_json, writer_lock
 from .folder import AuditFolder
 
 KIT = Path(__file__).with_name("kit")
@@ -28,6 +27,14 @@ def product_notes(folder: AuditFolder) -> dict[str, str]:
     return {name: str(p.get("note", "")).strip() for name, p in products.items() if isinstance(p, dict)}
 
 
+def _unit_id(batch: Path, number: int, text: str) -> str:
+    record = parse_json(text, batch, number)
+    if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+        raise JfiError("stale_batches", "a batch line must be a unit with its id; run `jfi audit build` again",
+                       source=str(batch), line=number)
+    return record["id"]
+
+
 def run(folder: AuditFolder) -> int:
     batches = sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl")) \
         if folder.batches.is_dir() else []
@@ -38,8 +45,9 @@ def run(folder: AuditFolder) -> int:
     units_path = folder.root / "judgment-units.json"
     if not units_path.is_file():
         raise JfiError("not_built", "no judgment-units.json; run `jfi audit build` first", source=str(units_path))
-    units = {u["id"]: u["product"] for u in json.loads(units_path.read_text())["units"]}
-    batch_ids = {b.name: [json.loads(line).get("id") for line in b.read_text().splitlines() if line.strip()] for b in batches}
+    units = {u.get("id"): u.get("product") for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
+             if isinstance(u, dict)}
+    batch_ids = {b.name: [_unit_id(b, n, line) for n, line in zip(*line_columns(b))] for b in batches}
     stray = sorted({f"{name}: {i}" for name, ids in batch_ids.items() for i in ids if i not in units})
     if stray:
         raise JfiError("stale_batches", f"batch lines name units that are not built ({', '.join(stray[:5])}); "
@@ -54,8 +62,8 @@ def run(folder: AuditFolder) -> int:
         files.write(folder.root / RUBRIC_FILE, rubric)
         kit_root = folder.root / "judge-kit"
         for batch in batches:
-            lines = [line for line in batch.read_text().splitlines() if line.strip()]
-            product = units[json.loads(lines[0])["id"]]
+            lines = line_columns(batch)[1]
+            product = units[batch_ids[batch.name][0]]
             dest = kit_root / batch.name[: -len(".jsonl")]
             files.write(dest / "rubric.md", rubric)
             files.write(dest / "instructions.md", instructions.replace("<batch name>", batch.name[: -len(".jsonl")]))

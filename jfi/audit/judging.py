@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import JfiError, refuse
-from ..jsonl import AtomicFiles, atomic_write, line_columns, split_lines, writer_lock
+from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, split_lines, writer_lock
 from ..output import csv_lines, csv_text, utc_now, write_json_document
 from ..store import Store
 from .canonical import decision_id, digest
@@ -48,10 +48,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
     built, data = {}, b""
     if units_path.is_file():
         data = units_path.read_bytes()
-        try:
-            built = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise JfiError("invalid_json", e.msg, source=str(units_path), line=e.lineno) from None
+        built = parse_json(data, units_path)
         if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
             raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
     elif strict:
@@ -70,18 +67,22 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         if ledger_bytes is None:
             numbers, texts = line_columns(ledger)
         else:  # a ledger about to be written, checked whole before it is
-            lines = [ln for ln in split_lines(ledger_bytes)[1] if ln.text.strip()]
+            lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
             numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
         _add_file(store, "ratification", ledger, texts, numbers)
         digests = []
         for number, text in zip(numbers, texts):
             try:
                 record = json.loads(text)
-            except json.JSONDecodeError:
-                continue
+            except (ValueError, RecursionError):
+                continue  # the rules report the line (invalid JSON, or nesting too deep to read)
             if isinstance(record, dict):
-                digests.append((number, decision_id(record)))
-                ledger_ids.add(record.get("id"))
+                try:
+                    digests.append((number, decision_id(record)))
+                except RecursionError:
+                    continue
+                if isinstance(record.get("id"), str):
+                    ledger_ids.add(record["id"])
         store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
                                         "decision_id": [d[1] for d in digests]})
     ledger_ids.discard(None)

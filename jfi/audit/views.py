@@ -6,7 +6,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JfiError
+from ..errors import JfiError, clip
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -29,6 +29,9 @@ def _url(raw: str, base: str | None, where: tuple[str, int]) -> str:
         raise JfiError("invalid_url", f"{raw!r} is not an absolute http(s) URL{hint}",
                        source=where[0], line=where[1], field="url")
     return raw
+
+
+NAME_MAX = 100  # characters of a view id or product name, which become parts of file names
 
 
 def _host(url: str) -> str:
@@ -73,8 +76,12 @@ def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | Non
                 url = _url(line, base, where)
                 views.append(View(f"V-{position:03d}", _host(url), url, settle_ms))
             if not ID.match(views[-1].view_id):
-                raise JfiError("invalid_view", f"view id {views[-1].view_id!r} must be letters, digits, . _ or -",
+                raise JfiError("invalid_view", f"view id {clip(views[-1].view_id, 80)!r} must be letters, digits, . _ or -",
                                source=source, line=number, field="id")
+            for field, value in (("id", views[-1].view_id), ("product", views[-1].product)):
+                if len(value) > NAME_MAX:  # ids and products name files (screenshots, batches)
+                    raise JfiError("invalid_value", f"{field} is {len(value):,} characters; at most {NAME_MAX}",
+                                   source=source, line=number, field=field)
     for raw in urls:
         url = _url(raw, base, ("argument", 0))
         views.append(View(f"V-{len(views) + 1:03d}", _host(url), url, settle_ms))

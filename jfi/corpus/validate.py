@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .. import __version__
+from ..errors import MESSAGE_MAX, clip
 from ..output import table
 from .project import CorpusProject, display_path
 
@@ -14,6 +15,8 @@ def report(project: CorpusProject, goal: int) -> tuple[dict, int]:
     store = project.store(goal=goal)
     try:
         errors = store.rows("SELECT * FROM corpus_violations")
+        for e in errors:  # a value a user sent may be megabytes long: messages carry a clipped copy
+            e["message"] = clip(e["message"], MESSAGE_MAX)
         if not exists:
             errors.insert(0, {"source": display_path(project.corpus_path), "line": None, "record_id": None,
                               "field": None, "code": "no_corpus",

@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, or a view id used twice
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product too long to name a file, or a view id used twice
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -12,6 +12,10 @@ UNION ALL
 SELECT v.source, v.line, v.id, f.field, 'missing_field', 'a view needs a string ' || f.field
 FROM views AS v, (VALUES ('view_id', 1), ('product', 2), ('url', 3)) AS f(field, k)
 WHERE json_type([v.view_id, v.product, v.url][f.k]) IS DISTINCT FROM 'VARCHAR'
+UNION ALL
+SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$')) || ' characters; at most 100 (it names files)'
+FROM views AS v, LATERAL (VALUES ('view_id', v.view_id), ('product', v.product)) AS f(field, value)
+WHERE length(jstr(f.value, '$')) > 100
 UNION ALL
 SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || ' appears on an earlier line'
 FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)

@@ -10,6 +10,12 @@
 --   round: the round number taken from the file name (null for files outside rounds/)
 --   line: 1-based physical line number (blank lines are counted, never returned)
 --   text: the line without its terminator (and without a byte-order mark on line 1)
+-- raw_json_problems: what the reader found in a line that SQL's JSON functions do not report: a key repeated in one object (at any depth), or nesting too deep to read
+--   kind: what the file holds
+--   source: the file's path
+--   line: 1-based physical line number
+--   field: the repeated key (NULL for nesting)
+--   message: what is wrong, in words
 -- raw_files: every input file jfi looked for, present or not
 --   kind: what the file holds
 --   source: the file's path
@@ -30,6 +36,7 @@
 --   meaning: what the field holds
 CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER, sample_seed VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_lines (kind VARCHAR, source VARCHAR, round INTEGER, line INTEGER, text VARCHAR);
+CREATE TABLE IF NOT EXISTS raw_json_problems (kind VARCHAR, source VARCHAR, line INTEGER, field VARCHAR, message VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_files (kind VARCHAR, source VARCHAR, round INTEGER, present BOOLEAN);
 CREATE TABLE IF NOT EXISTS field_specs (
     kind VARCHAR, field VARCHAR, required BOOLEAN, types VARCHAR[], allowed VARCHAR[], pattern VARCHAR,

@@ -1,9 +1,9 @@
--- jsonl_line_violations: every JSONL line that is not valid JSON or not a JSON object, in any input kind
+-- jsonl_line_violations: every JSONL line that is not valid JSON, repeats a key in one object, nests too deeply, or is not a JSON object, in any input kind
 --   kind: what the file holds
 --   source: file path
 --   line: 1-based line number
 --   record_id: always NULL (such a line names no record)
---   field: always NULL (the whole line is at fault)
+--   field: the repeated key, else NULL (the whole line is at fault)
 --   code: invalid_json or not_an_object
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW jsonl_line_violations AS
@@ -11,4 +11,6 @@ SELECT kind, source, line, record_id, CAST(NULL AS VARCHAR) AS field,
     CASE WHEN is_json THEN 'not_an_object' ELSE 'invalid_json' END AS code,
     CASE WHEN is_json THEN 'line is JSON but not an object' ELSE 'line is not valid JSON' END AS message
 FROM jsonl_records
-WHERE NOT is_object;
+WHERE NOT is_object
+UNION ALL
+SELECT kind, source, line, NULL, field, 'invalid_json', message FROM raw_json_problems;

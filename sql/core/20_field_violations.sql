@@ -21,11 +21,6 @@ spec_vals AS MATERIALIZED (
 )
 SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL
-SELECT kind, source, line, record_id, field, 'invalid_json', 'key "' || field || '" appears more than once'
-FROM vals AS v
-SEMI JOIN (SELECT source, line FROM recs WHERE len(keys) > len(list_distinct(keys))) USING (source, line)
-GROUP BY ALL HAVING count(*) > 1
-UNION ALL
 SELECT v.kind, v.source, v.line, v.record_id, v.field, 'unknown_field', 'unknown field "' || v.field || '"'
 FROM vals AS v ANTI JOIN field_specs AS s USING (kind, field)
 UNION ALL

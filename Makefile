@@ -28,7 +28,7 @@ $(VENV)/.browser: $(VENV)/.installed
 run: $(VENV)/.installed $(VENV)/.browser
 	$(JFI) --project $(EXAMPLE) corpus validate; status=$$?; test $$status -le 1
 	$(JFI) --project $(EXAMPLE) corpus export --out $(CURDIR)/$(EXPORTS)
-	$(JFI) audit inventory --urls-file $(SITE)/views.txt --serve $(SITE) --port 8766 --out $(EXPORTS)/audit --settle 300 --replace
+	$(JFI) audit inventory --urls-file $(SITE)/views.txt --serve $(SITE) --out $(EXPORTS)/audit --settle 300 --replace
 	cp $(SITE)/audit.toml $(EXPORTS)/audit/audit.toml
 	$(JFI) audit build --inventory $(EXPORTS)/audit
 	$(JFI) audit judge-kit --inventory $(EXPORTS)/audit

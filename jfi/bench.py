@@ -70,19 +70,19 @@ def timed(fn, repeat: int) -> float:
 def bench_inventory(sites_root: Path) -> None:
     from .audit import capture
     from .audit import views as views_mod
-    from .audit.serve import serve_folder
+    from .audit.routing import FolderSite
 
     sites = sorted(p for p in sites_root.iterdir() if (p / "views.txt").is_file())
     results = {}
     for workers in (1, capture.default_workers()):
         records, elapsed = [], 0.0
         for site in sites:
-            with serve_folder(site, 8765) as origin:
-                views = views_mod.parse(site / "views.txt", [], settle_ms=300, base=origin)
-                opts = capture.Options(workers=workers, screenshots=False)
-                start = time.perf_counter()
-                recs, _ = capture.asyncio.run(capture._capture_all(views, opts))
-                elapsed += time.perf_counter() - start
+            served = FolderSite(site, "http://127.0.0.1:8765")
+            views = views_mod.parse(site / "views.txt", [], settle_ms=300, base=served.origin)
+            opts = capture.Options(workers=workers, screenshots=False, site=served)
+            start = time.perf_counter()
+            recs, _ = capture.asyncio.run(capture._capture_all(views, opts))
+            elapsed += time.perf_counter() - start
             records += [{k: v for k, v in r.items() if k != "load_ms"} for r in recs]
         results[workers] = (records, elapsed)
         print(f"inventory, {workers} worker(s): {len(records)} views in {elapsed:.1f} s = "

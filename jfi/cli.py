@@ -232,8 +232,9 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
                     no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
                     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: cores, at most 4)."),
-                    serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder on 127.0.0.1 and resolve /paths against it."),
-                    port: int = typer.Option(0, "--port", min=0, max=65535, help="Port for --serve (default: any free port)."),
+                    serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder to the browser under --origin (no server, no port) and resolve /paths against it."),
+                    origin: Optional[str] = typer.Option(None, "--origin", help="Origin a served folder appears under (default http://127.0.0.1:8766)."),
+                    port: Optional[int] = typer.Option(None, "--port", min=1, max=65535, help="Short for --origin http://127.0.0.1:PORT (nothing listens on it)."),
                     base_url: Optional[str] = typer.Option(None, "--base-url", help="Origin that /paths in the views file resolve against."),
                     nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
                     view_budget: Optional[float] = typer.Option(None, "--view-budget", min=1, help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s)."),
@@ -244,20 +245,27 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
 
     Example: jfi audit inventory --urls-file views.txt --out audits/2026-12 --settle 800
     """
-    from contextlib import nullcontext
-
     from .audit import capture, views as views_mod
-    from .audit.serve import serve_folder
+    from .audit.routing import DEFAULT_ORIGIN, FolderSite
     size = capture.parse_viewport(viewport)
-    if serve is not None and not serve.is_dir():
-        raise JfiError("invalid_serve", f"{serve} is not a folder", exit_code=2)
-    with (serve_folder(serve, port) if serve is not None else nullcontext(base_url)) as origin:
-        selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=origin,
-                                   only=only.split(",") if only else None, product=product)
-        opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
-                               screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
-                               urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget)
-        return capture.run(selected, out, opts, replace=replace)
+    if origin is not None and port is not None:
+        raise JfiError("usage", "give --origin or --port, not both", exit_code=3)
+    site = None
+    if serve is not None:
+        if not serve.is_dir():
+            raise JfiError("invalid_serve", f"{serve} is not a folder", exit_code=2)
+        origin = origin or (f"http://127.0.0.1:{port}" if port else DEFAULT_ORIGIN)
+        if not views_mod.is_origin(origin):
+            raise JfiError("invalid_origin", f"--origin must be http(s)://host[:port], got {origin!r}", exit_code=3)
+        site = FolderSite(serve, origin)
+    elif origin is not None or port is not None:
+        raise JfiError("usage", "--origin and --port name the origin of a --serve folder", exit_code=3)
+    selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
+                               only=only.split(",") if only else None, product=product)
+    opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
+                           screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
+                           urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
+    return capture.run(selected, out, opts, replace=replace)
 
 
 @audit_app.command("import-inventory")

@@ -72,11 +72,20 @@ ROUTES = {
 }
 
 
+SEEN: list[tuple[str, str, str]] = []  # (method, Host header, path) of every request the server received
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    def do_POST(self):
+        SEEN.append(("POST", self.headers.get("Host", ""), self.path))
+        self.send_response(204)
+        self.end_headers()
+
     def do_GET(self):
+        SEEN.append(("GET", self.headers.get("Host", ""), self.path))
         path = self.path.split("?")[0]
         if path == "/away":
             self.send_response(302)

@@ -16,6 +16,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles
 from ..output import utc_now
 from ..progress import Progress
+from .routing import FolderSite, Guard
 from .views import View
 
 SCHEMA = "content-inventory/v1"
@@ -47,6 +48,7 @@ class Options:
     engagement: str | None = None
     urls_source: str = "argv"
     view_budget_s: float | None = None
+    site: FolderSite | None = None  # a folder answered under a fixed origin, with no server
 
     @property
     def viewport_id(self) -> str:
@@ -82,8 +84,10 @@ def describe(rec: dict) -> str:
             f"fields {c['fields']}, navs {c['navs']}")
 
 
-async def _visit(context, view: View, opts: Options, rec: dict, shots: dict) -> None:
+async def _visit(context, view: View, opts: Options, rec: dict, shots: dict, guard: Guard) -> None:
     page = await context.new_page()
+    guard.main_page = page
+    context.on("page", guard.on_page)
     try:
         response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
         if response is not None and response.status >= 400:
@@ -98,6 +102,10 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict) -> 
         await page.wait_for_timeout(view.settle_ms)
     rec["final_url"] = page.url
     rec["stayed_on_route_host"] = urllib.parse.urlsplit(page.url).netloc == urllib.parse.urlsplit(view.url).netloc
+    if guard.off_host:  # a redirect or script navigation toward another origin was stopped, never followed
+        rec["final_url"], rec["stayed_on_route_host"] = guard.off_host, False
+        rec["nav_error"] = rec["nav_error"] if rec["nav_error"] and "blockedbyclient" not in rec["nav_error"].lower() \
+            and "ERR_BLOCKED" not in rec["nav_error"] else "navigation to another origin not followed"
     if rec["nav_error"] is None and rec["stayed_on_route_host"]:
         try:
             rec["inventory"] = await page.evaluate(PAGE_SCRIPT, CAPS)
@@ -113,18 +121,22 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict) -> 
 async def _capture_view(browser, view: View, opts: Options, shots: dict) -> dict:
     rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": opts.viewport_id,
            "nav_error": None, "final_url": None, "stayed_on_route_host": False, "load_ms": None,
-           "inventory": None, "screenshot": None}
+           "inventory": None, "screenshot": None, "environment_notes": []}
     started = time.monotonic()
     context = await browser.new_context(viewport={"width": opts.viewport[0], "height": opts.viewport[1]},
-                                        locale="en-US", reduced_motion="reduce")
+                                        locale="en-US", reduced_motion="reduce", service_workers="block")
+    guard = Guard(view.url, opts.site)
+    await context.route("**/*", guard.handle)
     try:
-        await asyncio.wait_for(_visit(context, view, opts, rec, shots), timeout=opts.budget_s(view))
+        await asyncio.wait_for(_visit(context, view, opts, rec, shots, guard), timeout=opts.budget_s(view))
     except asyncio.TimeoutError:
         rec["nav_error"] = f"view time budget of {opts.budget_s(view):.0f} s exceeded"
         rec["inventory"], rec["screenshot"] = None, None
     finally:
         rec["load_ms"] = round((time.monotonic() - started) * 1000)
+        rec["environment_notes"] = guard.notes()
         try:
+            await asyncio.wait_for(context.unroute_all(behavior="ignoreErrors"), timeout=5)
             await asyncio.wait_for(context.close(), timeout=10)
         except Exception:
             pass

@@ -34,6 +34,12 @@ def _url(raw: str, base: str | None, where: tuple[str, int]) -> str:
 NAME_MAX = 100  # characters of a view id or product name, which become parts of file names
 
 
+def is_origin(text: str) -> bool:
+    parts = urllib.parse.urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.path in ("", "/") \
+        and not parts.query and not parts.fragment
+
+
 def _host(url: str) -> str:
     return urllib.parse.urlsplit(url).netloc
 

@@ -1,0 +1,105 @@
+"""Capture is read-only in fact, and a served folder needs no port: requests are routed, never served."""
+import json
+
+import pytest
+
+import pages
+from conftest import Jfi
+
+HOSTILE = """<!doctype html><html lang="en"><head><title>Caf\u00e9 hostile</title></head><body>
+<main><h1>Caf\u00e9</h1><p>Menu</p>
+<img src="http://127.0.0.1:{port}/tracker.png" alt="tracker">
+<a href="/menu.html">Menu</a>
+<script>
+  fetch('/api/order', {{method: 'POST', body: 'x'}}).catch(() => {{}});
+  fetch('http://127.0.0.1:{port}/beacon').catch(() => {{}});
+  for (let i = 0; i < 5; i++) window.open('/popup.html?' + i);
+  navigator.sendBeacon && navigator.sendBeacon('/beacon', 'x');
+</script>
+</main></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def live():
+    httpd, origin = pages.start()
+    yield httpd, origin
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def served(live, tmp_path_factory):
+    httpd, origin = live
+    port = httpd.server_address[1]
+    site = tmp_path_factory.mktemp("site")
+    (site / "index.html").write_bytes(HOSTILE.format(port=port).encode("utf-8"))  # no <meta charset>
+    (site / "popup.html").write_text("<title>Popup</title><img src='/popup-loaded.png'>")
+    (site / "views.txt").write_text("home,cafe,/\nmissing,cafe,/nope.html\n")
+    pages.SEEN.clear()
+    outs = []
+    for n in range(2):
+        out = site.parent / f"out{n}"
+        r = Jfi(site)("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site),
+                      "--out", str(out), "--settle", "300", "--no-screenshots", "--nav-timeout", "5000")
+        outs.append((r, [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()]))
+    return site, outs
+
+
+def test_a_served_folder_needs_no_port_and_gives_the_same_ids_every_run(served):
+    site, outs = served
+    (r0, lines0), (r1, lines1) = outs
+    home0, home1 = lines0[1], lines1[1]
+    assert home0["url"] == home1["url"] == "http://127.0.0.1:8766/"
+    assert home0["inventory"]["links"][0]["href"] == "http://127.0.0.1:8766/menu.html"
+    assert lines0[2]["nav_error"].startswith("HTTP 404")
+    jfi = Jfi(site)
+    ids = []
+    for n in range(2):
+        assert jfi("audit", "build", "--inventory", str(site.parent / f"out{n}")).exit_code == 0
+        ids.append([u["id"] for u in json.loads((site.parent / f"out{n}" / "judgment-units.json").read_text())["units"]])
+    assert ids[0] == ids[1] and ids[0]
+
+
+def test_a_page_without_meta_charset_is_read_as_utf8(served):
+    _, outs = served
+    home = outs[0][1][1]
+    assert home["inventory"]["meta"]["title"] == "Caf\u00e9 hostile"
+    assert home["inventory"]["meta"]["h1"] == ["Caf\u00e9"]
+
+
+def test_capture_blocks_writes_other_origins_and_popups(served):
+    _, outs = served
+    home = outs[0][1][1]
+    notes = " | ".join(home["environment_notes"])
+    assert "non-GET request(s) blocked" in notes
+    assert "request(s) to another origin blocked" in notes
+    assert "5 popup(s) closed unloaded" in notes, notes
+    assert home["inventory"] is not None  # blocked requests are notes, not a lost view
+    assert not [s for s in pages.SEEN if s[2] in ("/tracker.png", "/beacon")], pages.SEEN
+    assert not any(s[0] == "POST" for s in pages.SEEN)
+
+
+def test_an_off_host_redirect_is_not_followed(live, tmp_path):
+    httpd, origin = live
+    pages.SEEN.clear()
+    views = tmp_path / "views.txt"
+    views.write_text(f"away,lab,{origin}/away\nplain,lab,{origin}/plain.html\n")
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(views), "--out", str(tmp_path / "out"),
+                      "--settle", "0", "--no-screenshots", "--nav-timeout", "5000")
+    assert r.exit_code == 1
+    lines = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()]
+    away = lines[1]
+    assert away["inventory"] is None and away["stayed_on_route_host"] is False
+    assert away["final_url"].startswith("http://localhost:") and "not followed" in away["nav_error"]
+    assert not [s for s in pages.SEEN if s[1].startswith("localhost")], pages.SEEN  # the target was never asked for
+    assert lines[2]["inventory"] is not None and lines[2]["environment_notes"] == []
+
+
+def test_origin_options_are_checked(tmp_path):
+    (tmp_path / "views.txt").write_text("a,p,/\n")
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
+                      "--origin", "ftp://x", "--out", str(tmp_path / "o"))
+    assert r.exit_code == 3 and "invalid_origin" in r.stderr
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--origin", "http://a.test",
+                      "--out", str(tmp_path / "o"))
+    assert r.exit_code == 3
+    assert not (tmp_path / "o").exists()

@@ -5,6 +5,15 @@
 // links and headings with no text, the alt of an image inside is the content ("img-alt").
 (caps) => {
   const squash = (s) => (s == null ? '' : String(s)).replace(/\s+/g, ' ').trim();
+  // The text of a node, reading at most `limit` characters of its text nodes (a page-sized block is not read whole).
+  const TEXT_LIMIT = 4000;
+  const textOf = (node, limit = TEXT_LIMIT) => {
+    if (!node) return '';
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    let out = '';
+    while (out.length < limit && walker.nextNode()) out += walker.currentNode.nodeValue;
+    return out;
+  };
   const cut = (s, n) => {
     const t = squash(s);
     return t.length > n ? `${t.slice(0, n - 1)}\u2026` : t;
@@ -18,6 +27,23 @@
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
   const byId = (id) => (id ? document.getElementById(id) : null);
 
+  // nth-of-type of every child of a parent, worked out once per parent (a page may put 100,000 links in one list)
+  const siblingCache = new Map();
+  const siblingIndex = (parent, node) => {
+    let info = siblingCache.get(parent);
+    if (!info) {
+      const index = new Map();
+      const count = new Map();
+      for (const child of parent.children) {
+        const n = (count.get(child.tagName) || 0) + 1;
+        count.set(child.tagName, n);
+        index.set(child, n);
+      }
+      info = { index, count };
+      siblingCache.set(parent, info);
+    }
+    return { index: info.index.get(node), count: info.count.get(node.tagName) };
+  };
   // A short CSS path: an id ends it; otherwise up to six steps, nth-of-type where a tag repeats.
   const pathOf = (el) => {
     if (el.id) return `#${CSS.escape(el.id)}`;
@@ -27,8 +53,8 @@
       let step = node.tagName.toLowerCase();
       const parent = node.parentElement;
       if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node.tagName);
-        if (same.length > 1) step += `:nth-of-type(${same.indexOf(node) + 1})`;
+        const { index, count } = siblingIndex(parent, node);
+        if (count > 1) step += `:nth-of-type(${index})`;
       }
       steps.unshift(step);
     }
@@ -74,11 +100,11 @@
   // than the element itself.
   const BLOCKS = 'p,li,td,th,dd,dt,figcaption,h1,h2,h3,h4,h5,h6,blockquote,label,summary,article,section,div';
   const surroundingText = (el, n) => {
-    const own = squash(el.textContent).length;
+    const own = squash(textOf(el)).length;
     let node = el.parentElement;
     for (let hops = 0; node && hops < 6; hops++, node = node.parentElement) {
       if (node.matches(BLOCKS)) {
-        const text = squash(node.textContent);
+        const text = squash(textOf(node));
         if (text.length > own + 3) return cut(text, n);
       }
     }
@@ -88,11 +114,11 @@
   const followingText = (el, n) => {
     let node = el.nextElementSibling;
     for (let hops = 0; node && hops < 4; hops++, node = node.nextElementSibling) {
-      const text = squash(node.textContent);
+      const text = squash(textOf(node));
       if (text) return cut(text, n);
     }
     if (el.parentElement) {
-      const rest = squash(el.parentElement.textContent).replace(squash(el.textContent), '').trim();
+      const rest = squash(textOf(el.parentElement)).replace(squash(textOf(el)), '').trim();
       if (rest) return cut(rest, n);
     }
     return '';

@@ -40,7 +40,7 @@ run: $(VENV)/.installed $(VENV)/.browser
 	$(JFI) audit receipts --inventory $(EXPORTS)/audit
 
 test: $(VENV)/.installed $(VENV)/.browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2
 
 bench: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m jfi.bench

@@ -34,7 +34,9 @@ class Store:
     create are computed once per build, views stay live).
     """
 
-    def __init__(self, path: str | Path = ":memory:"):
+    def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None):
+        """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
+        A command builds only its own part of the rulebook; `rulebook_sha256` always covers the whole rulebook."""
         self.con = duckdb.connect(str(path))
         # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
@@ -52,6 +54,8 @@ class Store:
         self._pending: dict[str, dict[str, list]] = {}
         self._built = False
         self.files, self.rulebook_sha256 = rulebook.load()
+        if sections is not None:
+            self.files = tuple(f for f in self.files if f.rel.split("/")[0] in ("core", *sections))
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)

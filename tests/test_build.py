@@ -224,8 +224,8 @@ def test_broken_inventory_is_refused_with_file_and_line(tmp_path):
 
 
 def test_flag_rules_are_listed_by_schema(tmp_path):
-    assert Jfi(tmp_path)("corpus", "init").exit_code == 0  # query reads a project; the rule tables are in every store
-    r = Jfi(tmp_path)("query", "SELECT flag, type, sc, informational, meaning FROM audit_flag_rules ORDER BY ord", "--format", "json")
+    folder = write(tmp_path / "audit", [view("home")])
+    r = Jfi(tmp_path)("query", "--inventory", str(folder), "SELECT flag, type, sc, informational, meaning FROM audit_flag_rules ORDER BY ord", "--format", "json")
     rules = r.json
     assert {x["flag"] for x in rules} >= {"title_empty", "icon_only_link_weak_alt", "same_href_multiple_names"}
     assert all(x["meaning"] for x in rules)

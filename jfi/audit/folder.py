@@ -92,7 +92,7 @@ class AuditFolder:
 
     def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
         """(built store, sha256, whether read whole, the inventory's violations)."""
-        store = Store()
+        store = Store(sections=("audit",))
         try:
             store.set_batch_size(batch_size)
             sha, whole = self.load_inventory(store, whole=whole)

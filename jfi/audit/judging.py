@@ -54,7 +54,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
     elif strict:
         raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
                        source=str(units_path))
-    store = Store()
+    store = Store(sections=("audit",))
     store.set_sample_seed(seed)
     if not strict:
         try:

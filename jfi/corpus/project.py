@@ -129,4 +129,4 @@ class CorpusProject:
         return store
 
     def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:") -> Store:
-        return self.load(Store(path), goal=goal, hash_images=hash_images)
+        return self.load(Store(path, sections=("corpus",)), goal=goal, hash_images=hash_images)

@@ -36,7 +36,7 @@ class VerifyFolder:
         return self.root / "claims.jsonl"
 
     def store(self, extra_claims: Path | None = None) -> Store:
-        store = Store()
+        store = Store(sections=("verify",))
         for kind, path in (("verify_artifact", self.artifacts), ("verify_checkpoint", self.checkpoints),
                            ("verify_claim", self.claims), ("verify_claim", extra_claims)):
             if path is not None and Path(path).is_file():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..errors import JfiError
+from ..output import err
 from ..jsonl import atomic_write, update_records, writer_lock
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -53,7 +54,7 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         conflicts = [r for r in rows if r["action"] == "conflict"]
         if conflicts:
             for r in conflicts:
-                print(f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
+                err(f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
                       f"{r['item_id']} already has a different pass-b")
             raise JfiError("conflicting_second_pass", f"{len(conflicts)} answer(s) conflict with a recorded pass-b; "
                            "nothing written")

@@ -20,14 +20,15 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         try:
             refuse_on_violations(store, [display_path(project.corpus_path), display_path(review)],
                                  f"round {round_no}")
-            blockers = store.rows("SELECT item_id, reason FROM corpus_verdict_blockers WHERE round = ?", [round_no])
+            blockers = store.rows("SELECT item_id, review_line, reason FROM corpus_verdict_blockers WHERE round = ?",
+                                  [round_no])
             updates = store.rows("SELECT item_id, item_line, current_status, new_status FROM corpus_verdicts "
                                  "WHERE round = ? ORDER BY item_line", [round_no])
         finally:
             store.close()
         if blockers:
             for b in blockers:
-                err(f"{display_path(review)}: {b['item_id']}: accept_refused: {b['reason']}")
+                err(f"{display_path(review)}:{b['review_line']}: {b['item_id']}: accept_refused: {b['reason']}")
             items = sorted({b["item_id"] for b in blockers})
             raise JfiError("round_refused", f"round {round_no} refused: {len(items)} accept(s) cannot be applied "
                            f"({', '.join(items)}); nothing written")

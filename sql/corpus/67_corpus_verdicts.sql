@@ -9,6 +9,7 @@
 -- corpus_verdict_blockers: accepts that would promote an item that may not be accepted, one row per reason
 --   round: review round
 --   item_id: item id
+--   review_line: line of the accept in the review file
 --   reason: why the accept is refused
 CREATE OR REPLACE VIEW corpus_verdicts AS
 SELECT r.round, r.item_id, r.line AS review_line, r.verdict, i.line AS item_line, i.status AS current_status,
@@ -18,7 +19,7 @@ JOIN corpus_items AS i ON i.id = r.item_id
 WHERE r.nth = 1 AND r.verdict IN ('accept', 'revise', 'reject');
 
 CREATE OR REPLACE VIEW corpus_verdict_blockers AS
-SELECT v.round, v.item_id, b.reason
+SELECT v.round, v.item_id, v.review_line, b.reason
 FROM corpus_verdicts AS v
 JOIN corpus_items AS i ON i.line = v.item_line
 LEFT JOIN image_copies AS c ON c.path = i.image_file

@@ -11,7 +11,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Optional
 
-import duckdb
 import typer
 
 from . import __version__
@@ -68,8 +67,15 @@ def guarded(fn):
         except OSError as e:  # a path that cannot be read or written: say which, never a traceback
             err(f"{e.filename + ': ' if e.filename else ''}io_error: {e.strerror or e}")
             raise typer.Exit(2)
-        except duckdb.Error as e:  # input DuckDB could not take (rules read it line by line, so this is rare)
-            err(f"data_error: {str(e).splitlines()[0]}")
+        except RecursionError:  # a value nested deeper than any reader takes, met where no line is known
+            err("invalid_json: a value is nested too deeply to read")
+            raise typer.Exit(2)
+        except Exception as e:
+            duckdb = sys.modules.get("duckdb")  # not imported for --help and --version
+            if duckdb is None or not isinstance(e, duckdb.Error):
+                raise
+            # input DuckDB could not take (rules read it line by line, so this is rare)
+            err(f"data_error: {str(e).splitlines()[0][:300]}")
             raise typer.Exit(2)
         raise typer.Exit(code or 0)
     return wrapper

@@ -44,3 +44,11 @@ def test_unwritable_output_is_an_error_not_a_traceback(tmp_path):
     r = subprocess.run([sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(tmp_path),
                         "corpus", "export", "--out", str(blocker / "sub")], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 2 and "io_error" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_version_and_help_import_neither_duckdb_nor_playwright():
+    code = ("import sys\nfrom jfi.cli import main\nsys.argv = ['jfi', '{arg}']\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('duckdb', 'playwright', 'pyarrow') if m in sys.modules))")
+    for arg in ("--version", "--help"):
+        r = subprocess.run([sys.executable, "-c", code.format(arg=arg)], capture_output=True, text=True, cwd=REPO)
+        assert r.returncode == 0 and r.stdout.strip().splitlines()[-1] == "[]", (arg, r.stdout, r.stderr)

@@ -33,8 +33,10 @@ METHOD_BOUNDARY = [
     "Per-view caps: headings 250, links 500, images 250, fields 120, nav items 120 per landmark; capped views are "
     "flagged in `capped` and the true totals are recorded.",
     "One viewport. Navigation surfaces hidden at this width share the same DOM and are captured with visible:false.",
-    "Read-only GETs; reducedMotion=reduce; a per-view time budget; a navigation error, an HTTP error page or a "
-    "redirect to another host is an environment note, never product evidence.",
+    "Read-only: only GETs to the view's own origin are let through (other requests are blocked and counted in "
+    "environment_notes), popups are closed unloaded; reducedMotion=reduce; a per-view time budget; a navigation "
+    "error, an HTTP error page or a navigation to another origin (never followed) is an environment note, never "
+    "product evidence.",
 ]
 PAGE_SCRIPT = (Path(__file__).with_name("inventory.js")).read_text(encoding="utf-8")
 
@@ -104,8 +106,7 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict, gua
     rec["stayed_on_route_host"] = urllib.parse.urlsplit(page.url).netloc == urllib.parse.urlsplit(view.url).netloc
     if guard.off_host:  # a redirect or script navigation toward another origin was stopped, never followed
         rec["final_url"], rec["stayed_on_route_host"] = guard.off_host, False
-        rec["nav_error"] = rec["nav_error"] if rec["nav_error"] and "blockedbyclient" not in rec["nav_error"].lower() \
-            and "ERR_BLOCKED" not in rec["nav_error"] else "navigation to another origin not followed"
+        rec["nav_error"] = "navigation to another origin not followed"
     if rec["nav_error"] is None and rec["stayed_on_route_host"]:
         try:
             rec["inventory"] = await page.evaluate(PAGE_SCRIPT, CAPS)

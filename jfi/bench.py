@@ -74,21 +74,23 @@ def bench_inventory(sites_root: Path) -> None:
 
     sites = sorted(p for p in sites_root.iterdir() if (p / "views.txt").is_file())
     results = {}
-    for workers in (1, capture.default_workers()):
+    default = capture.default_workers()
+    for workers, tree in ((1, True), (default, False), (default, True)):
         records, elapsed = [], 0.0
         for site in sites:
             served = FolderSite(site, "http://127.0.0.1:8765")
             views = views_mod.parse(site / "views.txt", [], settle_ms=300, base=served.origin)
-            opts = capture.Options(workers=workers, screenshots=False, site=served)
+            opts = capture.Options(workers=workers, screenshots=False, site=served, accessibility_tree=tree)
             start = time.perf_counter()
             recs, _ = capture.asyncio.run(capture._capture_all(views, opts))
             elapsed += time.perf_counter() - start
             records += [{k: v for k, v in r.items() if k != "load_ms"} for r in recs]
-        results[workers] = (records, elapsed)
-        print(f"inventory, {workers} worker(s): {len(records)} views in {elapsed:.1f} s = "
-              f"{len(records) / elapsed * 60:.0f} views/minute")
-    (one, t1), (many, tn) = results[1], results[max(results)]
-    print(f"speed-up with {max(results)} workers: {t1 / tn:.2f}x; outputs identical apart from timings: {one == many}")
+        results[workers, tree] = (records, elapsed)
+        print(f"inventory, {workers} worker(s), {'with' if tree else 'without'} the accessibility tree: "
+              f"{len(records)} views in {elapsed:.1f} s = {len(records) / elapsed * 60:.0f} views/minute")
+    (one, t1), (many, tn) = results[1, True], results[default, True]
+    print(f"speed-up with {default} workers: {t1 / tn:.2f}x; outputs identical apart from timings: {one == many}")
+    print(f"cost of the accessibility tree: {tn / results[default, False][1]:.2f}x the capture time without it")
 
 
 def synthetic_inventory(path: Path, n_views: int) -> None:

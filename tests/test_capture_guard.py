@@ -122,5 +122,6 @@ def test_a_huge_page_is_captured_capped_and_flagged_within_its_budget(tmp_path):
     assert len(inv["links"]) == 500 and inv["counts"]["links_total"] == 100_000
     assert len(inv["images"]) == 250 and inv["counts"]["images_total"] == 20_000
     assert inv["capped"]["links"] and inv["capped"]["images"]
+    assert "ax" not in inv["links"][0] and "accessibility tree not read" in " ".join(view["environment_notes"])
     assert inv["links"][499]["selector"].endswith("main > a:nth-of-type(500)")
     assert inv["images"][0]["selector"].endswith("main > img:nth-of-type(1)")

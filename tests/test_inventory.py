@@ -237,3 +237,22 @@ def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
     plain = run(io.StringIO())
     assert plain.splitlines()[1].startswith("b: environment note: HTTP 500") and "\r" not in plain
     assert run(io.StringIO(), note=False) == ""  # steps without a note (image fetching) print nothing on a pipe
+
+
+def test_a_manifest_view_whose_page_script_threw_imports_as_a_note(tmp_path):
+    from inventories import view as make_view
+    good, bad = make_view("home"), make_view("broken")
+    bad["inventory"] = {"error": "TypeError: cannot read properties of null (reading 'matches')"}
+    manifest = {"schema": "content-inventory/v1", "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
+                "caps": {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120},
+                "views": [good, bad]}
+    (tmp_path / "run.json").write_text(json.dumps(manifest))
+    jfi = Jfi(tmp_path)
+    r = jfi("audit", "import-inventory", str(tmp_path / "run.json"), "--out", str(tmp_path / "imp"))
+    assert r.exit_code == 0, r.stderr
+    lines = [json.loads(x) for x in (tmp_path / "imp" / "inventory.jsonl").read_text().splitlines()]
+    broken = next(v for v in lines[1:] if v["view_id"] == "broken")
+    assert broken["inventory"] is None and broken["nav_error"].startswith("capture failed: TypeError")
+    assert jfi("audit", "build", "--inventory", str(tmp_path / "imp")).exit_code == 0
+    units = json.loads((tmp_path / "imp" / "judgment-units.json").read_text())
+    assert [v["view_id"] for v in units["views_skipped"]] == ["broken"]

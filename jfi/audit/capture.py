@@ -16,6 +16,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles
 from ..output import utc_now
 from ..progress import Progress
+from . import axnames
 from .routing import FolderSite, Guard
 from .views import View
 
@@ -51,6 +52,7 @@ class Options:
     urls_source: str = "argv"
     view_budget_s: float | None = None
     site: FolderSite | None = None  # a folder answered under a fixed origin, with no server
+    accessibility_tree: bool = True  # ask Chromium for each element's computed name (off only to measure its cost)
 
     @property
     def viewport_id(self) -> str:
@@ -109,7 +111,11 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict, gua
         rec["nav_error"] = "navigation to another origin not followed"
     if rec["nav_error"] is None and rec["stayed_on_route_host"]:
         try:
-            rec["inventory"] = await page.evaluate(PAGE_SCRIPT, CAPS)
+            if opts.accessibility_tree:
+                rec["inventory"], notes = await axnames.capture(page, PAGE_SCRIPT, CAPS)
+                guard.extra_notes += notes
+            else:
+                rec["inventory"] = await page.evaluate(PAGE_SCRIPT, CAPS)
         except Exception as e:
             rec["nav_error"] = f"capture failed: {str(e).splitlines()[0][:180]}"
             return

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import JfiError
+from ..errors import JfiError, clip
 from ..jsonl import parse_json
 from .capture import SCHEMA, write_outputs
 
@@ -36,6 +36,11 @@ def read_manifest(path: Path) -> dict:
                            field=f"{where}.view_id")
         seen.add(view["view_id"])
         inv = view["inventory"]
+        if isinstance(inv, dict) and "error" in inv and any(k not in inv for k in INVENTORY_KEYS):
+            # what the reference writes when its page script threw: a view with an environment note, not a refusal
+            view["inventory"] = None
+            view["nav_error"] = view.get("nav_error") or f"capture failed: {clip(inv['error'], 200)}"
+            continue
         if inv is not None and (not isinstance(inv, dict) or any(k not in inv for k in INVENTORY_KEYS)):
             raise JfiError("invalid_manifest", f"{where}.inventory must hold {', '.join(INVENTORY_KEYS)}",
                            source=source, field=f"{where}.inventory")

@@ -128,12 +128,16 @@
   };
   const FILE_EXT = /\.(pdf|xlsx?|csv|docx?|pptx?|zip|json|xml|txt|sdf|mol|png|jpe?g|gif|svg|mp4)(?:$|[?#])/i;
 
+  // The captured elements themselves, in step with the lists, for the browser's own accessible names (asked for
+  // through the DevTools protocol when caps.with_elements is set; nothing is written into the page).
+  const elementsOf = { headings: [], links: [], images: [], fields: [] };
   const headings = [];
   for (const el of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')) {
     if (headings.length >= caps.headings) break;
     const aria = el.getAttribute('aria-level');
     const level = aria ? Number(aria) : Number(el.tagName[1]) || null;
     const nm = nameOf(el);
+    elementsOf.headings.push(el);
     headings.push({
       i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
       visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
@@ -154,6 +158,7 @@
     let external = false;
     try { external = new URL(href).host !== location.host; } catch (e) { external = false; }
     const ext = href.match(FILE_EXT);
+    elementsOf.links.push(el);
     links.push({
       i: links.length, name: cut(nm.name, 160), name_source: nm.source, text: cut(text, 160),
       title: orNull(el.getAttribute('title'), 120), href: cut(href, 240), href_raw: cut(raw, 120),
@@ -190,6 +195,7 @@
         control_has_text: !!squash(ownText) || !!squash(control.textContent).replace(squash(el.textContent), ''),
       };
     }
+    elementsOf.images.push(el);
     images.push({
       i: images.length, tag, src: cut(src.startsWith('data:') ? 'data:\u2026' : src, 160),
       src_basename: cut(src.split('?')[0].split('/').pop() || '', 80),
@@ -223,6 +229,7 @@
     const source = found ? found[0]
       : el.getAttribute('placeholder') ? 'placeholder-only' : el.getAttribute('title') ? 'title-only' : 'none';
     const described = (el.getAttribute('aria-describedby') || '').split(/\s+/).map((id) => byId(id)?.textContent).join(' ');
+    elementsOf.fields.push(el);
     fields.push({
       i: fields.length, type, name_attr: el.getAttribute('name') || null, id: el.id || null,
       label: cut(found ? found[1] : '', 160), label_source: source,
@@ -287,5 +294,6 @@
     images: imagesTotal > caps.images, fields: fields.length >= caps.fields,
     navs: navs.some((n) => n.item_count >= caps.nav_links),
   };
-  return { meta, counts, headings, links, images, fields, navs, capped };
+  const data = { meta, counts, headings, links, images, fields, navs, capped };
+  return caps.with_elements ? { data, elements: elementsOf } : data;
 }

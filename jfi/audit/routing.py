@@ -67,6 +67,7 @@ class Guard:
         self.main_page = None
         self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0}
         self.off_host: str | None = None  # where a top-level navigation tried to go
+        self.extra_notes: list[str] = []  # notes of the capture itself (e.g. names left to the DOM approximation)
 
     def notes(self) -> list[str]:
         """The environment notes of what was blocked, one per kind that happened."""
@@ -75,7 +76,7 @@ class Guard:
         out = [f"{n} {words[k]}" for k, n in self.blocked.items() if n]
         if self.off_host:
             out.append(f"navigation to another origin not followed: {self.off_host[:200]}")
-        return out
+        return out + self.extra_notes
 
     async def on_page(self, page) -> None:
         """A page other than the view's own (window.open, target=_blank) is closed before it loads anything."""

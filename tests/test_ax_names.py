@@ -1,0 +1,83 @@
+"""Every captured heading, link, image and field carries what Chromium itself exposes (Accessibility domain):
+the computed name, where it came from, the role and whether it is exposed at all."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import Jfi
+from jfi.audit.axnames import describe, name_source
+
+PAGES = Path(__file__).with_name("pages_ax")
+
+
+@pytest.fixture(scope="module")
+def elements(tmp_path_factory):
+    site = tmp_path_factory.mktemp("ax")
+    shutil.copy(PAGES / "names.html", site / "index.html")
+    (site / "views.txt").write_text("names,lab,/\n")
+    r = Jfi(site)("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site),
+                  "--out", str(site / "out"), "--settle", "0", "--no-screenshots")
+    assert r.exit_code == 0, r.stderr
+    view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
+    assert view["environment_notes"] == []
+    inv = view["inventory"]
+    return {(kind, e["selector"]): e for kind in ("headings", "links", "images", "fields") for e in inv[kind]}
+
+
+def ax(elements, kind, selector):
+    return elements[(kind, selector)]["ax"]
+
+
+@pytest.mark.parametrize("kind,selector,name,source,role", [
+    ("links", "#lb-hidden", "Hidden label", "aria-labelledby", "link"),  # aria-labelledby may point at hidden text
+    ("images", "#img-aria", "Aria words", "aria-label", "image"),      # aria-label wins over alt
+    ("images", "#img-title", "W3C logo", "title", "image"),           # a title alone names an image
+    ("images", "#inimg-alt", "Go", "alt", "button"),
+    ("images", "#inimg-none", "Submit", "default", "button"),         # input type=image with no alt
+    ("images", "#roleimg", "Five stars", "aria-label", "image"),
+    ("images", "#svgt", "Chart title", "title", "image"),             # svg named by its <title> child
+    ("links", "#link-img-aria", "Search", "contents", "link"),        # a link named by its image's aria-label
+    ("links", "#link-img-title", "Timetables", "contents", "link"),
+    ("fields", "#f-lab", "Email", "label", "textbox"),
+    ("fields", "#f-ph", "Search the site", "placeholder", "textbox"),  # the source says it is only a placeholder
+])
+def test_names_are_the_browsers_own(elements, kind, selector, name, source, role):
+    got = ax(elements, kind, selector)
+    assert got == {"name": name, "name_source": source, "role": role, "exposed": True}
+
+
+def test_the_approximation_is_kept_beside_the_computed_name(elements):
+    link = elements[("links", "#lb-hidden")]
+    assert link["name"] == "Hidden label" and link["ax"]["name"] == "Hidden label"
+    image = elements[("images", "#img-aria")]
+    assert image["alt"] == "alt words" and image["ax"]["name"] == "Aria words"
+    heading = elements[("headings", "#h-hidden")]
+    assert heading["text"] == "Only hidden" and heading["ax"] == {"name": "", "name_source": None, "role": "heading",
+                                                                   "exposed": True}
+
+
+@pytest.mark.parametrize("kind,selector", [
+    ("links", "#l-none"), ("links", "#l-vis"), ("links", "#l-aria"),       # display:none, visibility, aria-hidden
+    ("images", "#deco-empty"), ("images", "#deco-role"),                   # alt="" and role=presentation
+])
+def test_hidden_and_decorative_elements_are_not_exposed(elements, kind, selector):
+    assert ax(elements, kind, selector)["exposed"] is False
+    assert ax(elements, kind, selector)["name"] == ""
+
+
+def test_unnamed_images_are_exposed_with_an_empty_name(elements):
+    assert ax(elements, "images", "#roleimg-none") == {"name": "", "name_source": None, "role": "image", "exposed": True}
+    assert ax(elements, "images", "#alt-space") == {"name": "", "name_source": None, "role": "image", "exposed": True}
+
+
+def test_protocol_nodes_in_jfis_words():
+    assert describe(None) == {"name": "", "name_source": None, "role": None, "exposed": False}
+    assert describe({"ignored": True, "role": {"value": "none"}})["exposed"] is False
+    node = {"role": {"value": "textbox"}, "name": {"value": " Email  address ", "sources": [
+        {"type": "relatedElement", "attribute": "aria-labelledby"},
+        {"type": "relatedElement", "nativeSource": "labelfor", "value": {"value": "Email address"}}]}}
+    assert describe(node) == {"name": "Email address", "name_source": "label", "role": "textbox", "exposed": True}
+    assert name_source({"sources": [{"type": "attribute", "attribute": "alt", "value": {"value": "x"},
+                                     "superseded": True}, {"type": "contents", "value": {"value": "y"}}]}) == "contents"

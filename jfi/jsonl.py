@@ -103,7 +103,6 @@ def parse_json(text: str | bytes, source, line: int | None = None):
         raise JfiError("invalid_json", e.msg, source=str(source), line=line or e.lineno) from None
 
 
-
 def read_lines(path: Path) -> list[Line]:
     """Non-blank lines of a JSONL file with exact 1-based numbers (blank lines are counted, not returned)."""
     _, lines = split_lines(Path(path).read_bytes(), path)

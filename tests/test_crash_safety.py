@@ -1,6 +1,7 @@
 """A writer killed at any step leaves every file of its group old or new, never a mix; leftovers are cleaned."""
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -113,3 +114,39 @@ def test_jsonl_module_imports_no_fcntl():
     import jfi.jsonl
     source = open(jfi.jsonl.__file__).read() + open(sys.modules["jfi.atomic"].__file__).read()
     assert "import fcntl" not in source
+
+
+@pytest.mark.slow
+def test_build_killed_at_every_step_is_old_or_new_as_a_whole(tmp_path):
+    """judgment-units.json, every batch file and the removal of batches no longer made land together."""
+    from inventories import link, view, write
+    folder = write(tmp_path / "audit", [view("home", links=[link(f"Route {k}", f"/r{k}") for k in range(7)])])
+    assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
+    saved = tmp_path / "saved"
+    shutil.copytree(folder, saved)
+
+    def files(root):  # judgment-units.json is compared without its build time
+        return {str(p.relative_to(root)): hashlib.sha256(re.sub(rb'"built_utc": "[^"]*"', b"", p.read_bytes())).hexdigest()
+                for p in sorted(root.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+
+    old = files(folder)
+    assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "3").returncode == 0
+    new = files(folder)
+    assert set(old) != set(new)  # batch files come and go, so removals are part of the group
+    step, seen = 0, set()
+    while True:
+        step += 1
+        shutil.rmtree(folder)
+        shutil.copytree(saved, folder)
+        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "3", crash_at=step)
+        if r.returncode == 0:
+            break
+        assert r.returncode == 137, r.stderr
+        if not [n for n in os.listdir(folder) if n.startswith(".jfi-commit-")]:
+            assert files(folder) == old, f"step {step}: a mix without a journal"
+        recover(folder)
+        now = files(folder)
+        assert now in (old, new), f"step {step}: neither old nor new"
+        seen.add("old" if now == old else "new")
+        assert step < 60
+    assert files(folder) == new and seen == {"old", "new"}, (step, seen)

@@ -81,3 +81,53 @@ def test_protocol_nodes_in_jfis_words():
     assert describe(node) == {"name": "Email address", "name_source": "label", "role": "textbox", "exposed": True}
     assert name_source({"sources": [{"type": "attribute", "attribute": "alt", "value": {"value": "x"},
                                      "superseded": True}, {"type": "contents", "value": {"value": "y"}}]}) == "contents"
+
+
+@pytest.fixture(scope="module")
+def units(tmp_path_factory):
+    site = tmp_path_factory.mktemp("axunits")
+    shutil.copy(PAGES / "names.html", site / "index.html")
+    (site / "views.txt").write_text("names,lab,/\n")
+    jfi = Jfi(site)
+    assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
+               str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
+    assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
+    built = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
+    return {u["selector"]: u for u in built}
+
+
+
+def objective(unit):
+    return [f for f in unit["flags"] if f.endswith("_no_accessible_name")]
+
+
+@pytest.mark.parametrize("selector,flag", [
+    ("#roleimg-none", "image_no_accessible_name"),
+    ("#alt-space", "image_no_accessible_name"),
+    ("#empty-link", "link_no_accessible_name"),
+    ("#f-none", "field_no_accessible_name"),
+    ("#h-hidden", "heading_no_accessible_name"),
+])
+def test_objective_flags_come_from_the_computed_name(units, selector, flag):
+    assert objective(units[selector]) == [flag]
+
+
+@pytest.mark.parametrize("selector", ["#img-title", "#img-aria", "#inimg-none", "#svgt", "#roleimg", "#link-img-aria",
+                                      "#link-img-title", "#lb-hidden", "#f-lab", "#f-ph"])
+def test_named_elements_get_no_objective_flag(units, selector):
+    assert objective(units[selector]) == []
+
+
+@pytest.mark.parametrize("selector", ["#hidden-generic", "#hidden-noalt", "#ariahidden-noalt", "#l-none", "#l-vis",
+                                      "#l-aria", "#deco-empty", "#deco-role"])
+def test_hidden_and_decorative_elements_get_no_flag_that_counts(units, selector):
+    from jfi.store import Store
+    store = Store(sections=("audit",)).build()
+    try:
+        informational = {r[0] for r in store.con.execute(
+            "SELECT pattern FROM audit_flag_rules WHERE informational").fetchall()}
+    finally:
+        store.close()
+    import re
+    counted = [f for f in units[selector]["flags"] if not any(re.match(p, f) for p in informational)]
+    assert counted == [], (selector, units[selector]["flags"])

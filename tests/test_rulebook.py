@@ -41,12 +41,13 @@ def test_generated_flag_view_parses_and_covers_every_rule():
     from jfi.audit.flags import flag_view_sql
     store = Store().build()
     try:
-        rules = store.con.execute("SELECT ord, flag, type, condition, flag_name FROM audit_flag_rules ORDER BY ord").fetchall()
+        rules = store.con.execute("SELECT ord, flag, type, condition, flag_name, informational FROM audit_flag_rules "
+                                  "ORDER BY ord").fetchall()
         statement = sqlglot.parse_one(flag_view_sql(rules), read="duckdb")
         assert not isinstance(statement, exp.Command)
         branches = list(statement.find_all(exp.Select))
         assert len(branches) >= len(rules)
-        for _, flag, typ, condition, _ in rules:
+        for _, flag, typ, condition, _, _ in rules:
             sqlglot.parse_one(f"SELECT 1 FROM audit_{typ}_facts WHERE {condition}", read="duckdb")
     finally:
         store.close()

@@ -11,6 +11,7 @@
 --   aria_hidden: whether it sits under aria-hidden
 --   landmark: enclosing landmark
 --   section_preview: the text that follows it
+--   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -36,6 +37,7 @@
 --   landmark: enclosing landmark
 --   selector: CSS path
 --   context: the enclosing text block
+--   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
 --   pos: the view's position
@@ -62,6 +64,7 @@
 --   landmark: enclosing landmark
 --   selector: CSS path
 --   adjacent_text: the enclosing text block
+--   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -79,6 +82,7 @@
 --   visible: whether it was rendered
 --   landmark: enclosing landmark
 --   selector: CSS path
+--   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position
 --   view_id: view id

@@ -26,6 +26,10 @@
 --   hrefs_for_name: distinct destinations in the page for links with the same normalised name
 --   name_norm: the normalised name norm(name)
 --   dest: the destination identity dest(href)
+--   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
+--   ax_name: the accessible name the browser computed (NULL without the tree)
+--   ax_name_source: where the browser took that name from
+--   ax_role: the role the browser computed
 CREATE OR REPLACE TABLE audit_link_facts AS
 WITH l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM audit_links),
 per_name AS (SELECT pos, n, count(DISTINCT dest) AS hrefs_for_name FROM l GROUP BY ALL)
@@ -41,5 +45,6 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     coalesce(l.context, '') AS context, l.landmark, l.selector, coalesce(l.visible, false) AS visible, l.href,
     l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
-    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest
+    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest,
+    l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role
 FROM l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n;

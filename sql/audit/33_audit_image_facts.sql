@@ -31,6 +31,10 @@
 --   control_has_text: whether that control has text of its own
 --   functional: whether it is the only content of its control
 --   role_kind: functional, decorative-declared or informative?
+--   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
+--   ax_name: the accessible name the browser computed (NULL without the tree)
+--   ax_name_source: where the browser took that name from
+--   ax_role: the role the browser computed
 CREATE OR REPLACE TABLE audit_image_facts AS
 WITH m AS (
     SELECT *, in_control IS NOT NULL AS has_control,
@@ -57,5 +61,5 @@ SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
     coalesce(in_control.control_has_text, false) AS control_has_text, functional,
     CASE WHEN functional THEN 'functional'
          WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
-         ELSE 'informative?' END AS role_kind
+         ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role
 FROM m;

@@ -19,6 +19,10 @@
 --   placeholder: placeholder attribute
 --   required: whether it is required
 --   describedby_text: text of the aria-describedby targets
+--   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
+--   ax_name: the accessible name the browser computed (NULL without the tree)
+--   ax_name_source: where the browser took that name from
+--   ax_role: the role the browser computed
 CREATE OR REPLACE TABLE audit_field_facts AS
 SELECT 'field' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     coalesce(type, '') || '|' || norm_text(label) || '|' || coalesce(label_source, '') || '|' || norm_text(placeholder) || '|'
@@ -32,5 +36,5 @@ SELECT 'field' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     coalesce(nullif(fieldset_legend, ''), nullif(describedby_text, ''), '') AS context, landmark, selector,
     coalesce(visible, false) AS visible, CAST(NULL AS VARCHAR) AS href,
     type AS field_type, coalesce(label, '') AS label, label_source, placeholder, coalesce(required, false) AS required,
-    describedby_text
+    describedby_text, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role
 FROM audit_fields;

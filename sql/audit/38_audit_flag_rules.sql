@@ -49,5 +49,9 @@ FROM (VALUES
     (35, 'field_unlabeled_SOURCE', 'field', '2.4.6', false, 'label = ''''', '''field_unlabeled_'' || label_source', 'the field has no label (SOURCE says what it has instead)'),
     (36, 'label_generic', 'field', '2.4.6', false, 'label <> '''' AND matches_i(trim(label), ''^(input|field|text|value|enter|select|search)$'')', '''label_generic''', 'the label is a generic word (input, field, text, ...)'),
     (37, 'required_not_in_label', 'field', '2.4.6', false, 'required AND NOT matches_i(label || '' '' || coalesce(describedby_text, ''''), ''required|\*'')', '''required_not_in_label''', 'a required field whose label and description do not say so'),
+    (39, 'image_no_accessible_name', 'image', '1.1.1', false, 'exposed AND ax_name = ''''', '''image_no_accessible_name''', 'the browser exposes this image (img, svg, role=img, image button, area, object or canvas) with no accessible name: a screen reader announces an image and nothing else'),
+    (40, 'link_no_accessible_name', 'link', '2.4.4', false, 'exposed AND ax_name = ''''', '''link_no_accessible_name''', 'the browser exposes this link with no accessible name: a screen reader announces "link" and nothing else'),
+    (41, 'field_no_accessible_name', 'field', '2.4.6', false, 'exposed AND ax_name = ''''', '''field_no_accessible_name''', 'the browser exposes this form field with no accessible name: a screen reader announces only its role'),
+    (42, 'heading_no_accessible_name', 'heading', '2.4.6', false, 'exposed AND ax_name = ''''', '''heading_no_accessible_name''', 'the browser exposes this heading with no accessible name (its only text may be aria-hidden)'),
     (38, 'same_href_multiple_names', 'ident', '3.2.4', false, 'true', '''same_href_multiple_names''', 'links to one destination carry different names across the product''s views')
 ) AS t(ord, flag, type, sc, informational, condition, flag_name, meaning);

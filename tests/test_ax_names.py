@@ -131,3 +131,22 @@ def test_hidden_and_decorative_elements_get_no_flag_that_counts(units, selector)
     import re
     counted = [f for f in units[selector]["flags"] if not any(re.match(p, f) for p in informational)]
     assert counted == [], (selector, units[selector]["flags"])
+
+
+def test_aria_fields_pseudo_links_areas_and_open_shadow_roots_are_captured(tmp_path):
+    shutil.copy(PAGES / "kinds.html", tmp_path / "index.html")
+    (tmp_path / "views.txt").write_text("kinds,lab,/\n")
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
+                      "--out", str(tmp_path / "out"), "--settle", "0", "--no-screenshots")
+    assert r.exit_code == 0, r.stderr
+    inv = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
+    fields = {f["selector"]: f for f in inv["fields"]}
+    assert fields["#tb"]["type"] == "textbox" and fields["#tb"]["ax"]["name"] == "Notes"
+    assert fields["#cb"]["type"] == "checkbox" and fields["#cb"]["ax"]["role"] == "checkbox"
+    assert fields["#sw"]["ax"]["name"] == "Dark mode" and fields["#ce"]["type"] == "contenteditable"
+    assert fields["#sf"]["ax"] == {"name": "Shadow field", "name_source": "label", "role": "textbox", "exposed": True}
+    links = {x["selector"]: x for x in inv["links"]}
+    assert links["#rl"]["ax"]["role"] == "link" and links["#rl"]["ax"]["name"] == "Pseudo link"
+    assert links["#sl"]["ax"]["name"] == "Inside the shadow"
+    assert "#area" in links and "#area" in {m["selector"] for m in inv["images"]}
+    assert "Shadow heading" in [h["text"] for h in inv["headings"]]

@@ -131,8 +131,25 @@
   // The captured elements themselves, in step with the lists, for the browser's own accessible names (asked for
   // through the DevTools protocol when caps.with_elements is set; nothing is written into the page).
   const elementsOf = { headings: [], links: [], images: [], fields: [] };
+  // Elements inside open shadow roots count too: the document's matches first, then each shadow root's, in the
+  // order their hosts appear (hosts are found once, however many selectors ask).
+  const shadowRoots = [];
+  const collectRoots = (root) => {
+    for (const host of root.querySelectorAll('*')) {
+      if (host.shadowRoot) { shadowRoots.push(host.shadowRoot); collectRoots(host.shadowRoot); }
+    }
+  };
+  collectRoots(document);
+  const deepAll = (selector) => {
+    const found = Array.from(document.querySelectorAll(selector));
+    for (const root of shadowRoots) for (const el of root.querySelectorAll(selector)) found.push(el);
+    return found;
+  };
+  const FIELDS = 'input:not([type=hidden]),select,textarea,[contenteditable=""],[contenteditable=true],' +
+    '[role=textbox],[role=searchbox],[role=combobox],[role=listbox],[role=checkbox],[role=radio],[role=switch],' +
+    '[role=slider],[role=spinbutton]';
   const headings = [];
-  for (const el of document.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')) {
+  for (const el of deepAll('h1,h2,h3,h4,h5,h6,[role=heading]')) {
     if (headings.length >= caps.headings) break;
     const aria = el.getAttribute('aria-level');
     const level = aria ? Number(aria) : Number(el.tagName[1]) || null;
@@ -147,7 +164,7 @@
 
   const links = [];
   let linksTotal = 0;
-  for (const el of document.querySelectorAll('a[href],[role=link]')) {
+  for (const el of deepAll('a[href],area[href],[role=link]')) {
     linksTotal++;
     if (links.length >= caps.links) continue;
     const raw = el.getAttribute('href') || '';
@@ -174,7 +191,7 @@
   const images = [];
   let imagesTotal = 0;
   const IMAGES = 'img,svg,[role=img],input[type=image],area,canvas,object[type^="image"],video';
-  for (const el of document.querySelectorAll(IMAGES)) {
+  for (const el of deepAll(IMAGES)) {
     const tag = el.tagName.toLowerCase();
     // an svg drawn inside another svg is part of that image, not another one
     if (tag === 'svg' && el.parentElement && el.parentElement.closest('svg')) continue;
@@ -211,9 +228,11 @@
   }
 
   const fields = [];
-  for (const el of document.querySelectorAll('input:not([type=hidden]),select,textarea')) {
+  for (const el of deepAll(FIELDS)) {
     if (fields.length >= caps.fields) break;
-    const type = el.tagName === 'INPUT' ? (el.getAttribute('type') || 'text').toLowerCase() : el.tagName.toLowerCase();
+    const type = el.tagName === 'INPUT' ? (el.getAttribute('type') || 'text').toLowerCase()
+      : ['SELECT', 'TEXTAREA'].includes(el.tagName) ? el.tagName.toLowerCase()
+        : (el.getAttribute('role') || (el.isContentEditable ? 'contenteditable' : el.tagName.toLowerCase()));
     if (['submit', 'button', 'reset', 'image'].includes(type)) continue;
     const forText = el.id
       ? squash(Array.from(document.querySelectorAll('label')).filter((l) => l.htmlFor === el.id).map((l) => l.textContent).join(' '))

@@ -98,15 +98,17 @@ def clean_leftovers(folder: Path) -> None:
                 pass
 
 
+def _with_subfolders(root: Path) -> list[Path]:
+    """A project or audit folder and its immediate visible subfolders: where a group's journal and temp files lie."""
+    return [root] + [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
+
+
 def recover(root: Path) -> None:
     """Finish interrupted commits in a project or audit folder and its immediate subfolders (readers do this)."""
     root = Path(root)
-    if not root.is_dir():
-        return
-    roll_forward(root)
-    for entry in os.scandir(root):
-        if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
-            roll_forward(Path(entry.path))
+    if root.is_dir():
+        for folder in _with_subfolders(root):
+            roll_forward(folder)
 
 
 class AtomicFiles:
@@ -223,10 +225,8 @@ def writer_lock(folder: Path):
     try:
         if os.name == "posix" and not _same_file(lock_path, lock):
             raise JfiError("locked", f"another jfi writer took {lock_path} meanwhile; try again", source=str(lock_path))
-        clean_leftovers(folder)
-        for entry in os.scandir(folder):
-            if entry.is_dir(follow_symlinks=False) and not entry.name.startswith("."):
-                clean_leftovers(Path(entry.path))
+        for each in _with_subfolders(folder):
+            clean_leftovers(each)
         yield
     finally:
         if os.name == "posix" or not existed:

@@ -26,6 +26,7 @@ def split_lines(data: bytes, source=None) -> tuple[bytes, list[Line]]:
     bom = b""
     if data.startswith(BOM):
         bom, data = BOM, data[len(BOM):]
+    decode_utf8(data, source)  # refused whole, at the line of the first bad byte; each line then decodes cleanly
     lines: list[Line] = []
     parts = data.split(b"\n")
     for i, part in enumerate(parts):
@@ -34,17 +35,8 @@ def split_lines(data: bytes, source=None) -> tuple[bytes, list[Line]]:
             break  # a final newline does not start another line
         raw = part if last else part + b"\n"
         body = part[:-1] if part.endswith(b"\r") else part
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise _bad_utf8(source, i + 1, e) from None
-        lines.append(Line(i + 1, text, raw))
+        lines.append(Line(i + 1, body.decode("utf-8"), raw))
     return bom, lines
-
-
-def _bad_utf8(source, line: int, e: UnicodeDecodeError) -> JfiError:
-    return JfiError("invalid_utf8", f"not UTF-8: byte {e.object[e.start:e.start + 1]!r} at column {e.start + 1}",
-                    source=str(source) if source else None, line=line)
 
 
 def decode_utf8(data: bytes, source) -> str:
@@ -52,11 +44,9 @@ def decode_utf8(data: bytes, source) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        start = data.rfind(b"\n", 0, e.start) + 1
-        e.start -= start
-        e.object = data[start:]
-        raise _bad_utf8(source, line, e) from None
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise JfiError("invalid_utf8", f"not UTF-8: byte {data[e.start:e.start + 1]!r} at column {e.start - line_start + 1}",
+                       source=str(source) if source else None, line=data.count(b"\n", 0, e.start) + 1) from None
 
 
 class _Duplicate(Exception):
@@ -173,12 +163,13 @@ class JsonlDocument:
 
 
 def sha256_file(path: Path) -> str:
-    return sha256_and_lines(path)[0]
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def sha256_and_lines(path: Path, *, check_utf8: bool = False):
-    """A file's sha256 and its number of physical lines (a final newline does not start another), read in chunks;
-    with check_utf8, also whether the whole file is valid UTF-8."""
+def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
+    """A file's sha256, its number of physical lines (a final newline does not start another) and whether it is
+    valid UTF-8, read in chunks."""
     h, lines, last = hashlib.sha256(), 0, b"\n"
     decoder, valid = codecs.getincrementaldecoder("utf-8")(), True
     with open(path, "rb") as fh:
@@ -186,18 +177,16 @@ def sha256_and_lines(path: Path, *, check_utf8: bool = False):
             h.update(chunk)
             lines += chunk.count(b"\n")
             last = chunk[-1:]
-            if check_utf8 and valid:
+            if valid:
                 try:
                     decoder.decode(chunk)
                 except UnicodeDecodeError:
                     valid = False
-    if check_utf8:
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            valid = False
-        return h.hexdigest(), lines + (last != b"\n"), valid
-    return h.hexdigest(), lines + (last != b"\n")
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        valid = False
+    return h.hexdigest(), lines + (last != b"\n"), valid
 
 
 def append_records(old: bytes, records: list[dict]) -> bytes:

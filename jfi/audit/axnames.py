@@ -22,16 +22,14 @@ def name_source(name: dict) -> str | None:
         kind = source.get("type")
         if kind == "attribute":
             attribute = source.get("attribute")
-            return "default" if attribute == "type" else "value" if attribute == "value" else attribute
+            return "default" if attribute == "type" else attribute
         if kind == "relatedElement":
             if source.get("attribute"):
                 return source["attribute"]
             native = source.get("nativeSource") or ""
             return {"labelfor": "label", "labelwrapped": "label", "figcaption": "caption", "tablecaption": "caption",
                     "legend": "legend", "title": "title"}.get(native, native or "related")
-        if kind in ("contents", "placeholder", "title"):
-            return kind
-        return kind
+        return kind  # contents, placeholder, title
     return None
 
 

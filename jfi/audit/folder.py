@@ -64,7 +64,7 @@ class AuditFolder:
         if whole and self.inventory_jsonl.is_file():
             with ThreadPoolExecutor(1) as pool:
                 reading = pool.submit(store.load_inventory_file, str(self.inventory_jsonl))
-                sha, lines, utf8 = sha256_and_lines(self.inventory_jsonl, check_utf8=True)
+                sha, lines, utf8 = sha256_and_lines(self.inventory_jsonl)
                 try:
                     rows = reading.result()
                 except duckdb.Error:

@@ -1,10 +1,10 @@
 """Writing results for people and programs: aligned tables, formula-safe CSV, JSON."""
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import decimal
 import json
-import re
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -13,7 +13,6 @@ from collections.abc import Iterable
 # whitespace and control characters are skipped, or one starting with a tab or a carriage return.
 FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
 GUARD_FIRST = FORMULA_CHARS | {"\t", "\r"}
-_QUOTE = re.compile(r'[,"\r\n]').search
 
 
 def _needs_guard(text: str) -> bool:
@@ -46,26 +45,28 @@ def safe_cell(value) -> str:
     return "'" + text if _needs_guard(text) else text
 
 
-def csv_field(text: str) -> str:
-    """One RFC 4180 field: quoted (quotes doubled) when it holds a separator, a quote, a CR or an LF."""
-    return '"' + text.replace('"', '""') + '"' if _QUOTE(text) else text
-
-
-def csv_line(cells: list[str]) -> str:
-    if len(cells) == 1 and cells[0] == "":
-        return '""\n'  # a lone empty cell is quoted, so the row is not a blank line
-    return ",".join(map(csv_field, cells)) + "\n"
-
-
 def csv_text(columns: list[str], rows: list[tuple]) -> str:
     header, lines = csv_lines(columns, rows)
     return header + "".join(lines)
 
 
+class _Lines(list):
+    """A file-like sink that keeps each write (csv.writer writes one whole line per row)."""
+    write = list.append
+
+
 def csv_lines(columns: list[str], rows: list[tuple]) -> tuple[str, list[str]]:
     """The header line and one formula-safe CSV line per row (so subsets of rows can be written without
-    formatting them again). Every CR, LF, quote or comma inside a cell is quoted: each row is one record."""
-    return csv_line(list(columns)), [csv_line([safe_cell(v) for v in row]) for row in rows]
+    formatting them again). Every CR, LF, quote or comma inside a cell is quoted, so each row is one record: the
+    csv module quotes a cell holding any character of its line terminator, so it writes CRLF, and each line's
+    final CRLF becomes the LF these files use."""
+    lines = _Lines()
+    writer = csv.writer(lines, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([safe_cell(v) for v in row])
+    lines = [line[:-2] + "\n" for line in lines]
+    return lines[0], lines[1:]
 
 
 def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None:

@@ -150,3 +150,122 @@ def test_aria_fields_pseudo_links_areas_and_open_shadow_roots_are_captured(tmp_p
     assert links["#sl"]["ax"]["name"] == "Inside the shadow"
     assert "#area" in links and "#area" in {m["selector"] for m in inv["images"]}
     assert "Shadow heading" in [h["text"] for h in inv["headings"]]
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory):
+    """Same-origin frames (one inside another), a frame of another origin, objects, canvases, a picture, image
+    maps whose image does not load, and a field inside a shadow root wrapped by a label outside it."""
+    site = tmp_path_factory.mktemp("frames")
+    for name in ("framed.html", "deeper.html", "shape.svg"):
+        shutil.copy(PAGES / name, site / name)
+    shutil.copy(PAGES / "frames.html", site / "index.html")
+    (site / "views.txt").write_text("frames,lab,/\n")
+    jfi = Jfi(site)
+    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
+            str(site / "out"), "--settle", "0", "--no-screenshots")
+    assert r.exit_code == 0, r.stderr
+    view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
+    assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
+    units = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
+    found = {(kind, e["selector"]): e for kind in ("headings", "links", "images", "fields") for e in view["inventory"][kind]}
+    return view, found, units
+
+
+@pytest.mark.parametrize("kind,selector,frame,name", [
+    ("headings", "#fh", "#fr", "Framed heading"),
+    ("links", "#fl", "#fr", "Framed link"),
+    ("images", "#fi", "#fr", "Framed image"),
+    ("fields", "#ff", "#fr", "Framed field"),
+    ("links", "#dl", "#fr >>> #deeper", "Deep link"),  # a frame inside a frame
+])
+def test_same_origin_frames_are_captured_with_their_frame(frames, kind, selector, frame, name):
+    _, found, _ = frames
+    element = found[(kind, selector)]
+    assert element["frame"] == frame and element["ax"]["name"] == name and element["ax"]["exposed"] is True
+
+
+def test_a_frame_of_another_origin_is_neither_loaded_nor_read(frames):
+    view, found, _ = frames
+    assert "1 request(s) to another origin blocked" in view["environment_notes"]
+    assert all(e.get("frame") in (None, "#fr", "#fr >>> #deeper") for e in found.values())
+    assert "frame" not in found[("headings", "html > body > main > h1")]  # top-document records keep their shape
+
+
+@pytest.mark.parametrize("selector,name,source,exposed", [
+    ("#obj-fallback", "Annual report figures", "contents", True),  # an object that did not load reads its fallback
+    ("#obj-svg", "", None, True),                                  # a loaded object with no name of its own
+    ("#obj-aria", "Blue square", "aria-label", True),
+    ("#cv-none", "", None, True),
+    ("#cv-aria", "Sales chart", "aria-label", True),
+    ("#pic-img", "Square picture", "alt", True),                  # a picture is its img
+    ("#area-alt", "North pier", "alt", True),                     # the map's image did not load: named as Chromium would
+    ("#area-none", "", None, True),
+    ("#area-hidden", "", None, False),                            # its image is display:none
+])
+def test_objects_canvases_pictures_and_areas(frames, selector, name, source, exposed):
+    _, found, _ = frames
+    got = found[("images", selector)]["ax"]
+    assert (got["name"], got["name_source"], got["exposed"]) == (name, source, exposed)
+
+
+def test_a_field_inside_a_shadow_root_wrapped_by_an_outer_label_gets_chromiums_name(frames):
+    _, found, units = frames
+    assert found[("fields", "#inner-field")]["ax"] == {"name": "", "name_source": None, "role": "textbox",
+                                                       "exposed": True}
+    unit = next(u for u in units if u["selector"] == "#inner-field")
+    assert "field_no_accessible_name" in unit["flags"]
+
+
+@pytest.mark.parametrize("selector,flags", [
+    ("#obj-svg", ["image_no_accessible_name"]), ("#cv-none", ["image_no_accessible_name"]),
+    ("#area-none", ["image_no_accessible_name"]), ("#obj-fallback", []), ("#obj-aria", []), ("#cv-aria", []),
+    ("#area-alt", []), ("#area-hidden", []),
+])
+def test_one_flag_for_every_kind_of_unnamed_image(frames, selector, flags):
+    _, _, units = frames
+    unit = next(u for u in units if u["type"] == "image" and u["selector"] == selector)
+    assert objective(unit) == flags
+
+
+def test_units_in_frames_say_so_and_unnamed_links_there_are_flagged(frames):
+    _, _, units = frames
+    link = next(u for u in units if u["selector"] == "#fl-empty")
+    assert link["frame"] == "#fr" and objective(link) == ["link_no_accessible_name"]
+    assert next(u for u in units if u["selector"] == "#area-none" and u["type"] == "link")["flags"] == \
+        ["link_no_accessible_name"]
+
+
+def test_units_carry_the_computed_name_with_the_approximation_beside_it(units):
+    image = units["#img-aria"]
+    assert (image["name"], image["dom_name"], image["name_source"], image["role"]) == \
+        ("Aria words", "alt words", "aria-label", "image")
+    assert units["#img-title"]["name"] == "W3C logo" and units["#img-title"]["dom_name"] == "(no alt attribute)"
+    heading = units["#h-hidden"]
+    assert heading["name"] == "" and heading["dom_name"] == "Only hidden"
+    field = units["#f-ph"]
+    assert field["name"] == "Search the site" and field["name_source"] == "placeholder"
+    assert "field_unlabeled_placeholder-only" in field["flags"]  # a placeholder alone is still no label
+    assert all(u["needs_human"] is False for u in units.values() if u["type"] != "title")
+    assert units["#l-none"]["exposed"] is False and units["#l-none"]["name"] == "display none"
+
+
+def test_names_from_the_tree_silence_the_approximations_false_alarms(units):
+    assert "img_missing_alt_attr" not in units["#img-title"]["flags"]     # a title names it
+    assert "link_empty_name" not in units["#link-img-aria"]["flags"]      # its image's aria-label names it
+    assert units["#inimg-none"]["name"] == "Submit"                        # Chromium's default name
+    assert "heading_empty" not in units["#h-hidden"]["flags"]              # said once, by the tree's flag
+
+
+def test_a_manifest_made_elsewhere_is_named_by_its_approximation_and_marked(tmp_path, units):
+    """The same page captured without the tree (a content-inventory/v1 manifest): names and flags are the DOM
+    approximation's, and every element unit says a person must check it."""
+    from inventories import image, link, view, write
+    write(tmp_path / "a", [view("names", "lab", links=[link("", "/e", selector="#empty-link", name_source="none")],
+                                images=[image("/x.png", None, title="W3C logo", selector="#img-title")])])
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(tmp_path / "a"))
+    assert r.exit_code == 0, r.stderr
+    got = {u["selector"]: u for u in json.loads((tmp_path / "a" / "judgment-units.json").read_text())["units"]}
+    assert got["#empty-link"]["needs_human"] is True and got["#empty-link"]["flags"] == ["link_empty_name"]
+    assert got["#img-title"]["needs_human"] is True and got["#img-title"]["exposed"] is None
+    assert got["#img-title"]["flags"][0] == "img_missing_alt_attr"  # the approximation cannot know better

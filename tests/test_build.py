@@ -284,3 +284,18 @@ def test_a_problem_found_after_reading_whole_is_named_by_the_exact_line_reading(
     assert r.exit_code == 2
     assert "inventory.jsonl:3: not_an_object" in r.stderr and "missing_field" not in r.stderr
     assert not (folder / "judgment-units.json").exists()
+
+
+def test_image_judgment_flags_read_the_name_the_browser_gives(tmp_path):
+    """alt_generic, alt_is_filename and the other judgment flags read Chromium's name where the capture has it."""
+    def ax(name):
+        return {"name": name, "name_source": "aria-label", "role": "image", "exposed": True}
+    images = [image("/img/logo.png", "image", aria_label="Harbor Ferries logo", ax=ax("Harbor Ferries logo"),
+                    selector="#a"),
+              image("/img/pier.png", None, aria_label="pier.png", ax=ax("pier.png"), selector="#b"),
+              image("/img/pier2.png", "image", selector="#c")]  # no tree: the alt is all there is
+    folder = write(tmp_path / "audit", [view("home", images=images)])
+    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
+    got = {u["selector"]: u["flags"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]
+           if u["type"] == "image"}
+    assert "alt_generic" not in got["#a"] and "alt_is_filename" in got["#b"] and "alt_generic" in got["#c"]

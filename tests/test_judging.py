@@ -217,3 +217,21 @@ def test_approximated_names_need_a_browser_check(tmp_path):
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     rows = {r["name"]: r for r in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
     assert rows["arrow"]["needs_human"] == "true" and rows["Weekly passes"]["needs_human"] == "false"
+
+
+def test_a_name_the_browser_gave_needs_no_browser_check(tmp_path):
+    """The same image-named link, captured with the accessibility tree: its name is Chromium's, so only the judge
+    can ask for a person."""
+    ax = {"name": "arrow", "name_source": "contents", "role": "link", "exposed": True}
+    icon = link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context="",
+                ax=ax)
+    asked = link("Fares", "/fares", context="", ax={**ax, "name": "Fares"})
+    folder = write(tmp_path / "audit", [view("home", title="Harbor routes", h1=["Harbor routes"], links=[icon, asked])])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    assert {u["name"]: u["needs_human"] for u in units(folder) if u["type"] == "link"} == {"arrow": False, "Fares": False}
+    fares = next(u["id"] for u in units(folder) if u["name"] == "Fares")
+    judge(folder, overrides={fares: {"needs_human": True}})
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
+    assert rows["arrow"]["needs_human"] == "false" and rows["Fares"]["needs_human"] == "true"

@@ -9,7 +9,7 @@
   const TEXT_LIMIT = 4000;
   const textOf = (node, limit = TEXT_LIMIT) => {
     if (!node) return '';
-    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    const walker = (node.ownerDocument || document).createTreeWalker(node, NodeFilter.SHOW_TEXT);
     let out = '';
     while (out.length < limit && walker.nextNode()) out += walker.currentNode.nodeValue;
     return out;
@@ -21,11 +21,16 @@
   const orNull = (s, n) => cut(s, n) || null;
   const isShown = (el) => {
     const box = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
+    const style = (el.ownerDocument.defaultView || window).getComputedStyle(el);
     return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
   };
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
-  const byId = (id) => (id ? document.getElementById(id) : null);
+  // ids resolve in the element's own tree: its document, shadow root or frame
+  const byId = (id, el) => {
+    if (!id) return null;
+    const root = el ? el.getRootNode() : document;
+    return root.getElementById ? root.getElementById(id) : document.getElementById(id);
+  };
 
   // nth-of-type of every child of a parent, worked out once per parent (a page may put 100,000 links in one list)
   const siblingCache = new Map();
@@ -68,14 +73,14 @@
     if (!mark) return null;
     const role = mark.getAttribute('role') || mark.tagName.toLowerCase();
     const ref = mark.getAttribute('aria-labelledby');
-    const label = (ref ? squash(byId(ref)?.textContent) : '') || mark.getAttribute('aria-label');
+    const label = (ref ? squash(byId(ref, mark)?.textContent) : '') || mark.getAttribute('aria-label');
     return label ? `${role}[${cut(label, 40)}]` : role;
   };
 
   const labelledByText = (el) => {
     const ids = el.getAttribute('aria-labelledby');
     if (!ids) return '';
-    return squash(ids.split(/\s+/).map(byId).filter(Boolean).map((n) => n.textContent).join(' '));
+    return squash(ids.split(/\s+/).map((id) => byId(id, el)).filter(Boolean).map((n) => n.textContent).join(' '));
   };
   const imageAltInside = (el) => {
     const img = el.querySelector('img[alt], svg[aria-label], [role=img][aria-label]');
@@ -85,6 +90,7 @@
     const candidates = [
       ['aria-labelledby', () => labelledByText(el)],
       ['aria-label', () => squash(el.getAttribute('aria-label'))],
+      ['alt', () => (el.tagName === 'AREA' ? squash(el.getAttribute('alt')) : '')],
       ['content', () => squash(el.textContent)],
       ['img-alt', () => imageAltInside(el)],
       ['title', () => squash(el.getAttribute('title'))],
@@ -123,27 +129,53 @@
     }
     return '';
   };
-  const absolute = (raw) => {
-    try { return new URL(raw, location.href).href; } catch (e) { return raw; }
+  // an element in a frame resolves against its frame's address
+  const absolute = (raw, el) => {
+    const base = el.ownerDocument === document ? location.href : el.ownerDocument.location.href;
+    try { return new URL(raw, base).href; } catch (e) { return raw; }
   };
   const FILE_EXT = /\.(pdf|xlsx?|csv|docx?|pptx?|zip|json|xml|txt|sdf|mol|png|jpe?g|gif|svg|mp4)(?:$|[?#])/i;
 
   // The captured elements themselves, in step with the lists, for the browser's own accessible names (asked for
   // through the DevTools protocol when caps.with_elements is set; nothing is written into the page).
   const elementsOf = { headings: [], links: [], images: [], fields: [] };
-  // Elements inside open shadow roots count too: the document's matches first, then each shadow root's, in the
-  // order their hosts appear (hosts are found once, however many selectors ask).
-  const shadowRoots = [];
-  const collectRoots = (root) => {
+  const mapImages = { links: [], images: [] };  // for each captured link and image: its map's image if an area
+  // Elements inside open shadow roots and same-origin frames count too: the document's matches first, then each
+  // shadow root's or frame document's, in the order their hosts appear (found once, however many selectors ask).
+  // An element inside a frame records the frame: the CSS path of its iframe (frames within frames joined by >>>).
+  const innerRoots = [];
+  const frameOfDocument = new Map();
+  const collectRoots = (root, frame) => {
     for (const host of root.querySelectorAll('*')) {
-      if (host.shadowRoot) { shadowRoots.push(host.shadowRoot); collectRoots(host.shadowRoot); }
+      if (host.shadowRoot) { innerRoots.push(host.shadowRoot); collectRoots(host.shadowRoot, frame); }
+      if (host.tagName === 'IFRAME' || host.tagName === 'FRAME') {
+        let doc = null;
+        try { doc = host.contentDocument; } catch (e) { doc = null; }  // another origin: not this page's content
+        if (doc && doc.documentElement && !frameOfDocument.has(doc)) {
+          const path = (frame ? `${frame} >>> ` : '') + pathOf(host);
+          frameOfDocument.set(doc, path);
+          innerRoots.push(doc);
+          collectRoots(doc, path);
+        }
+      }
     }
   };
-  collectRoots(document);
+  collectRoots(document, null);
   const deepAll = (selector) => {
     const found = Array.from(document.querySelectorAll(selector));
-    for (const root of shadowRoots) for (const el of root.querySelectorAll(selector)) found.push(el);
+    for (const root of innerRoots) for (const el of root.querySelectorAll(selector)) found.push(el);
     return found;
+  };
+  // the frame key is written only for an element inside a frame, so a frameless page's records keep their shape
+  const inFrame = (el) => {
+    const frame = frameOfDocument.get(el.ownerDocument);
+    return frame ? { frame } : {};
+  };
+  // the image an image map's area belongs to (an area is exposed only through a loaded image)
+  const mapImageOf = (el) => {
+    const map = el.closest('map');
+    const name = map && (map.getAttribute('name') || map.id);
+    return name ? el.getRootNode().querySelector(`img[usemap="#${CSS.escape(name)}"]`) : null;
   };
   const FIELDS = 'input:not([type=hidden]),select,textarea,[contenteditable=""],[contenteditable=true],' +
     '[role=textbox],[role=searchbox],[role=combobox],[role=listbox],[role=checkbox],[role=radio],[role=switch],' +
@@ -158,7 +190,7 @@
     headings.push({
       i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
       visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
-      section_preview: followingText(el, 200),
+      section_preview: followingText(el, 200), ...inFrame(el),
     });
   }
 
@@ -168,7 +200,7 @@
     linksTotal++;
     if (links.length >= caps.links) continue;
     const raw = el.getAttribute('href') || '';
-    const href = absolute(raw);
+    const href = absolute(raw, el);
     const nm = nameOf(el);
     const text = squash(el.textContent);
     const img = el.querySelector('img,svg,[role=img]');
@@ -176,6 +208,7 @@
     try { external = new URL(href).host !== location.host; } catch (e) { external = false; }
     const ext = href.match(FILE_EXT);
     elementsOf.links.push(el);
+    mapImages.links.push(el.tagName === 'AREA' ? mapImageOf(el) : null);
     links.push({
       i: links.length, name: cut(nm.name, 160), name_source: nm.source, text: cut(text, 160),
       title: orNull(el.getAttribute('title'), 120), href: cut(href, 240), href_raw: cut(raw, 120),
@@ -184,13 +217,14 @@
       has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
       icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
       aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
-      context: surroundingText(el, 220),
+      context: surroundingText(el, 220), ...inFrame(el),
     });
   }
 
   const images = [];
   let imagesTotal = 0;
-  const IMAGES = 'img,svg,[role=img],input[type=image],area,canvas,object[type^="image"],video';
+  // a picture is its img; an object of any type is an image until the browser says otherwise
+  const IMAGES = 'img,svg,[role=img],input[type=image],area,canvas,object,video';
   for (const el of deepAll(IMAGES)) {
     const tag = el.tagName.toLowerCase();
     // an svg drawn inside another svg is part of that image, not another one
@@ -202,7 +236,9 @@
     const figure = el.closest('figure');
     const caption = figure ? squash(figure.querySelector('figcaption')?.textContent) : '';
     const box = el.getBoundingClientRect();
-    const src = el.getAttribute('src') || el.getAttribute('data-src') || (tag === 'svg' ? '(inline svg)' : '');
+    // an object's source is its data; an area's, where it leads (a map's areas share their image's src)
+    const src = el.getAttribute('src') || el.getAttribute('data-src') || (tag === 'object' ? el.getAttribute('data') : '')
+      || (tag === 'area' ? el.getAttribute('href') : '') || (tag === 'svg' ? '(inline svg)' : '');
     let inControl = null;
     if (control) {
       const ownText = Array.from(control.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' ');
@@ -213,6 +249,7 @@
       };
     }
     elementsOf.images.push(el);
+    mapImages.images.push(tag === 'area' ? mapImageOf(el) : null);
     images.push({
       i: images.length, tag, src: cut(src.startsWith('data:') ? 'data:\u2026' : src, 160),
       src_basename: cut(src.split('?')[0].split('/').pop() || '', 80),
@@ -223,7 +260,7 @@
       svg_title: tag === 'svg' ? orNull(el.querySelector('title')?.textContent, 120) : null,
       in_control: inControl, figcaption: orNull(caption, 160),
       width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
-      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200),
+      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), ...inFrame(el),
     });
   }
 
@@ -235,7 +272,7 @@
         : (el.getAttribute('role') || (el.isContentEditable ? 'contenteditable' : el.tagName.toLowerCase()));
     if (['submit', 'button', 'reset', 'image'].includes(type)) continue;
     const forText = el.id
-      ? squash(Array.from(document.querySelectorAll('label')).filter((l) => l.htmlFor === el.id).map((l) => l.textContent).join(' '))
+      ? squash(Array.from(el.getRootNode().querySelectorAll('label')).filter((l) => l.htmlFor === el.id).map((l) => l.textContent).join(' '))
       : '';
     const wrapping = el.closest('label') ? squash(el.closest('label').textContent) : '';
     // one order for every element kind: aria-labelledby > aria-label > label[for] > wrapping label;
@@ -247,7 +284,7 @@
     const found = sources.find(([, text]) => text);
     const source = found ? found[0]
       : el.getAttribute('placeholder') ? 'placeholder-only' : el.getAttribute('title') ? 'title-only' : 'none';
-    const described = (el.getAttribute('aria-describedby') || '').split(/\s+/).map((id) => byId(id)?.textContent).join(' ');
+    const described = (el.getAttribute('aria-describedby') || '').split(/\s+/).map((id) => byId(id, el)?.textContent).join(' ');
     elementsOf.fields.push(el);
     fields.push({
       i: fields.length, type, name_attr: el.getAttribute('name') || null, id: el.id || null,
@@ -256,7 +293,7 @@
       required: el.required || el.getAttribute('aria-required') === 'true',
       describedby_text: orNull(described, 160),
       fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
-      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el),
+      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), ...inFrame(el),
     });
   }
 
@@ -314,5 +351,5 @@
     navs: navs.some((n) => n.item_count >= caps.nav_links),
   };
   const data = { meta, counts, headings, links, images, fields, navs, capped };
-  return caps.with_elements ? { data, elements: elementsOf } : data;
+  return caps.with_elements ? { data, elements: elementsOf, map_images: mapImages } : data;
 }

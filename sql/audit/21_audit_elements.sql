@@ -12,6 +12,7 @@
 --   landmark: enclosing landmark
 --   section_preview: the text that follows it
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -38,6 +39,7 @@
 --   selector: CSS path
 --   context: the enclosing text block
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
 --   pos: the view's position
@@ -65,6 +67,7 @@
 --   selector: CSS path
 --   adjacent_text: the enclosing text block
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -83,6 +86,7 @@
 --   landmark: enclosing landmark
 --   selector: CSS path
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position
 --   view_id: view id

@@ -6,14 +6,14 @@
 --   view_id: view id
 --   i: the link's index in the page
 --   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context))
---   name: accessible name
+--   name: accessible name: the browser's when it exposes the link, else the DOM approximation
 --   detail: name source, icon-only alt, file type, external, new window and title, as text
 --   context: the enclosing text block
 --   landmark: enclosing landmark
 --   selector: CSS path
 --   visible: whether it was rendered
 --   href: absolute href
---   name_source: where the name came from
+--   name_source: where the name came from: the approximation's word (content, img-alt, ...) where the browser agrees with it, else the browser's source
 --   text: text content
 --   title: title attribute
 --   href_raw: href as written
@@ -27,11 +27,21 @@
 --   name_norm: the normalised name norm(name)
 --   dest: the destination identity dest(href)
 --   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
+--   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
+--   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
 --   ax_role: the role the browser computed
 CREATE OR REPLACE TABLE audit_link_facts AS
-WITH l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM audit_links),
+WITH named AS (
+    SELECT * REPLACE (CASE WHEN ax.exposed THEN coalesce(ax.name, '') ELSE name END AS name,
+                      CASE WHEN ax.exposed AND ax.name <> coalesce(name, '') THEN coalesce(ax.name_source, 'none')
+                           ELSE name_source END AS name_source),
+        name AS dom_name
+    FROM audit_links
+),
+l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM named),
 per_name AS (SELECT pos, n, count(DISTINCT dest) AS hrefs_for_name FROM l GROUP BY ALL)
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     l.n || '|' || l.dest || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
@@ -46,5 +56,6 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
     l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest,
-    l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role
+    l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role,
+    coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame
 FROM l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n;

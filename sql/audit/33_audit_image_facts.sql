@@ -5,8 +5,8 @@
 --   pos: the view's position
 --   view_id: view id
 --   i: the image's index in the page
---   unit_key: dedupe key src basename|alt (raw, or ∅ when absent)|aria-label|control name|landmark
---   name: the alt, or what names the image when there is no alt attribute
+--   unit_key: dedupe key src basename|alt (raw, or ∅ when absent)|aria-label|control name|landmark, then |the browser's name where it differs from the approximation
+--   name: the browser's name when it exposes the image with one; else the alt, or what names the image when there is no alt attribute
 --   detail: tag, size, role kind, control, caption, aria-hidden and source, as text
 --   context: the enclosing text block
 --   landmark: enclosing landmark
@@ -32,20 +32,27 @@
 --   functional: whether it is the only content of its control
 --   role_kind: functional, decorative-declared or informative?
 --   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
+--   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
+--   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
+--   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   text_alt: the text alternative the judgment flags read: the browser's name when it exposes the image, else the alt
+--   name_source: where the name came from: the attribute the approximation read where the browser agrees with it, else the browser's source
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
 --   ax_role: the role the browser computed
 CREATE OR REPLACE TABLE audit_image_facts AS
 WITH m AS (
     SELECT *, in_control IS NOT NULL AS has_control,
-        in_control IS NOT NULL AND NOT coalesce(in_control.control_has_text, false) AS functional
+        in_control IS NOT NULL AND NOT coalesce(in_control.control_has_text, false) AS functional,
+        CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text, ''), '(no alt attribute)')
+               WHEN alt = '' THEN '(alt="")' ELSE alt END AS dom_name
     FROM audit_images
 )
 SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
     coalesce(src_basename, '') || '|' || coalesce(alt, '∅') || '|' || coalesce(aria_label, '') || '|'
-        || coalesce(in_control.name, '') || '|' || coalesce(landmark, '') AS unit_key,
-    CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text, ''), '(no alt attribute)')
-         WHEN alt = '' THEN '(alt="")' ELSE alt END AS name,
+        || coalesce(in_control.name, '') || '|' || coalesce(landmark, '')
+        || CASE WHEN ax.exposed AND ax.name <> '' AND ax.name <> dom_name THEN '|' || ax.name ELSE '' END AS unit_key,
+    CASE WHEN ax.exposed AND ax.name <> '' THEN ax.name ELSE dom_name END AS name,
     tag || ' ' || coalesce(CAST(width AS VARCHAR), 'null') || 'x' || coalesce(CAST(height AS VARCHAR), 'null') || '; role:'
         || CASE WHEN functional THEN 'functional'
                 WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
@@ -61,5 +68,11 @@ SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
     coalesce(in_control.control_has_text, false) AS control_has_text, functional,
     CASE WHEN functional THEN 'functional'
          WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
-         ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role
+         ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
+    dom_name, ax.exposed IS NULL AS needs_human, frame,
+    CASE WHEN ax.exposed THEN ax.name ELSE alt END AS text_alt,
+    CASE WHEN ax.exposed AND ax.name <> '' AND ax.name <> dom_name THEN ax.name_source
+         WHEN alt IS NOT NULL THEN 'alt' WHEN coalesce(aria_label, '') <> '' THEN 'aria-label'
+         WHEN coalesce(svg_title, '') <> '' THEN 'title' WHEN coalesce(aria_labelledby_text, '') <> '' THEN 'aria-labelledby'
+         ELSE 'none' END AS name_source
 FROM m;

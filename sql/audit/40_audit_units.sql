@@ -13,6 +13,7 @@
 --   selector: CSS path
 --   visible: whether it was rendered
 --   href: href or src
+--   evidence: what the browser exposes beside the DOM approximation (dom_name, name_source, role, exposed, needs_human, frame); NULL for a title
 -- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built)
 --   unit_ord: build order (titles, headings, fields... as the judgment-units file lists them)
 --   id: unit id TYPE-PR-<first 10 hex of sha256("type|product|key")>
@@ -31,20 +32,28 @@
 --   visible: whether any occurrence was rendered
 --   href: href or src (first occurrence)
 --   flags: the flags that fired, in the order they first fired
+--   dom_name: heading, link, image, field: the DOM approximation's name, beside the browser's (NULL for a title or ident)
+--   name_source: where the name came from (the browser's source when it exposes the element)
+--   role: the role the browser computed (NULL without the accessibility tree)
+--   exposed: whether the browser exposes the element (NULL without the accessibility tree)
+--   needs_human: true when the name is only the DOM approximation: a person must check it in a browser
+--   frame: the CSS path of the iframe the element sits in (NULL in the top document)
 --   unit_json: the unit as written to judgment-units.json
 CREATE OR REPLACE VIEW audit_occurrences AS
-SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_title_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_heading_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_link_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_image_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href FROM audit_field_facts;
+SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN, frame VARCHAR)) AS evidence
+FROM audit_title_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_heading_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_link_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_image_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_field_facts;
 
 CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
 counted AS (SELECT type, product, unit_key, count(*) AS occurrences FROM audit_occurrences GROUP BY ALL),
 single_units AS (  -- most units occur once: no aggregation needed
     SELECT o.type, o.sc, o.product, o.unit_key, [o.view_id] AS views, 1 AS occurrences, o.name, o.detail, o.context,
-        o.landmark, o.selector, o.visible, o.href, {'p': o.pos, 'i': o.i} AS first_occ
+        o.landmark, o.selector, o.visible, o.href, {'p': o.pos, 'i': o.i} AS first_occ, o.evidence
     FROM audit_occurrences AS o SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences = 1
 ),
@@ -52,7 +61,8 @@ repeated_units AS (
     SELECT type, any_value(sc) AS sc, product, unit_key,
         list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
         count(*) AS occurrences,
-        arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href},
+        arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href,
+                 'evidence': evidence},
             {'p': pos, 'i': i}) AS first,
         CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
         bool_or(visible) AS visible,
@@ -84,11 +94,12 @@ all_units AS (
     SELECT * FROM single_units
     UNION ALL
     SELECT type, sc, product, unit_key, views, occurrences, first.name, first.detail,
-        coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href, first_occ
+        coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href, first_occ,
+        first.evidence
     FROM repeated_units
     UNION ALL
     SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views), u.name, u.detail, '', NULL, NULL, true, u.unit_key,
-        u.first_occ
+        u.first_occ, NULL
     FROM ident_units AS u JOIN ident_views AS w USING (product, unit_key)
 ),
 flags AS (
@@ -102,11 +113,17 @@ units AS (
             CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
         unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, len(u.views) AS view_count,
         u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
-        coalesce(f.flags, []) AS flags
+        coalesce(f.flags, []) AS flags, u.evidence.dom_name AS dom_name, u.evidence.name_source AS name_source,
+        u.evidence.role AS role, u.evidence.exposed AS exposed, u.evidence.needs_human AS needs_human, u.evidence.frame AS frame
     FROM all_units AS u JOIN products AS p USING (product)
     LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
 )
-SELECT *, CAST(json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
+SELECT *, CAST(CASE WHEN type IN ('title', 'ident') THEN
+        json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
         'occurrences', occurrences, 'name', name, 'detail', detail, 'context', context, 'landmark', landmark,
-        'selector', selector, 'visible', visible, 'href', href, 'flags', flags) AS VARCHAR) AS unit_json
+        'selector', selector, 'visible', visible, 'href', href, 'flags', flags)
+    ELSE json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
+        'occurrences', occurrences, 'name', name, 'detail', detail, 'context', context, 'landmark', landmark,
+        'selector', selector, 'visible', visible, 'href', href, 'flags', flags, 'name_source', name_source, 'role', role,
+        'exposed', exposed, 'dom_name', dom_name, 'needs_human', needs_human, 'frame', frame) END AS VARCHAR) AS unit_json
 FROM units;

@@ -14,6 +14,7 @@
 --   selector: CSS path
 --   visible: whether any occurrence was rendered
 --   flags: flags
+--   name_approximated: whether the unit's name is only the DOM approximation (its needs_human mark, or a unit built before names came from the browser)
 --   unit: the unit as JSON, exactly as built
 -- audit_batch_lines: every line of every batch file handed to judges
 --   batch: batch file name
@@ -25,7 +26,8 @@ SELECT line AS ord, jstr(doc, '$.id') AS id, jstr(doc, '$.type') AS type, jstr(d
     jint(doc, '$.view_count') AS view_count, jstr(doc, '$.name') AS name, jstr(doc, '$.detail') AS detail,
     jstr(doc, '$.href') AS href, jstr(doc, '$.context') AS context, jstr(doc, '$.landmark') AS landmark,
     jstr(doc, '$.selector') AS selector, jbool(doc, '$.visible') AS visible,
-    coalesce(CAST(json_transform(doc -> '$.flags', '["VARCHAR"]') AS VARCHAR[]), []) AS flags, doc AS unit
+    coalesce(CAST(json_transform(doc -> '$.flags', '["VARCHAR"]') AS VARCHAR[]), []) AS flags,
+    jbool(doc, '$.needs_human') IS NOT FALSE AS name_approximated, doc AS unit
 FROM jsonl_records WHERE kind = 'unit' AND is_object;
 
 CREATE OR REPLACE VIEW audit_batch_lines AS

@@ -53,11 +53,13 @@ WITH rows AS (
         u.href, u.context, u.landmark, u.selector, u.visible, u.flags,
         coalesce(j.judgment, '') AS draft_judgment, coalesce(j.confidence, '') AS confidence,
         coalesce(j.rationale, '') AS rationale, coalesce(j.fix, '') AS fix,
-        -- a judged row whose name came from a DOM approximation (aria-labelledby text, an image's alt inside a link
-        -- or heading, a title) needs a ratifier to check the name in a browser
+        -- a judged row whose name is only the DOM approximation's guess (aria-labelledby text, an image's alt inside a
+        -- link or heading, a title) needs a ratifier to check the name in a browser; a name the browser gave does not
         CASE WHEN j.judgment IS NULL THEN ''
-             WHEN j.needs_human OR (u.type = 'link' AND split_part(u.detail, ';', 1) IN ('aria-labelledby', 'img-alt', 'title'))
-                  OR (u.type = 'heading' AND list_has_any(u.flags, ['name_from_aria-labelledby', 'name_from_img-alt', 'name_from_title']))
+             WHEN j.needs_human
+                  OR (u.name_approximated AND u.type = 'link' AND split_part(u.detail, ';', 1) IN ('aria-labelledby', 'img-alt', 'title'))
+                  OR (u.name_approximated AND u.type = 'heading'
+                      AND list_has_any(u.flags, ['name_from_aria-labelledby', 'name_from_img-alt', 'name_from_title']))
              THEN 'true' ELSE 'false' END AS needs_human,
         coalesce(j.drafted_by, CASE WHEN j.judgment IS NOT NULL THEN 'unknown' END, '') AS drafted_by,
         CASE WHEN s.id IS NULL THEN ''

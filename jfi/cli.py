@@ -95,24 +95,49 @@ def _root(ctx: typer.Context,
     ctx.obj = {"project": project}
 
 
-def _project(ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None):
+def _project(ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None,
+             profile: Optional[str] = None):
     """The corpus project at --project; a folder that is not one is refused (no_project), never created."""
     from .corpus.project import CorpusProject
-    return CorpusProject.at(ctx.obj["project"], corpus, rounds).require()
+    return CorpusProject.at(ctx.obj["project"], corpus, rounds, profile).require()
+
+
+PROFILE_HELP = "Corpus profile: round-v1, round-v2 or harvest (default: corpus/profile.txt, else the first record's keys)."
 
 
 @corpus_app.command("init")
 @guarded
 def corpus_init(ctx: typer.Context,
-                target: Optional[int] = typer.Option(None, "--target", help="Write this goal N to corpus/target.txt.")):
-    """Create a corpus project: corpus/functional-images.jsonl (empty), rounds/, and the goal when given.
+                target: Optional[int] = typer.Option(None, "--target", help="Write this goal N to corpus/target.txt."),
+                profile: Optional[str] = typer.Option(None, "--profile", help="Write this profile to corpus/profile.txt "
+                                                      "(round-v1, round-v2 or harvest).")):
+    """Create a corpus project: corpus/functional-images.jsonl (empty), rounds/ (review/ for harvest), the goal and
+    the profile when given.
 
     Exit 1 when the folder already holds a corpus file (nothing is changed).
 
-    Example: jfi --project my-corpus corpus init --target 100
+    Example: jfi --project my-corpus corpus init --target 100 --profile round-v2
     """
     from .corpus.project import CorpusProject
-    return CorpusProject.at(ctx.obj["project"]).init(target)
+    return CorpusProject.at(ctx.obj["project"], profile=profile).init(target)
+
+
+@corpus_app.command("profile")
+@guarded
+def corpus_profile(ctx: typer.Context,
+                   name: Optional[str] = typer.Argument(None, help="round-v1, round-v2 or harvest; omit to print it.")):
+    """Print the project's profile, or set it in corpus/profile.txt (the data must be in that profile's shape).
+
+    Exit 1 when the profile is already the one asked for.
+
+    Example: jfi --project my-corpus corpus profile harvest
+    """
+    from .corpus.project import CorpusProject
+    project = _project(ctx)
+    if name is None:
+        print(project.profile)
+        return 0
+    return CorpusProject.at(ctx.obj["project"], profile=name).set_profile()
 
 
 @corpus_app.command("validate")
@@ -121,15 +146,18 @@ def corpus_validate(ctx: typer.Context,
                     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
                     target: Optional[int] = typer.Option(None, "--target", help="Goal N (default: corpus/target.txt, else 250)."),
                     corpus: Optional[Path] = typer.Option(None, "--corpus", help="Corpus file (default: corpus/functional-images.jsonl)."),
-                    rounds: Optional[Path] = typer.Option(None, "--rounds", help="Rounds folder (default: rounds/).")):
-    """Check every item and round file and report progress toward the acceptance criteria.
+                    rounds: Optional[Path] = typer.Option(None, "--rounds", help="Rounds folder (default: rounds/)."),
+                    profile: Optional[str] = typer.Option(None, "--profile", help=PROFILE_HELP)):
+    """Check every item and round file (harvest: review batch) and report progress toward the acceptance criteria
+    (harvest: the coverage report).
 
-    Exit 0 clean and complete, 1 clean but incomplete, 2 violations or no corpus file.
+    Exit 0 clean and complete, 1 clean but incomplete, 2 violations or no corpus file. A harvest project is never
+    gated on coverage: 0 clean, 1 empty, 2 violations.
 
     Example: jfi --project my-corpus corpus validate --target 100
     """
     from .corpus import validate
-    project = _project(ctx, corpus, rounds)
+    project = _project(ctx, corpus, rounds, profile)
     result, code = validate.report(project, project.resolve_goal(target))
     for e in result["errors"]:
         err(_located(e))
@@ -167,6 +195,41 @@ def corpus_apply_verdicts(ctx: typer.Context,
     """
     from .corpus import verdicts
     return verdicts.apply(_project(ctx), round_no, dry_run=dry_run)
+
+
+@corpus_app.command("migrate")
+@guarded
+def corpus_migrate(ctx: typer.Context,
+                   to: str = typer.Option(..., "--to", help="round-v2 or harvest."),
+                   sector: Optional[str] = typer.Option(None, "--sector", help="harvest: the sector of every item."),
+                   dry_run: bool = typer.Option(False, "--dry-run", help="Check the migration; write nothing.")):
+    """Rewrite the corpus in a later profile's shape and record the profile, all or nothing.
+
+    To round-v2, every item gains accessible_name and accessible_name_source as blanks to fill (validate then lists
+    them). To harvest, the shared fields carry over, candidate and needs-revision become unreviewed, and every item
+    that cannot be mapped (a decided status, an implementation or role harvest does not collect, no name, no sector)
+    is listed and nothing is written; the round-format file is kept beside the new one.
+
+    Example: jfi corpus migrate --to round-v2
+    """
+    from .corpus import migrate
+    return migrate.migrate(_project(ctx), to, sector=sector, dry_run=dry_run)
+
+
+@corpus_app.command("apply-review")
+@guarded
+def corpus_apply_review(ctx: typer.Context,
+                        batch: int = typer.Option(..., "--batch", help="Review batch number NN of review/batch-NN.jsonl."),
+                        dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+    """harvest: apply a review batch's verdicts, all or nothing: keep with a good alt becomes ready, anything else
+    dropped; the reason, alt quality and any sub-type correction are copied into the item.
+
+    Exit 1 when every verdict is already applied; 2 when the batch breaks a rule or a verdict cannot be applied.
+
+    Example: jfi corpus apply-review --batch 3 --dry-run
+    """
+    from .corpus import review_batches
+    return review_batches.apply(_project(ctx), batch, dry_run=dry_run)
 
 
 @second_pass_app.command("extract")

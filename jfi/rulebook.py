@@ -14,6 +14,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+# The corpus rules are a shared core (sql/corpus/*.sql) plus the folders of one profile: one per era of the upstream
+# format. A folder shared by two profiles holds the rules they share, once.
+PROFILES = {
+    "round-v1": ("round",),                       # upstream e14ac527: rounds, blind second passes
+    "round-v2": ("round", "named", "round-v2"),   # upstream f8931af7: + accessible_name, accessible_name_source
+    "harvest": ("named", "harvest"),              # upstream 67edd7e9: harvested, reviewed in batches
+}
+DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
 INPUT_LAYER_BELOW = 5
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
@@ -77,8 +85,35 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     return tuple(files), digest.hexdigest()
 
 
-def rulebook_sha256() -> str:
-    return load()[1]
+def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None = None) -> str:
+    """The hash a store built with these sections (all by default) and this corpus profile records."""
+    corpus = sections is None or "corpus" in sections
+    return digest_of(in_use(load()[0], sections, profile), (profile or DEFAULT_PROFILE) if corpus else None)
+
+
+def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profile: str | None) -> tuple[RuleFile, ...]:
+    """The rule files a store runs: sql/core, the sections asked for (all by default) and, in the corpus section, the
+    shared core plus the folders of the profile."""
+    folders = PROFILES[profile or DEFAULT_PROFILE]
+    out = []
+    for f in files:
+        parts = f.rel.split("/")
+        if sections is not None and parts[0] not in ("core", *sections):
+            continue
+        if parts[0] == "corpus" and len(parts) > 2 and parts[1] not in folders:
+            continue
+        out.append(f)
+    return tuple(out)
+
+
+def digest_of(files: tuple[RuleFile, ...], profile: str | None = None) -> str:
+    """`rulebook_sha256` of the rules in use: their relative paths and bytes, and the corpus profile when there is one."""
+    digest = hashlib.sha256()
+    if profile:
+        digest.update(b"profile\0" + profile.encode() + b"\0")
+    for f in files:
+        digest.update(f.rel.encode() + b"\0" + f.text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
 
 
 def meanings() -> tuple[dict[str, str], dict[str, dict[str, str]]]:

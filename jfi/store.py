@@ -34,9 +34,11 @@ class Store:
     create are computed once per build, views stay live).
     """
 
-    def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None):
+    def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
+                 profile: str | None = None):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
-        A command builds only its own part of the rulebook; `rulebook_sha256` always covers the whole rulebook."""
+        `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
+        only its own part of the rulebook, and `rulebook_sha256` covers exactly the rules it ran (and the profile)."""
         self.con = duckdb.connect(str(path))
         # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
@@ -53,13 +55,15 @@ class Store:
                                f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
         self._pending: dict[str, dict[str, list]] = {}
         self._built = False
-        self.files, self.rulebook_sha256 = rulebook.load()
-        if sections is not None:
-            self.files = tuple(f for f in self.files if f.rel.split("/")[0] in ("core", *sections))
+        self.profile = profile or rulebook.DEFAULT_PROFILE
+        self.files = rulebook.in_use(rulebook.load()[0], sections, self.profile)
+        corpus = sections is None or "corpus" in sections
+        self.rulebook_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)
-        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '')", [__version__, self.rulebook_sha256])
+        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
+                         [__version__, self.rulebook_sha256, self.profile if corpus else None])
 
     def build(self) -> "Store":
         """Run the rulebook over the loaded inputs."""

@@ -25,18 +25,19 @@ def test_export_writes_every_format_with_the_rulebook_hash(example, tmp_path):
     example.write_corpus(corpus)
     r = example("corpus", "export", "--out", str(out))
     assert r.exit_code == 0, r.stderr
-    sha = rulebook.rulebook_sha256()
+    sha = rulebook.rulebook_sha256(("corpus",), "round-v1")
     for name in ("corpus-items", "corpus-criteria", "corpus-concentration", "corpus-pending"):
         for ext in ("csv", "jsonl", "parquet"):
             assert (out / f"{name}.{ext}").is_file(), (name, ext)
     rows = list(csv.DictReader((out / "corpus-items.csv").open(newline="")))
     assert rows[0]["gold_alt_rationale"].startswith("'=HYPERLINK")
-    assert {r["rulebook_sha256"] for r in rows} == {sha}
+    assert {r["rulebook_sha256"] for r in rows} == {sha} and {r["profile"] for r in rows} == {"round-v1"}
     jsonl = [json.loads(x) for x in (out / "corpus-items.jsonl").read_text().splitlines()]
     assert jsonl[0]["gold_alt_rationale"].startswith("=HYPERLINK")  # JSON keeps the original text
     assert len(jsonl) == len(corpus)
     table = pq.read_table(out / "corpus-criteria.parquet")
     assert table.schema.metadata[b"rulebook_sha256"].decode() == sha
+    assert table.schema.metadata[b"profile"] == b"round-v1"
     assert "met" in table.column_names
 
 
@@ -48,7 +49,8 @@ def test_duckdb_store_opens_in_any_client(example, tmp_path):
         n = con.execute("SELECT count(*) FROM corpus_items").fetchone()[0]
         assert n == len(example.corpus.read_text().splitlines())
         assert con.execute("SELECT count(*) FROM corpus_violations").fetchone()[0] == 0
-        assert con.execute("SELECT rulebook_sha256 FROM jfi_run").fetchone()[0] == rulebook.rulebook_sha256()
+        assert con.execute("SELECT rulebook_sha256 FROM jfi_run").fetchone()[0] == \
+            rulebook.rulebook_sha256(("corpus",), "round-v1")
         comment = con.execute("SELECT comment FROM duckdb_views() WHERE view_name = 'corpus_criteria'").fetchone()[0]
         assert comment and "criterion" in comment
     finally:

@@ -1,6 +1,7 @@
 """The rulebook: parsed by sqlglot, loaded in a defined order, hashed, documented."""
 import re
 
+import pytest
 import sqlglot
 from sqlglot import exp
 
@@ -12,8 +13,9 @@ RAW = {"raw_lines", "raw_files", "jfi_run", "field_specs", "image_copies"}
 TABLE_FUNCTIONS = {"json_each"}
 
 
-def test_every_file_parses_with_sqlglot_and_uses_only_earlier_objects():
-    files, _ = rulebook.load()
+@pytest.mark.parametrize("profile", sorted(rulebook.PROFILES))
+def test_every_file_parses_with_sqlglot_and_uses_only_earlier_objects(profile):
+    files = rulebook.in_use(rulebook.load()[0], None, profile)
     assert files, "rulebook is empty"
     known = set()
     for f in files:
@@ -73,15 +75,34 @@ def test_hash_covers_paths_and_bytes(tmp_path):
     assert len({h1, h2, h3}) == 3
 
 
-def test_every_file_has_a_header_and_every_view_and_column_a_meaning():
+@pytest.mark.parametrize("profile", sorted(rulebook.PROFILES))
+def test_every_file_has_a_header_and_every_view_and_column_a_meaning(profile):
     files, _ = rulebook.load()
     for f in files:
         assert f.text.startswith("-- "), f"{f.rel} has no header comment"
-    store = Store().build().describe()
+    store = Store(profile=profile).build().describe()
     try:
         for obj in schema_rows(store):
             assert obj["meaning"], f"{obj['name']} has no meaning"
             for col in obj["columns"]:
                 assert col["meaning"], f"{obj['name']}.{col['name']} has no meaning"
+    finally:
+        store.close()
+
+
+def test_each_profile_runs_the_corpus_core_and_its_own_folders_and_hashes_only_those():
+    files = rulebook.load()[0]
+    used = {p: {f.rel for f in rulebook.in_use(files, ("corpus",), p)} for p in rulebook.PROFILES}
+    for profile, rels in used.items():
+        assert "corpus/30_corpus_items.sql" in rels and not any(r.startswith("audit/") for r in rels)
+        folders = {r.split("/")[1] for r in rels if r.startswith("corpus/") and r.count("/") == 2}
+        assert folders == set(rulebook.PROFILES[profile])
+    assert used["round-v1"] < used["round-v2"]  # round-v2 is round-v1 and its additions
+    assert not any("/round/" in r for r in used["harvest"])
+    hashes = {rulebook.rulebook_sha256(("corpus",), p) for p in rulebook.PROFILES}
+    assert len(hashes) == 3
+    store = Store(sections=("corpus",), profile="harvest")
+    try:
+        assert store.rulebook_sha256 == rulebook.rulebook_sha256(("corpus",), "harvest")
     finally:
         store.close()

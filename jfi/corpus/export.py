@@ -14,11 +14,23 @@ from .project import CorpusProject, display_path
 
 # export name -> the query that makes it; every row also carries jfi_version and rulebook_sha256
 TABLES = {
-    "corpus-items": "SELECT * EXCLUDE (types) FROM corpus_items ORDER BY line",
+    "corpus-items": "SELECT {item_columns} FROM corpus_items ORDER BY line",
     "corpus-criteria": "SELECT * FROM corpus_criteria",
     "corpus-concentration": "SELECT * FROM corpus_concentration",
     "corpus-pending": "SELECT * FROM corpus_pending",
 }
+
+
+# columns of corpus_items worked out from a field, exported when the profile has that field
+DERIVED = {"pass_count": "gold_alt_passes", "pass_alts_agree": "gold_alt_passes", "has_pass_b": "gold_alt_passes",
+           "adjudicated": "adjudication"}
+
+
+def item_columns(store) -> list[str]:
+    """The item columns of the project's profile, in corpus_items' order: where and the profile's own fields."""
+    fields = {r[0] for r in store.con.execute("SELECT field FROM field_specs WHERE kind = 'item'").fetchall()}
+    columns = [r[0] for r in store.con.execute("DESCRIBE corpus_items").fetchall()]
+    return [c for c in columns if c in ("source", "line") or c in fields or DERIVED.get(c) in fields]
 
 
 def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
@@ -30,8 +42,9 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "export")
             for name, sql in TABLES.items():
+                sql = sql.format(item_columns=", ".join(item_columns(store)))
                 wrapped = (f"SELECT q.*, '{__version__}' AS jfi_version, (SELECT rulebook_sha256 FROM jfi_run) "
-                           f"AS rulebook_sha256 FROM ({sql}) AS q")
+                           f"AS rulebook_sha256, (SELECT profile FROM jfi_run) AS profile FROM ({sql}) AS q")
                 arrow = store.con.sql(wrapped).to_arrow_table()
                 if "csv" in formats:
                     rows = [tuple(r.values()) for r in arrow.to_pylist()]
@@ -40,7 +53,8 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
                     files.write(out / f"{name}.jsonl",
                                 "".join(json.dumps(to_jsonable(r), ensure_ascii=False) + "\n" for r in arrow.to_pylist()))
                 if "parquet" in formats:
-                    meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()}
+                    meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode(),
+                            b"profile": store.profile.encode()}
                     pq.write_table(arrow.replace_schema_metadata(meta), files.temp_path(out / f"{name}.parquet"))
             rulebook = store.rulebook_sha256
         finally:
@@ -50,7 +64,7 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
         written = [path for _, path in files.pending]
     for path in written:
         print(display_path(path))
-    print(f"{len(written)} file(s) written; rulebook {rulebook[:12]}")
+    print(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
     return 0
 
 

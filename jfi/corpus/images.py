@@ -78,6 +78,7 @@ def download(url: str) -> tuple[bytes, str]:
 
 
 def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
+    project.require_profile("round-v1", "round-v2")
     with writer_lock(project.root):
         store = project.store()
         try:

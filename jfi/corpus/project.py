@@ -1,6 +1,7 @@
 """A corpus project on disk: where its files are, and loading them into a store."""
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -9,10 +10,16 @@ from pathlib import Path
 from ..errors import JfiError
 from ..atomic import AtomicFiles, recover, writer_lock
 from ..jsonl import line_columns, sha256_file
+from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
 
 DEFAULT_GOAL = 250
 MIN_GOAL = 25
+PROFILE_HEADER = "# the corpus profile (round-v1, round-v2 or harvest): the rules jfi reads this corpus by\n"
+BATCH_FILE = re.compile(r"^batch-(\d+)\.jsonl$")
+# keys that say which era of the upstream format a record was written in (detection reads the first record)
+HARVEST_KEYS = {"sector", "review_verdict", "review_reason", "alt_quality", "image_svg", "image_coord_space"}
+NAME_KEYS = {"accessible_name", "accessible_name_source"}
 ROUND_FILE = re.compile(r"^round-(\d+)-(review|second-pass-input|second-pass)\.jsonl$|^round-(\d+)-(report)\.md$")
 KIND = {"review": "review", "second-pass-input": "second_pass_input", "second-pass": "second_pass", "report": "report"}
 
@@ -25,18 +32,89 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def profile_of_keys(keys) -> str:
+    """The profile whose records carry these keys: harvest fields, else accessible names (round-v2), else round-v1."""
+    keys = set(keys)
+    return "harvest" if keys & HARVEST_KEYS else "round-v2" if keys & NAME_KEYS else DEFAULT_PROFILE
+
+
 @dataclass
 class CorpusProject:
     root: Path
     corpus_path: Path
     rounds_dir: Path
+    profile_override: str | None = None
 
     @classmethod
-    def at(cls, root: Path, corpus: Path | None = None, rounds: Path | None = None) -> "CorpusProject":
+    def at(cls, root: Path, corpus: Path | None = None, rounds: Path | None = None,
+           profile: str | None = None) -> "CorpusProject":
         root = Path(root)
         recover(root)  # a commit interrupted by a kill is finished before anything reads the project
+        if profile is not None and profile not in PROFILES:
+            raise JfiError("invalid_profile", f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}", exit_code=3)
         return cls(root, Path(corpus) if corpus else root / "corpus" / "functional-images.jsonl",
-                   Path(rounds) if rounds else root / "rounds")
+                   Path(rounds) if rounds else root / "rounds", profile)
+
+    @property
+    def profile_file(self) -> Path:
+        return self.root / "corpus" / "profile.txt"
+
+    def first_record_keys(self) -> list[str] | None:
+        """The keys of the corpus file's first record (None when there is none, or it is not a JSON object)."""
+        if not self.corpus_path.is_file():
+            return None
+        with self.corpus_path.open("rb") as f:
+            for raw in f:
+                if raw.strip():
+                    try:
+                        record = json.loads(raw)
+                    except (ValueError, RecursionError):
+                        return None
+                    return list(record) if isinstance(record, dict) else None
+        return None
+
+    @property
+    def profile(self) -> str:
+        """--profile, else corpus/profile.txt, else the profile the first record's keys belong to, else round-v1."""
+        if self.profile_override:
+            return self.profile_override
+        if self.profile_file.is_file():
+            lines = [ln.strip() for ln in self.profile_file.read_text(encoding="utf-8-sig").splitlines()]
+            name = next((ln for ln in lines if ln and not ln.startswith("#")), "")
+            if name not in PROFILES:
+                raise JfiError("invalid_profile", f"{name!r} is not a profile; profiles: {', '.join(PROFILES)}",
+                               source=display_path(self.profile_file))
+            return name
+        keys = self.first_record_keys()
+        return profile_of_keys(keys) if keys else DEFAULT_PROFILE
+
+    def profile_mismatch(self) -> dict | None:
+        """One violation when the corpus is written in another profile's shape than the project's (a round-v1 record
+        in a round-v2 project is not one: it lacks the new fields, which validation lists)."""
+        keys = self.first_record_keys()
+        if not keys:
+            return None
+        profile, shape = self.profile, profile_of_keys(keys)
+        if shape == profile or (profile == "round-v2" and shape == "round-v1"):
+            return None
+        return {"source": display_path(self.corpus_path), "line": self.first_record_line(), "record_id": None,
+                "field": None, "code": "profile_mismatch",
+                "message": f"line {self.first_record_line()} has the keys of {shape!r}; this project is {profile!r}"}
+
+    def first_record_line(self) -> int:
+        with self.corpus_path.open("rb") as f:
+            return next((n for n, raw in enumerate(f, 1) if raw.strip()), 1)
+
+    def require_profile(self, *profiles: str) -> str:
+        """The project's profile, refused (profile_mismatch, exit 2) when the data is another profile's, and
+        (wrong_profile) when the command belongs to other profiles."""
+        problem = self.profile_mismatch()
+        if problem:
+            raise JfiError("profile_mismatch", problem["message"], source=problem["source"], line=problem["line"])
+        if profiles and self.profile not in profiles:
+            raise JfiError("wrong_profile", f"this command works on {' and '.join(profiles)} projects; this project "
+                           f"is {self.profile!r}", source=display_path(self.root))
+        return self.profile
 
     def require(self) -> "CorpusProject":
         """Refuse a folder that is not a corpus project: it must exist and hold the corpus file, a rounds folder or
@@ -50,19 +128,36 @@ class CorpusProject:
         return self
 
     def init(self, goal: int | None) -> int:
-        """Create the corpus project's layout: an empty corpus file, rounds/, and the goal when given."""
+        """Create the corpus project's layout: an empty corpus file, rounds/ (review/ for harvest), the goal and the
+        profile when given."""
         if self.corpus_path.is_file():
             print(f"{display_path(self.corpus_path)} already exists; nothing to do")
             return 1
         goal = self.resolve_goal(goal) if goal is not None else None
         self.root.mkdir(parents=True, exist_ok=True)
-        self.rounds_dir.mkdir(parents=True, exist_ok=True)
+        (self.review_dir if self.profile_override == "harvest" else self.rounds_dir).mkdir(parents=True, exist_ok=True)
         with writer_lock(self.root), AtomicFiles() as files:
             files.write(self.corpus_path, b"")
             if goal is not None:
                 from .target import HEADER
                 files.write(self.target_file, f"{HEADER}{goal}\n")
-        print(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else ""))
+            if self.profile_override:
+                files.write(self.profile_file, f"{PROFILE_HEADER}{self.profile_override}\n")
+        print(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else "")
+              + (f", profile {self.profile_override}" if self.profile_override else ""))
+        return 0
+
+    def set_profile(self) -> int:
+        """Write the profile asked for into corpus/profile.txt; the corpus must already be in its shape."""
+        name = self.profile_override
+        current = CorpusProject.at(self.root, self.corpus_path, self.rounds_dir)
+        if current.profile_file.is_file() and current.profile == name:
+            print(f"the profile is already {name}; nothing to do")
+            return 1
+        self.require_profile()  # data in another profile's shape is refused: migrate it instead
+        with writer_lock(self.root), AtomicFiles() as files:
+            files.write(self.profile_file, f"{PROFILE_HEADER}{name}\n")
+        print(f"{display_path(self.profile_file)}: profile {name}")
         return 0
 
     @property
@@ -76,9 +171,24 @@ class CorpusProject:
     def round_path(self, round_no: int, suffix: str) -> Path:
         return self.rounds_dir / f"round-{round_no:02d}-{suffix}"
 
+    @property
+    def review_dir(self) -> Path:
+        """harvest: the review batches, review/batch-NN.jsonl."""
+        return self.root / "review"
+
+    def batch_path(self, number: int) -> Path:
+        return self.review_dir / f"batch-{number:02d}.jsonl"
+
     def round_files(self) -> list[tuple[str, int, Path]]:
-        """(kind, round, path) for every round file, in numeric round order."""
+        """(kind, round, path) for every round file (harvest: every review batch), in numeric order."""
         found = []
+        if self.profile == "harvest":
+            if self.review_dir.is_dir():
+                for path in self.review_dir.iterdir():
+                    m = BATCH_FILE.match(path.name)
+                    if m and path.is_file():
+                        found.append(("batch", int(m.group(1)), path))
+            return sorted(found, key=lambda f: f[1])
         if self.rounds_dir.is_dir():
             for path in self.rounds_dir.iterdir():
                 m = ROUND_FILE.match(path.name)
@@ -129,4 +239,6 @@ class CorpusProject:
         return store
 
     def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:") -> Store:
-        return self.load(Store(path, sections=("corpus",)), goal=goal, hash_images=hash_images)
+        """The project loaded into a store of its profile's rules; data in another profile's shape is refused."""
+        self.require_profile()
+        return self.load(Store(path, sections=("corpus",), profile=self.profile), goal=goal, hash_images=hash_images)

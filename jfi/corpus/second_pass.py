@@ -11,6 +11,7 @@ from .project import CorpusProject, display_path
 def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> int:
     """Hand out the items owing a blind pass. A round's existing input file is kept unless --replace, and never
     replaced once answers for that round exist (they answer the items it handed out)."""
+    project.require_profile("round-v1", "round-v2")
     out = project.round_path(round_no, "second-pass-input.jsonl")
     answers = project.round_path(round_no, "second-pass.jsonl")
     if answers.exists():
@@ -35,6 +36,7 @@ def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> 
 
 
 def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> int:
+    project.require_profile("round-v1", "round-v2")
     handed_out = project.round_path(round_no, "second-pass-input.jsonl")
     answers = project.round_path(round_no, "second-pass.jsonl")
     if not handed_out.is_file():

@@ -6,12 +6,25 @@ from ..errors import MESSAGE_MAX, clip
 from ..output import table
 from .project import CorpusProject, display_path
 
-STATUSES = ("candidate", "accepted", "needs-revision", "rejected")
+def counted(rows: list[tuple], order: list[str] | None = None) -> dict:
+    """Counts by name: the known names in their order (those present), then any other name by count; nothing is
+    left out of a count for being unknown."""
+    found = dict(rows)
+    known = [k for k in (order or []) if found.get(k)]
+    rest = sorted((k for k in found if k not in known), key=lambda k: (-found[k], str(k)))
+    return {k: found[k] for k in known + rest}
 
 
 def report(project: CorpusProject, goal: int) -> tuple[dict, int]:
-    """The validation report and its exit code: 0 clean and complete, 1 clean but incomplete, 2 errors."""
+    """The validation report and its exit code: 0 clean and complete, 1 clean but incomplete, 2 errors. A harvest
+    project reports coverage and never gates on it (as upstream's validator): 0 clean, 1 empty, 2 errors."""
     exists = project.corpus_path.is_file()
+    profile = project.profile
+    mismatch = project.profile_mismatch()
+    if mismatch:  # another profile's data: one error saying so, not one per field and line
+        result = {"corpus": display_path(project.corpus_path), "exists": exists, "profile": profile, "goal": goal,
+                  "errors": [mismatch], "warnings": [], "counts": {}, "criteria": [], "goals_met": False}
+        return result, 2
     store = project.store(goal=goal)
     try:
         errors = store.rows("SELECT * FROM corpus_violations")
@@ -21,26 +34,35 @@ def report(project: CorpusProject, goal: int) -> tuple[dict, int]:
             errors.insert(0, {"source": display_path(project.corpus_path), "line": None, "record_id": None,
                               "field": None, "code": "no_corpus",
                               "message": "no corpus file here yet; it is created on the first round"})
-        by_status = dict(store.con.execute(
-            "SELECT status, count(*) FROM corpus_items WHERE status IS NOT NULL GROUP BY status").fetchall())
-        counts = {
-            "items": store.scalar("SELECT count(*) FROM corpus_items"),
-            "by_status": {s: by_status.get(s, 0) for s in STATUSES if by_status.get(s)},
-            "accepted": by_status.get("accepted", 0),
-            "domains": store.scalar("SELECT count(DISTINCT domain) FROM corpus_items"),
-            "rounds": store.scalar("SELECT count(*) FROM corpus_rounds"),
-        }
+        statuses = store.scalar("SELECT allowed FROM field_specs WHERE kind = 'item' AND field = 'status'")
+        by_status = counted(store.con.execute(
+            "SELECT status, count(*) FROM corpus_items WHERE status IS NOT NULL GROUP BY status").fetchall(), statuses)
+        counts = {"items": store.scalar("SELECT count(*) FROM corpus_items"), "by_status": by_status}
+        if profile == "harvest":
+            for key, column, order in (("by_sector", "sector", "SELECT list(sector) FROM corpus_sectors"),
+                                       ("by_subtype", "subtype", "SELECT list(subtype) FROM corpus_subtypes"),
+                                       ("by_domain", "domain", None)):
+                counts[key] = counted(store.con.execute(
+                    f"SELECT {column}, count(*) FROM corpus_items WHERE {column} IS NOT NULL GROUP BY ALL").fetchall(),
+                    store.scalar(order) if order else None)
+            counts["ready"] = by_status.get("ready", 0)
+        else:
+            counts["accepted"] = by_status.get("accepted", 0)
+        counts["domains"] = store.scalar("SELECT count(DISTINCT domain) FROM corpus_items")
+        counts["batches" if profile == "harvest" else "rounds"] = store.scalar("SELECT count(*) FROM corpus_rounds")
         criteria = store.rows("SELECT criterion, actual, target, unit, comparison, met FROM corpus_criteria")
         result = {
             "corpus": display_path(project.corpus_path),
             "exists": exists,
+            "profile": profile,
             "goal": goal,
             "targets": store.rows("SELECT * FROM corpus_targets")[0],
             "errors": errors,
             "warnings": store.rows("SELECT * FROM corpus_warnings"),
             "counts": counts,
             "criteria": criteria,
-            "concentration": store.rows("SELECT domain, items, accepted, share, over_limit FROM corpus_concentration"),
+            "concentration": store.rows("SELECT * EXCLUDE (limit_share) FROM corpus_concentration"
+                                        if profile != "harvest" else "SELECT * FROM corpus_concentration"),
             "pending": store.rows("SELECT item_id, status, work, detail FROM corpus_pending"),
             "goals_met": all(c["met"] for c in criteria),
             "rulebook_sha256": store.rulebook_sha256,
@@ -48,7 +70,10 @@ def report(project: CorpusProject, goal: int) -> tuple[dict, int]:
         }
     finally:
         store.close()
-    code = 2 if errors else (0 if result["goals_met"] else 1)
+    if profile == "harvest":
+        code = 2 if errors else (1 if not counts["items"] else 0)
+    else:
+        code = 2 if errors else (0 if result["goals_met"] else 1)
     return result, code
 
 
@@ -61,19 +86,28 @@ def _show(value, unit) -> str:
 def render(result: dict) -> str:
     """The progress report a maintainer reads after a round."""
     c = result["counts"]
+    if not c:  # refused before anything was counted (another profile's data)
+        return f"{result['corpus']}: profile {result['profile']}; {len(result['errors'])} error(s): the corpus is refused"
+    harvest = result["profile"] == "harvest"
     statuses = ", ".join(f"{n} {s}" for s, n in c["by_status"].items()) or "no items"
-    out = [f"{result['corpus']}: {c['items']} items ({statuses}); {c['accepted']} accepted from "
-           f"{c['domains']} domains; {c['rounds']} round(s); goal {result['goal']}", ""]
+    done = f"{c['ready']} ready" if harvest else f"{c['accepted']} accepted"
+    rounds = f"{c['batches']} review batch(es)" if harvest else f"{c['rounds']} round(s)"
+    out = [f"{result['corpus']}: {c['items']} items ({statuses}); {done} from {c['domains']} domains; {rounds}; "
+           f"goal {result['goal']}; profile {result['profile']}", ""]
     out.append(table(["criterion", "actual", "target", "met"],
                      [(r["criterion"], _show(r["actual"], r["unit"]),
                        f"{r['comparison']} {_show(r['target'], r['unit'])}", "yes" if r["met"] else "no")
-                      for r in result["criteria"]], title="Acceptance criteria"))
+                      for r in result["criteria"]],
+                     title="Coverage (reported, never gating)" if harvest else "Acceptance criteria"))
     out.append("")
     conc = result["concentration"]
-    out.append(table(["domain", "items", "accepted", "share", "limit"],
-                     [(r["domain"], r["items"], r["accepted"], _show(r["share"], "share"),
+    kept = "ready" if harvest else "accepted"
+    limit = (f"at most {result['targets']['domain_max']} items a domain" if harvest
+             else f"limit {result['targets']['max_domain_share']:.0%} of accepted")
+    out.append(table(["domain", "items", kept, "share", "limit"],
+                     [(r["domain"], r["items"], r[kept], _show(r["share"], "share"),
                        "OVER" if r["over_limit"] else "ok") for r in conc],
-                     title=f"Concentration (limit {result['targets']['max_domain_share']:.0%} of accepted)")
+                     title=f"Concentration ({limit})")
                if conc else "Concentration: no items yet")
     out.append("")
     pending = result["pending"]
@@ -84,6 +118,8 @@ def render(result: dict) -> str:
     met = sum(1 for r in result["criteria"] if r["met"])
     if result["errors"]:
         verdict = f"{len(result['errors'])} error(s): the corpus is refused until they are fixed"
+    elif harvest:
+        verdict = f"clean; coverage {met} of {len(result['criteria'])} bars met"
     elif result["goals_met"]:
         verdict = "clean and complete: every criterion is met"
     else:

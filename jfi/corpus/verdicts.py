@@ -9,6 +9,7 @@ from .project import CorpusProject, display_path
 
 
 def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> int:
+    project.require_profile("round-v1", "round-v2")
     review = project.round_path(round_no, "review.jsonl")
     if not review.is_file():
         raise JfiError("no_review_file", f"round {round_no} has no review file", source=display_path(review))

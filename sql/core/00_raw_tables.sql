@@ -1,9 +1,10 @@
 -- jfi_run: one row describing this build of the store: jfi version, rulebook hash and the corpus goal
 --   jfi_version: version of jfi that built the store
---   rulebook_sha256: sha256 over the relative paths and bytes of every rulebook file, in load order
+--   rulebook_sha256: sha256 over the relative paths and bytes of the rulebook files the store runs, in load order (and the corpus profile)
 --   goal: the accepted-item goal N that the corpus targets scale from
 --   batch_size: most units per judge batch file
 --   sample_seed: seed of the reproducible spot-check sample (empty for the default)
+--   profile: the corpus profile whose rules the store runs (round-v1, round-v2 or harvest; NULL without the corpus rules)
 -- raw_lines: every non-blank line of every input file, with its exact 1-based physical line number
 --   kind: what the file holds (item, review, second_pass, second_pass_input, report)
 --   source: the file's path as jfi was given it
@@ -23,7 +24,7 @@
 --   present: whether the file exists
 -- field_specs: one row per field of each JSONL record kind: the data behind the generic field rules
 --   kind: record kind the field belongs to
---   field: JSON key
+--   field: JSON key (`*`: the kind takes keys it does not list, as they come)
 --   required: whether the key must be present
 --   types: allowed JSON types (string, integer, number, boolean, array, object, null)
 --   allowed: the values a string may take (null when free)
@@ -34,7 +35,7 @@
 --   min_int: smallest integer allowed
 --   max_int: largest integer allowed
 --   meaning: what the field holds
-CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER, sample_seed VARCHAR);
+CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER, sample_seed VARCHAR, profile VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_lines (kind VARCHAR, source VARCHAR, round INTEGER, line INTEGER, text VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_json_problems (kind VARCHAR, source VARCHAR, line INTEGER, field VARCHAR, message VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_files (kind VARCHAR, source VARCHAR, round INTEGER, present BOOLEAN);

@@ -2,10 +2,6 @@
 --   subtype: sub-type name as written in items
 --   category: the category (1-5) the sub-type belongs to
 --   meaning: what kind of functional image it is
--- corpus_redundant_starters: openings a gold alt must not start with (case-insensitive, whole words)
---   starter: the opening phrase, lower-case
--- corpus_reason_codes: the vocabulary of review reason codes
---   code: reason code as written in review records
 -- corpus_image_types: image types a local copy may have: extension, media types and how to sniff the bytes
 --   ext: file extension used in corpus/images/<id>.<ext>
 --   media_types: Content-Type values that mean this type
@@ -22,17 +18,6 @@ SELECT * FROM (VALUES
     ('linked-complex-graphic-or-image-map', 4, 'a linked chart, diagram or image map'),
     ('structural-break-or-reader-control', 5, 'a separator or reading control drawn as an image')
 ) AS t(subtype, category, meaning);
-
-CREATE OR REPLACE TABLE corpus_redundant_starters AS
-SELECT * FROM (VALUES ('link to'), ('links to'), ('button for'), ('button to'), ('icon of'), ('icon for'),
-    ('image of'), ('graphic of'), ('picture of'), ('go to link')) AS t(starter);
-
-CREATE OR REPLACE TABLE corpus_reason_codes AS
-SELECT * FROM (VALUES ('CLEAN'), ('UNVERIFIABLE-SOURCE'), ('CONTEXT-INACCURATE'), ('NOT-FUNCTIONAL'),
-    ('MISCLASSIFIED'), ('APPEARANCE-DESCRIPTION'), ('REDUNDANCY-MISSED'), ('WRONGLY-EMPTY'),
-    ('REDUNDANT-STARTER'), ('TOO-VERBOSE'), ('ASSUMPTION'), ('NO-RATIONALE'), ('LEAKAGE'),
-    ('NON-DISCRIMINATING'), ('DUPLICATE'), ('MISSING-FIELD'), ('NO-SECOND-PASS'), ('NO-IMAGE-COPY'),
-    ('LICENSE-UNCLEAR')) AS t(code);
 
 CREATE OR REPLACE TABLE corpus_image_types AS
 SELECT * FROM (VALUES

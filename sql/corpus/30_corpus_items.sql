@@ -1,8 +1,8 @@
--- corpus_items: one row per JSON object line of the corpus file, fields typed (NULL where absent or of the wrong type); computed once when the store is built
+-- corpus_items: one row per JSON object line of the corpus file, the fields of every profile typed (NULL where absent or of the wrong type); computed once when the store is built
 --   source: corpus file path
 --   line: 1-based line number
 --   id: item id
---   status: candidate, accepted, needs-revision or rejected
+--   status: the review status (round: candidate, accepted, needs-revision, rejected; harvest: unreviewed, ready, dropped)
 --   round_added: round in which the item was added
 --   category: functional-image category 1-5
 --   subtype: sub-type within the category
@@ -33,7 +33,15 @@
 --   retrieved: date the page was retrieved
 --   provenance_note: where the item comes from
 --   notes: free notes
---   types: the JSON type (or absent) of the nullable fields image_url, image_file, image_sha256, observed_alt and gold_alt_passes
+--   accessible_name: round-v2, harvest: what the control announces to a screen reader
+--   accessible_name_source: round-v2, harvest: where that name comes from (alt, aria-label, aria-labelledby, title, svg-title, control-text)
+--   sector: harvest: the seed list's sector
+--   image_svg: harvest: the standalone SVG document of an inline-svg item
+--   image_coord_space: harvest: WIDTHxHEIGHT of an area's map image
+--   review_verdict: harvest: keep or drop
+--   review_reason: harvest: why
+--   alt_quality: harvest: good, weak or wrong
+--   types: the JSON type (or absent) of the nullable fields image_url, image_file, image_sha256, observed_alt, gold_alt_passes, image_svg, image_coord_space, review_verdict, review_reason and alt_quality
 CREATE OR REPLACE TABLE corpus_items AS
 WITH items AS (SELECT source, line FROM jsonl_records WHERE kind = 'item' AND is_object),
 vals AS (
@@ -68,14 +76,24 @@ vals AS (
         any_value(str) FILTER (WHERE field = 'retrieved') AS retrieved,
         any_value(str) FILTER (WHERE field = 'provenance_note') AS provenance_note,
         any_value(str) FILTER (WHERE field = 'notes') AS notes,
-        {'image_url': coalesce(any_value(jtype) FILTER (WHERE field = 'image_url'), 'absent'), 'image_file': coalesce(any_value(jtype) FILTER (WHERE field = 'image_file'), 'absent'), 'image_sha256': coalesce(any_value(jtype) FILTER (WHERE field = 'image_sha256'), 'absent'), 'observed_alt': coalesce(any_value(jtype) FILTER (WHERE field = 'observed_alt'), 'absent'), 'gold_alt_passes': coalesce(any_value(jtype) FILTER (WHERE field = 'gold_alt_passes'), 'absent')} AS types
+        any_value(str) FILTER (WHERE field = 'accessible_name') AS accessible_name,
+        any_value(str) FILTER (WHERE field = 'accessible_name_source') AS accessible_name_source,
+        any_value(str) FILTER (WHERE field = 'sector') AS sector,
+        any_value(str) FILTER (WHERE field = 'image_svg') AS image_svg,
+        any_value(str) FILTER (WHERE field = 'image_coord_space') AS image_coord_space,
+        any_value(str) FILTER (WHERE field = 'review_verdict') AS review_verdict,
+        any_value(str) FILTER (WHERE field = 'review_reason') AS review_reason,
+        any_value(str) FILTER (WHERE field = 'alt_quality') AS alt_quality,
+        {'image_url': coalesce(any_value(jtype) FILTER (WHERE field = 'image_url'), 'absent'), 'image_file': coalesce(any_value(jtype) FILTER (WHERE field = 'image_file'), 'absent'), 'image_sha256': coalesce(any_value(jtype) FILTER (WHERE field = 'image_sha256'), 'absent'), 'observed_alt': coalesce(any_value(jtype) FILTER (WHERE field = 'observed_alt'), 'absent'), 'gold_alt_passes': coalesce(any_value(jtype) FILTER (WHERE field = 'gold_alt_passes'), 'absent'),
+         'image_svg': coalesce(any_value(jtype) FILTER (WHERE field = 'image_svg'), 'absent'), 'image_coord_space': coalesce(any_value(jtype) FILTER (WHERE field = 'image_coord_space'), 'absent'), 'review_verdict': coalesce(any_value(jtype) FILTER (WHERE field = 'review_verdict'), 'absent'), 'review_reason': coalesce(any_value(jtype) FILTER (WHERE field = 'review_reason'), 'absent'), 'alt_quality': coalesce(any_value(jtype) FILTER (WHERE field = 'alt_quality'), 'absent')} AS types
     FROM jsonl_values WHERE kind = 'item'
     GROUP BY source, line
 ),
 typed AS (
     SELECT i.source, i.line, v.* EXCLUDE (source, line, types),
         coalesce(v.types, {'image_url': 'absent', 'image_file': 'absent', 'image_sha256': 'absent', 'observed_alt': 'absent',
-            'gold_alt_passes': 'absent'}) AS types  -- an object without keys
+            'gold_alt_passes': 'absent', 'image_svg': 'absent', 'image_coord_space': 'absent', 'review_verdict': 'absent',
+            'review_reason': 'absent', 'alt_quality': 'absent'}) AS types  -- an object without keys
     FROM items AS i LEFT JOIN vals AS v USING (source, line)
 )
 SELECT source, line, id, status, round_added, category, subtype, page_url, domain, image_url, image_file,
@@ -85,6 +103,7 @@ SELECT source, line, id, status, round_added, category, subtype, page_url, domai
     CASE WHEN len(gold_alt_passes) > 0 THEN len(list_distinct(list_transform(gold_alt_passes, lambda p: coalesce(p.alt, chr(0))))) = 1 END AS pass_alts_agree,
     coalesce(list_contains(list_transform(gold_alt_passes, lambda p: p.author), 'pass-b'), false) AS has_pass_b,
     adjudication, coalesce(trim(adjudication) <> '', false) AS adjudicated,
-    difficulty, dual_purpose, leaky, leakage_check, retrieved, provenance_note, notes, types
+    difficulty, dual_purpose, leaky, leakage_check, retrieved, provenance_note, notes, accessible_name,
+    accessible_name_source, sector, image_svg, image_coord_space, review_verdict, review_reason, alt_quality, types
 FROM typed
 ORDER BY source, line;

@@ -1,4 +1,4 @@
--- item_rule_violations: one row per broken cross-field rule of a corpus item (the rules a field spec cannot say)
+-- item_rule_violations: one row per broken cross-field rule of a round-format corpus item (the rules a field spec cannot say; the rules every profile shares are in shared_item_rule_violations)
 --   source: corpus file path
 --   line: 1-based line number
 --   record_id: item id
@@ -13,23 +13,8 @@ passes AS (
     FROM jsonl_values AS v, json_each(v.value) AS e
     WHERE v.kind = 'item' AND v.field = 'gold_alt_passes' AND v.jtype = 'array'
 )
-SELECT source, line, id AS record_id, 'id' AS field, 'duplicate_id' AS code,
-       'id ' || id || ' is already used on line ' || first_line AS message
-FROM (SELECT *, first_value(line) OVER (PARTITION BY id ORDER BY line) AS first_line,
-             row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM items WHERE id IS NOT NULL)
-WHERE nth > 1
-UNION ALL
-SELECT source, line, id, 'domain', 'domain_mismatch',
-       'domain "' || domain || '" does not agree with page_url host "' || url_domain(page_url) || '"'
-FROM items WHERE is_http_url(page_url) AND domain IS NOT NULL AND domain <> url_domain(page_url)
-UNION ALL
-SELECT i.source, i.line, i.id, 'subtype', 'category_subtype_mismatch',
-       'sub-type ' || i.subtype || ' belongs to category ' || s.category || ', not ' || i.category
-FROM items AS i JOIN corpus_subtypes AS s USING (subtype)
-WHERE i.category BETWEEN 1 AND 5 AND i.category <> s.category
-UNION ALL
-SELECT source, line, id, 'image_url', 'image_url_required',
-       'implementation ' || implementation || ' needs an image_url'
+SELECT source, line, id AS record_id, 'image_url' AS field, 'image_url_required' AS code,
+       'implementation ' || implementation || ' needs an image_url' AS message
 FROM items WHERE types.image_url = 'null'
     AND implementation IN ('img', 'sprite', 'css-background', 'input-image', 'area')
 UNION ALL
@@ -89,4 +74,14 @@ SELECT i.source, i.line, i.id, 'image_file', 'accepted_without_image_copy',
        CASE WHEN i.image_file IS NULL THEN 'an accepted item with an image_url needs a local copy (run fetch-images)'
             ELSE 'the local copy ' || i.image_file || ' is missing on disk' END
 FROM items AS i LEFT JOIN image_copies AS c ON c.path = i.image_file
-WHERE i.status = 'accepted' AND i.image_url IS NOT NULL AND (i.image_file IS NULL OR NOT coalesce(c.present, true));
+WHERE i.status = 'accepted' AND i.image_url IS NOT NULL AND (i.image_file IS NULL OR NOT coalesce(c.present, true))
+UNION ALL
+-- round-v2: a name from the alt is the observed alt; a name from the control's text needs that text. These fire only
+-- where the profile's field specs declare accessible_name (round-v1 has no names to check)
+SELECT source, line, id, 'accessible_name_source', 'name_source_mismatch',
+       CASE WHEN accessible_name_source = 'alt' THEN 'accessible_name_source is alt but observed_alt is not a non-empty string equal to accessible_name'
+            ELSE 'accessible_name_source is control-text but surrounding_text is empty' END
+FROM items
+WHERE EXISTS (SELECT 1 FROM field_specs WHERE kind = 'item' AND field = 'accessible_name')
+    AND ((accessible_name_source = 'alt' AND NOT coalesce(trim(observed_alt) <> '' AND observed_alt = accessible_name, false))
+         OR (accessible_name_source = 'control-text' AND coalesce(trim(surrounding_text), '') = ''));

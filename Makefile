@@ -38,6 +38,8 @@ run: $(VENV)/.installed $(VENV)/.browser
 	$(JFI) audit merge --inventory $(EXPORTS)/audit
 	$(JFI) audit worklist --inventory $(EXPORTS)/audit
 	$(JFI) audit receipts --inventory $(EXPORTS)/audit
+	$(JFI) audit eval --inventory $(EXPORTS)/audit --expectations $(SITE)/eval/expectations.yaml \
+	  --run example/1=$(SITE)/eval/runs/example-1 --run example/2=$(SITE)/eval/runs/example-2; status=$$?; test $$status -le 1
 
 test: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m pytest -q -n 2

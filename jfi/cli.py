@@ -449,6 +449,26 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
     return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc)
 
 
+@audit_app.command("eval")
+@guarded
+def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+               expectations: Path = typer.Option(..., "--expectations", help="expectations.yaml: the planted rows."),
+               overrides: Optional[Path] = typer.Option(None, "--overrides", help="overrides.yaml: fields by unit id, and invalid rows."),
+               run: list[str] = typer.Option([], "--run", help="LABEL=JUDGED_DIR, the label TIER/DRAW (e.g. sonnet/1); repeat per run.")):
+    """Score judge runs against planted expectations, with the deterministic flags as a baseline judge, and give each
+    model tier a verdict: promoted only when, in every draw, must recall and the false-alarm rate meet the bar in
+    eval.toml beside the expectations (defaults: recall >= 0.9, false alarms <= 0.05, no inventing rationale).
+
+    Writes eval.md, eval.json (and eval-inputs.json, so `jfi query --inventory` sees the eval_* views) in the folder.
+    Exit 0 when every tier is promoted, 1 when not (or no run was given), 2 on bad input.
+
+    Example: jfi audit eval --inventory audits/site --expectations site/expectations.yaml --run sonnet/1=runs/s1 --run sonnet/2=runs/s2
+    """
+    from .audit import evaluation
+    from .audit.folder import AuditFolder
+    return evaluation.evaluate(AuditFolder(inventory), expectations, overrides, run)
+
+
 @review_app.command("export")
 @guarded
 def review_export(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),

@@ -41,7 +41,7 @@ def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None 
 
 
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
-                ledger_bytes: bytes | None = None) -> tuple[Store, dict, bytes]:
+                ledger_bytes: bytes | None = None, before_build=None) -> tuple[Store, dict, bytes]:
     """A store with the inventory (when present), the built units, the batches, what judges returned and the
     spot checks. Strict: refuses bad input, listing every problem; otherwise loads what is there (for queries)."""
     units_path = folder.root / "judgment-units.json"
@@ -101,6 +101,11 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
     spot = folder.root / "spot-checks.jsonl"
     if spot.is_file():
         _add_file(store, "spot_check", spot)
+    if before_build is not None:
+        before_build(store)
+    elif not strict:  # a query sees the views of the folder's last eval as well
+        from .evaluation import load_saved
+        load_saved(store, folder.root)
     store.build()
     # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
     bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "

@@ -1,0 +1,223 @@
+"""`jfi audit eval`: score judge runs (one model tier and one draw each) and the deterministic flags against planted
+expectations. Python reads the YAML and the runs into the store and writes eval.md and eval.json; matching, scoring,
+agreement and the verdict per tier are the eval_* rule files."""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import yaml
+
+from ..errors import JfiError, refuse
+from ..jsonl import AtomicFiles, line_columns, writer_lock
+from ..output import to_jsonable
+from ..store import Store
+from .folder import AuditFolder
+
+DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
+INPUTS = "eval-inputs.json"  # what the last eval read, so that `jfi query --inventory` sees its views too
+VIEWS = ("eval_verdicts", "eval_scores", "eval_agreement", "eval_pattern_groups", "eval_rows", "eval_results")
+
+
+def _compose(path: Path):
+    """The YAML document and its node tree (for line numbers); a syntax error is refused at its line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        return yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        raise JfiError("invalid_yaml", str(getattr(e, "problem", None) or e).splitlines()[0], source=str(path),
+                       line=mark.line + 1 if mark else None) from None
+    except UnicodeDecodeError as e:
+        raise JfiError("invalid_utf8", f"not UTF-8 ({e.reason})", source=str(path)) from None
+
+
+def expectation_records(path: Path) -> list[tuple[int, dict]]:
+    """Each list item of expectations.yaml with the line it starts on."""
+    data, root = _compose(path)
+    if not isinstance(data, list) or not isinstance(root, yaml.SequenceNode):
+        raise JfiError("invalid_expectations", "expectations must be a YAML list of rows", source=str(path), line=1)
+    return [(node.start_mark.line + 1, item) for node, item in zip(root.value, data)]
+
+
+def override_records(path: Path) -> list[tuple[int, dict]]:
+    """overrides.yaml: `rows` (fields by unit id) and `invalid` (a reason by unit id), as records with an id."""
+    data, root = _compose(path)
+    if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
+        raise JfiError("invalid_overrides", "overrides must be a YAML mapping with rows and invalid", source=str(path), line=1)
+    out = []
+    for key, value in root.value:
+        if key.value not in ("rows", "invalid"):
+            continue
+        section = data.get(key.value) or {}
+        if not isinstance(section, dict) or not isinstance(value, yaml.MappingNode):
+            raise JfiError("invalid_overrides", f"{key.value} must map unit ids", source=str(path), line=key.start_mark.line + 1)
+        for unit_key, _ in value.value:
+            fields = section.get(unit_key.value)
+            record = {"invalid": fields} if key.value == "invalid" else fields
+            out.append((unit_key.start_mark.line + 1, {"id": unit_key.value, **(record if isinstance(record, dict) else
+                                                                             {"invalid": record})}))
+    return out
+
+
+def parse_run(text: str) -> tuple[str, str, str, Path]:
+    """LABEL=DIR, the label TIER/DRAW (a label without / is its own tier, draw 1)."""
+    label, sep, folder = text.partition("=")
+    if not sep or not label.strip() or not folder.strip():
+        raise JfiError("invalid_run", f"--run takes LABEL=JUDGED_DIR, e.g. sonnet/1=runs/sonnet-1; got {text!r}", exit_code=3)
+    tier, _, draw = label.strip().partition("/")
+    path = Path(folder.strip())
+    if not path.is_dir():
+        raise JfiError("no_run_folder", f"{path} is not a folder of *.judged.jsonl files", source=str(path))
+    return label.strip(), tier, draw or "1", path
+
+
+def bar_of(expectations: Path) -> dict:
+    """eval.toml beside the expectations ([promotion] or top level), else the defaults."""
+    path = expectations.parent / "eval.toml"
+    if not path.is_file():
+        return dict(DEFAULT_BAR)
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise JfiError("invalid_toml", str(e), source=str(path)) from None
+    doc = doc.get("promotion", doc)
+    out = dict(DEFAULT_BAR)
+    for key in out:
+        if key in doc:
+            if not isinstance(doc[key], (int, float)) or isinstance(doc[key], bool):
+                raise JfiError("invalid_toml", f"{key} must be a number", source=str(path), field=key)
+            out[key] = doc[key]
+    return out
+
+
+def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]], round_no: int | None = None) -> None:
+    store.append("raw_files", {"kind": [kind], "source": [str(source)], "round": [round_no], "present": [True]})
+    store.add_lines(kind, str(source), [n for n, _ in records],
+                    [json.dumps(r, ensure_ascii=False, default=str) for _, r in records], round_no=round_no)
+
+
+def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: list[str]) -> None:
+    """Expectations, overrides, the runs' judged lines, the runs and the bar, into the store (before it is built)."""
+    _add(store, "expectation", expectations, expectation_records(expectations))
+    if overrides is not None:
+        _add(store, "override", overrides, override_records(overrides))
+    parsed = [parse_run(r) for r in runs]
+    labels = [p[0] for p in parsed]
+    if len(set(labels)) != len(labels):
+        raise JfiError("invalid_run", "each --run needs its own label", exit_code=3)
+    rows = [(0, "flags", "flags", "0", "")] + [(i, label, tier, draw, str(folder))
+                                              for i, (label, tier, draw, folder) in enumerate(parsed, 1)]
+    store.append("eval_runs", {"run": [r[0] for r in rows], "label": [r[1] for r in rows], "tier": [r[2] for r in rows],
+                               "draw": [r[3] for r in rows], "folder": [r[4] for r in rows]})
+    for run, (_, _, _, folder) in enumerate(parsed, 1):
+        for path in sorted(folder.glob("*.judged.jsonl")):
+            numbers, texts = line_columns(path)
+            store.append("raw_files", {"kind": ["eval_judged"], "source": [str(path)], "round": [run], "present": [True]})
+            store.add_lines("eval_judged", str(path), numbers, texts, round_no=run)
+    bar = bar_of(expectations)
+    store.append("eval_settings", {k: [v] for k, v in bar.items()})
+
+
+def load_saved(store: Store, root: Path) -> None:
+    """The inputs of the folder's last eval, for queries (nothing when there was none or they moved)."""
+    path = root / INPUTS
+    if not path.is_file():
+        return
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        load_inputs(store, Path(saved["expectations"]), Path(saved["overrides"]) if saved.get("overrides") else None,
+                    saved.get("runs", []))
+    except (JfiError, OSError, ValueError, KeyError, TypeError):
+        return
+
+
+def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, runs: list[str]) -> int:
+    from .judging import load_folder
+    if not (folder.root / "judgment-units.json").is_file():
+        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
+                       source=str(folder.root / "judgment-units.json"))
+    for path in (expectations, overrides):
+        if path is not None and not path.is_file():
+            raise JfiError("no_file", f"{path} does not exist", source=str(path))
+    with writer_lock(folder.root):
+        store = load_folder(folder, strict=False, before_build=lambda s: load_inputs(s, expectations, overrides, runs))[0]
+        try:
+            refuse(store.rows("SELECT source, line, record_id, field, code, message FROM field_violations "
+                              "WHERE kind IN ('expectation', 'override', 'eval_judged') ORDER BY source, line, field"),
+                   "invalid_input", "problem(s) listed above; nothing written")
+            result = {view: store.rows(f"SELECT * FROM {view}") for view in VIEWS}
+            result["bar"] = store.rows("SELECT * FROM eval_settings")[0]
+            result["rulebook_sha256"] = store.rulebook_sha256
+        finally:
+            store.close()
+        result["expectations"], result["overrides"] = str(expectations), str(overrides) if overrides else None
+        inputs = {"expectations": str(expectations.resolve()), "overrides": str(overrides.resolve()) if overrides else None,
+                  "runs": [f"{label}={folder_.resolve()}" for label, _, _, folder_ in (parse_run(r) for r in runs)]}
+        with AtomicFiles() as files:
+            files.write(folder.root / "eval.json", json.dumps(to_jsonable(result), ensure_ascii=False, indent=2) + "\n")
+            files.write(folder.root / "eval.md", render(result))
+            files.write(folder.root / INPUTS, json.dumps(inputs, indent=2) + "\n")
+    verdicts = result["eval_verdicts"]
+    for v in verdicts:
+        print(f"{v['tier']}: {v['verdict']}" + (f" ({'; '.join(v['reasons'])})" if v["reasons"] else ""))
+    print(f"{folder.root / 'eval.md'}")
+    return 0 if verdicts and all(v["promoted"] for v in verdicts) else 1
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{x:.2f}"
+
+
+def render(result: dict) -> str:
+    """eval.md: the table a person reads, then what each run got wrong."""
+    rows = result["eval_rows"]
+    scored = [r for r in rows if not r["excluded"]]
+    bar = result["bar"]
+    out = ["# Judge evaluation", "",
+           f"Expectations: `{result['expectations']}`" + (f", overrides `{result['overrides']}`" if result["overrides"] else ""),
+           f"{len(scored)} scored row(s): {sum(r['tier'] == 'must' for r in scored)} must, "
+           f"{sum(r['tier'] == 'calibration' for r in scored)} calibration; "
+           f"{sum(r['problem'] == 'unmatched_expectation' for r in scored)} unmatched, "
+           f"{sum(r['problem'] == 'ambiguous_expectation' for r in scored)} ambiguous (scored as missed); "
+           f"{len(rows) - len(scored)} excluded as invalid.",
+           "", f"Promotion bar, in every draw: must recall >= {bar['recall_min']:.2f}, must false-alarm rate <= "
+           f"{bar['false_alarm_max']:.2f}, at most {bar['inventions_max']} inventing rationale(s).", "",
+           "## Verdicts", "", "| tier | draws | verdict | reasons |", "|---|---|---|---|"]
+    for v in result["eval_verdicts"]:
+        out.append(f"| {v['tier']} | {', '.join(v['draws'])} | {v['verdict']} | {'; '.join(v['reasons']) or '-'} |")
+    out += ["", "## Scores (run 0 is the deterministic flags alone: no where a counted flag fires)", "",
+            "| run | rows | n | recall (no found) | false alarms (on yes) | unsure against | missing | inventions | evidence missing |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for s in result["eval_scores"]:
+        out.append(f"| {s['label']} | {s['row_tier']} | {s['rows']} | {_pct(s['recall'])} ({s['found']}/{s['expected_no']}) | "
+                   f"{_pct(s['false_alarm_rate'])} ({s['false_alarms']}/{s['expected_yes']}) | {s['unsure_against']} | "
+                   f"{s['missing']} | {s['inventions']} | {s['evidence_missing']} |")
+    if result["eval_agreement"]:
+        out += ["", "## Agreement", "", "| runs | kind | both judged | agree | agreement | judged differently |", "|---|---|---|---|---|---|"]
+        for a in result["eval_agreement"]:
+            out.append(f"| {a['label_a']} ~ {a['label_b']} | {a['kind']} | {a['both_judged']} | {a['agree']} | "
+                       f"{_pct(a['agreement'])} | {', '.join(a['disagree']) or '-'} |")
+    split = [g for g in result["eval_pattern_groups"] if g["split"]]
+    labels = {s["run"]: s["label"] for s in result["eval_scores"]}
+    if split:
+        out += ["", "## Pattern groups judged apart", ""]
+        out += [f"- {labels.get(g['run'], g['run'])}: {g['pattern_group']}: "
+                + ", ".join(f"{m} {j}" for m, j in zip(g["members"], g["judgments"])) for g in split]
+    out += ["", "## Rows each run got wrong", ""]
+    for run, label in labels.items():
+        wrong = [r for r in result["eval_results"] if r["run"] == run and (not r["right"] or r["invention"])]
+        out.append(f"### {label}")
+        out += [f"- {r['unit_id'] or r['row_key']} ({r['tier']}): expected {r['expected']}, judged "
+                f"{r['judgment'] or 'nothing'} ({r['outcome']})"
+                + (f"; invents {', '.join(r['invention'])}" if r["invention"] else "") + f": {r['note'] or ''}"
+                for r in wrong] or ["- none"]
+        out.append("")
+    problems = [r for r in rows if r["problem"] or r["excluded"]]
+    if problems:
+        out += ["## Expectations not scored as matched", ""]
+        out += [f"- {r['source']}:{r['line']}: {r['problem'] or 'invalid'}: {r['view']} {r['type']}"
+                + (f" (candidates {', '.join(r['candidates'])})" if r["candidates"] else "")
+                + (f": {r['excluded']}" if r["excluded"] else "") for r in problems]
+    return "\n".join(out).rstrip() + "\n"

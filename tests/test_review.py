@@ -81,7 +81,7 @@ def test_one_bad_decision_blocks_the_whole_return(merged):
         assert r.exit_code == 2, bad
         assert snapshot(folder) == before
         if "ratified_utc" in bad and bad["ratified_utc"] != "2026-11-30T12:00:00Z":
-            assert "decision 2: incomplete_decision" in r.stderr and "ratified_utc" in r.stderr
+            assert "decision 2: ratified_utc: incomplete_decision" in r.stderr
 
 
 def test_concurrent_contrary_return_is_refused(merged):
@@ -136,3 +136,69 @@ def test_cli_refuses_incomplete_options(merged):
     assert jfi("audit", "review", "export", "--inventory", str(folder)).exit_code == 3
     assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp)).exit_code == 3
     assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp), "--responses", "x", "--all").exit_code == 3
+
+
+def fill_sheet(bundle, answers, path):
+    """review-tasks.csv or .xlsx filled as a person would: observation, decision, reviewer, utc."""
+    table = list(csv.reader(io.StringIO((bundle / "review-tasks.csv").read_text(encoding="utf-8"), newline="")))
+    header = table[0]
+    for row in table[1:]:
+        for column, value in answers.get(row[header.index("id")], {}).items():
+            row[header.index(column)] = value
+    if path.suffix == ".xlsx":
+        import openpyxl
+        wb = openpyxl.load_workbook(bundle / "review-tasks.xlsx")
+        ws = wb.worksheets[0]
+        for r, row in enumerate(table[1:], start=2):
+            for c, value in enumerate(row, start=1):
+                if header[c - 1] in ("observation", "decision", "reviewer", "utc", "supersession_reason"):
+                    ws.cell(row=r, column=c).value = value or None
+        wb.save(path)
+    else:
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            csv.writer(fh).writerows(table)
+    return path
+
+
+def person(decision="no", **kw):
+    return {"observation": "Checked in a browser.", "decision": decision, "reviewer": "Ana Ruiz",
+            "utc": "2026-11-30T12:00:00Z", **kw}
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_filled_spreadsheet_returns_like_the_json_template(merged, suffix):
+    jfi, folder, tmp = merged
+    assert export(jfi, folder, tmp / "b1").exit_code == 0
+    assert (tmp / "b1" / "judgment-rubric.md").read_text().strip()  # the rubric review-tasks.md refers to
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    r = apply(jfi, folder, tmp / "b1", fill_sheet(tmp / "b1", {ids[0]: person("no")}, tmp / f"filled{suffix}"))
+    assert r.exit_code == 0, r.stderr
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    got = rows(folder)
+    assert got[ids[0]]["status"] == "RATIFIED" and got[ids[0]]["ratified_by"] == "Ana Ruiz"
+    assert got[ids[0]]["ratifier_note"] == "Checked in a browser." and got[ids[1]]["status"] == "DRAFT_NOT_RATIFIED"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_bad_spreadsheet_row_is_refused_with_its_row_and_column(merged, suffix):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    responses = fill_sheet(tmp / "b1", {ids[0]: person(), ids[1]: person(decision="maybe")}, tmp / f"bad{suffix}")
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b1", responses)
+    assert r.exit_code == 2 and snapshot(folder) == before
+    assert f"{responses}:3: decision: incomplete_decision" in r.stderr  # the second task is row 3 (row 1: header)
+    responses = fill_sheet(tmp / "b1", {ids[0]: person(utc="30/11/2026")}, tmp / f"bad2{suffix}")
+    r = apply(jfi, folder, tmp / "b1", responses)
+    assert r.exit_code == 2 and f"{responses}:2: utc: incomplete_decision" in r.stderr
+
+
+def test_a_spreadsheet_from_another_bundle_is_refused(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    path = fill_sheet(tmp / "b1", {ids[0]: person()}, tmp / "r.csv")
+    path.write_text(path.read_text().replace(json.loads((tmp / "b1" / "bundle.json").read_text())["bundle_id"], "sha256:" + "0" * 64))
+    r = apply(jfi, folder, tmp / "b1", path)
+    assert r.exit_code == 2 and "wrong_bundle" in r.stderr

@@ -148,6 +148,8 @@ def merge(folder: AuditFolder) -> int:
         store, built, data = load_folder(folder)
         try:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
+            from .worklist import worklist_parts
+            worklist_table = worklist_parts(store)[3]
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
             calibration = store.rows("SELECT * FROM audit_calibration")
@@ -194,6 +196,7 @@ def merge(folder: AuditFolder) -> int:
         with AtomicFiles() as files:
             for name, text in outputs.items():
                 files.write(folder.root / name, text)
+            files.write(folder.root / "draft-judgments.xlsx", draft_workbook(rows, worklist_table))
             with files.open(folder.root / "draft-judgments.json") as fh:  # one row and one nav row per line
                 write_json_document(fh, document, {"rows": (json.dumps(r, ensure_ascii=False) for r in rows),
                                                    "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
@@ -201,8 +204,26 @@ def merge(folder: AuditFolder) -> int:
                 {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": document["units_sha256"],
                  "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
     print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
-                      "files": [*outputs, "draft-judgments.json", "calibration.json"]}, ensure_ascii=False))
+                      "files": [*outputs, "draft-judgments.xlsx", "draft-judgments.json", "calibration.json"]},
+                     ensure_ascii=False))
     return 0
+
+
+def draft_workbook(rows: list[dict], worklist_table: list[tuple]) -> bytes:
+    """draft-judgments.xlsx for the ratifier: the rows (cells as the CSV's, without its formula guard: a workbook
+    cell is text, never a formula), the worklist, and what each column means."""
+    from .. import rulebook
+    from ..workbook import Sheet, workbook_bytes
+    from .worklist import WORKLIST_COLUMNS
+    meanings = rulebook.meanings()[1]
+    return workbook_bytes([
+        Sheet("Draft judgments", CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in rows],
+              meanings.get("audit_draft_rows", {}), "status"),
+        Sheet("Worklist", WORKLIST_COLUMNS, worklist_table, {
+            "section": "family (one answer settles every row), look (a row to look at) or fact (a fact class to sign once)",
+            "key": "the family, row or fact class", "kind": "what the family shares, or why the row needs a look",
+            "type": "unit type", "units": "rows it covers", "unit_ids": "the unit ids", "detail": "what a person sees"}),
+    ])
 
 
 RECEIPT_COLUMNS = ["id", "product", "type", "sc", "name", "selector", "href", "views", "fix", "ratifier_note", "ruling",

@@ -12,8 +12,13 @@ from .folder import AuditFolder
 from .judging import load_folder
 
 TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",
-                "observation", "decision", "reviewer", "utc"]
+                "observation", "decision", "reviewer", "utc", "supersession_reason", "bundle_id"]
 RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason")
+# the columns a person fills in review-tasks.csv / .xlsx, and the return fields they are
+FILLED = {"reviewer": "ratified_by", "decision": "ratified_judgment", "observation": "ratifier_note",
+          "utc": "ratified_utc", "supersession_reason": "supersession_reason"}
+COLUMN_OF = {field: column for column, field in FILLED.items()}
+RUBRIC = Path(__file__).resolve().parent / "kit" / "rubric.md"
 
 
 def _sha(path: Path) -> str:
@@ -69,10 +74,17 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
                 "decisions": [{"id": t["id"], "ratified_by": "", "ratified_judgment": "", "ratifier_note": "",
                                "ratified_utc": "", "supersession_reason": ""} for t in tasks]}
     rows = [tuple([t["task"], t["id"], t["product"], t["type"], t["sc"], t["name"], t["detail"], t["href"],
-                   t["context"], "; ".join(t["views"]), "", "", "", ""]) for t in tasks]
+                   t["context"], "; ".join(t["views"]), "", "", "", "", "", bundle["bundle_id"]]) for t in tasks]
+    from ..workbook import Sheet, workbook_bytes
     with AtomicFiles() as files:
         files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
         files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
+        files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet("Review tasks", TASK_COLUMNS, rows, {
+            "observation": "what you saw (the ratifier's note)", "decision": "yes, no or unsure",
+            "reviewer": "your name", "utc": "when you decided, a UTC timestamp such as 2026-12-01T10:00:00Z",
+            "supersession_reason": "why, when the task replaces an earlier decision",
+            "bundle_id": "the bundle these tasks belong to (leave as is)"})]))
+        files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
         files.write(out / "review-tasks.md", "\n".join(md))
         files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
     print(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
@@ -100,9 +112,65 @@ def _read_json(path: Path):
         raise JfiError("invalid_json", e.msg, source=str(path), line=e.lineno) from None
 
 
+def _table_rows(path: Path) -> list[tuple[int, dict]]:
+    """The rows of a filled review-tasks.csv or .xlsx as (row number, {column: text}), the header being row 1."""
+    if path.suffix.lower() == ".xlsx":
+        import zipfile
+        import openpyxl
+        try:
+            ws = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
+        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
+            raise JfiError("invalid_workbook", f"cannot read the workbook ({e})", source=str(path)) from None
+        table = [[("" if v is None else str(v)) for v in row] for row in ws.iter_rows(values_only=True)]
+    else:
+        import csv
+        import io
+        try:
+            text = path.read_bytes().decode("utf-8-sig")
+        except FileNotFoundError:
+            raise JfiError("missing_file", f"cannot read {path}", source=str(path)) from None
+        except UnicodeDecodeError as e:
+            raise JfiError("invalid_utf8", f"not UTF-8 at byte {e.start}", source=str(path)) from None
+        try:
+            table = list(csv.reader(io.StringIO(text, newline="")))
+        except csv.Error as e:
+            raise JfiError("invalid_csv", str(e), source=str(path)) from None
+    if not table or "id" not in table[0]:
+        raise JfiError("invalid_responses", "the first row must be review-tasks' header (task, id, ..., observation, "
+                       "decision, reviewer, utc)", source=str(path), line=1)
+    header = table[0]
+    missing = [c for c in ("observation", "decision", "reviewer", "utc") if c not in header]
+    if missing:
+        raise JfiError("invalid_responses", f"the header lacks {', '.join(missing)}", source=str(path), line=1)
+    return [(n, dict(zip(header, row))) for n, row in enumerate(table[1:], start=2) if any(c.strip() for c in row)]
+
+
+def _unguard(text: str) -> str:
+    """A cell the export guarded against formulas (a leading ') reads as the text it guards."""
+    return text[1:] if text.startswith("'") and len(text) > 1 and text[1] in "=+-@\t\r" else text
+
+
+def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
+    """The return as {bundle_id, decisions}, where each decision is (for messages), and a field's name as the
+    file spells it: the JSON template's fields, or review-tasks' columns (a CSV or workbook row per task)."""
+    if path.suffix.lower() not in (".csv", ".xlsx"):
+        return _read_json(path), (lambda n: f"{path}: decision {n}"), (lambda field: field)
+    rows = _table_rows(path)
+    decisions, lines = [], {}
+    for number, row in rows:
+        lines[len(decisions) + 1] = number
+        d = {"id": _unguard(row.get("id", "").strip())}
+        d.update({field: _unguard(row.get(column, "")).strip() for column, field in FILLED.items()})
+        decisions.append(d)
+    others = {row.get("bundle_id", "").strip() for _, row in rows} - {"", bundle.get("bundle_id")}
+    answer = {"bundle_id": bundle.get("bundle_id") if not others else sorted(others)[0], "decisions": decisions}
+    return answer, (lambda n: f"{path}:{lines.get(n, n)}"), (lambda field: COLUMN_OF.get(field, field))
+
+
 def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
     bundle_path = Path(bundle_dir) / "bundle.json"
-    bundle, answer = _read_json(bundle_path), _read_json(Path(responses))
+    bundle = _read_json(bundle_path)
+    answer, locate, column = read_responses(Path(responses), bundle)
     with writer_lock(folder.root):
         body = {k: v for k, v in bundle.items() if k not in ("bundle_id", "created_utc")}
         if digest(body) != bundle.get("bundle_id"):
@@ -132,7 +200,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         tasks = {t["id"]: t for t in bundle["tasks"]}
         problems, records, pending = [], [], 0
         for n, d in enumerate(answer.get("decisions", []), 1):
-            where = f"{responses}: decision {n}"
+            where = locate(n)
             if not isinstance(d, dict) or d.get("id") not in tasks:
                 problems.append(f"{where}: unknown_task: {d.get('id') if isinstance(d, dict) else d!r} is not a task of this bundle")
                 continue
@@ -151,13 +219,14 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             if unit is None or digest(unit) != task["unit_sha256"]:
                 problems.append(f"{where}: unit_revision_mismatch: {d['id']} changed since export")
                 continue
-            missing = [k for k in ("ratified_by", "ratifier_note") if not values[k].strip()]
+            missing = [column(k) for k in ("ratified_by", "ratifier_note") if not values[k].strip()]
             if values["ratified_judgment"] not in ("yes", "no", "unsure"):
-                missing.append("ratified_judgment (yes, no or unsure)")
+                missing.append(f"{column('ratified_judgment')} (yes, no or unsure)")
             if values["ratified_utc"] not in instants:
-                missing.append("ratified_utc (a UTC timestamp ending in Z)")
+                missing.append(f"{column('ratified_utc')} (a UTC timestamp ending in Z)")
             if missing:
-                problems.append(f"{where}: incomplete_decision: {d['id']} needs {', '.join(missing)}")
+                problems.append(f"{where}: {missing[0].split(' ')[0]}: incomplete_decision: {d['id']} needs "
+                                f"{', '.join(missing)}")
                 continue
             rec = {"id": d["id"], "scope": "wcag", "ratified_by": values["ratified_by"],
                    "ratified_judgment": values["ratified_judgment"], "ratifier_note": values["ratifier_note"],
@@ -173,7 +242,8 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
                 continue
             if task["base_decision_id"]:
                 if not values["supersession_reason"].strip():
-                    problems.append(f"{where}: missing_reason: {d['id']} replaces {task['base_decision_id']} and needs a supersession_reason")
+                    problems.append(f"{where}: {column('supersession_reason')}: missing_reason: {d['id']} replaces "
+                                    f"{task['base_decision_id']} and needs a supersession_reason")
                     continue
                 rec["supersedes"] = task["base_decision_id"]
                 rec["supersession_reason"] = values["supersession_reason"]

@@ -14,21 +14,27 @@ from .judging import load_folder
 WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]
 
 
+def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple]]:
+    """Families, rows that need a look, fact classes, and the three as one table (WORKLIST_COLUMNS)."""
+    families = store.rows("SELECT * FROM audit_worklist_families")
+    rows = store.rows("SELECT * FROM audit_worklist_rows")
+    facts = store.rows("SELECT * FROM audit_worklist_facts")
+    table = [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
+              f"{f['key']} (drafts: {f['judgments']})") for f in families]
+    table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
+              for r in rows]
+    table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
+              for f in facts]
+    return families, rows, facts, table
+
+
 def worklist(folder: AuditFolder) -> int:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder)
         try:
-            families = store.rows("SELECT * FROM audit_worklist_families")
-            rows = store.rows("SELECT * FROM audit_worklist_rows")
-            facts = store.rows("SELECT * FROM audit_worklist_facts")
+            families, rows, facts, table = worklist_parts(store)
         finally:
             store.close()
-        table = [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
-                  f"{f['key']} (drafts: {f['judgments']})") for f in families]
-        table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
-                  for r in rows]
-        table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
-                  for f in facts]
         md = ["# Ratification worklist", "",
               f"{len(families)} family decision(s), {len(rows)} row(s) that need a look, {len(facts)} fact class(es) "
               "to sign once. Rows already RATIFIED are not listed.", "",

@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 from .. import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import csv_text, to_jsonable
+from ..workbook import Sheet, workbook_bytes
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -26,6 +27,16 @@ DERIVED = {"pass_count": "gold_alt_passes", "pass_alts_agree": "gold_alt_passes"
            "adjudicated": "adjudication"}
 
 
+def _meanings(name: str, columns: list[str]) -> dict[str, str]:
+    from .. import rulebook
+    view = {"corpus-items": "corpus_items", "corpus-criteria": "corpus_criteria",
+            "corpus-concentration": "corpus_concentration", "corpus-pending": "corpus_pending"}[name]
+    known = rulebook.meanings()[1].get(view, {})
+    extra = {"jfi_version": "version of jfi that wrote the export", "rulebook_sha256": "hash of the rules that made it",
+             "profile": "the corpus profile whose rules made it"}
+    return {c: known.get(c) or extra.get(c, "") for c in columns}
+
+
 def item_columns(store) -> list[str]:
     """The item columns of the project's profile, in corpus_items' order: where and the profile's own fields."""
     fields = {r[0] for r in store.con.execute("SELECT field FROM field_specs WHERE kind = 'item'").fetchall()}
@@ -41,6 +52,7 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
         store = project.store(goal=goal)
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "export")
+            sheets = []
             for name, sql in TABLES.items():
                 sql = sql.format(item_columns=", ".join(item_columns(store)))
                 wrapped = (f"SELECT q.*, '{__version__}' AS jfi_version, (SELECT rulebook_sha256 FROM jfi_run) "
@@ -49,6 +61,8 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
                 if "csv" in formats:
                     rows = [tuple(r.values()) for r in arrow.to_pylist()]
                     files.write(out / f"{name}.csv", csv_text(arrow.column_names, rows))
+                    sheets.append(Sheet(name.removeprefix("corpus-").capitalize(), arrow.column_names, rows,
+                                        _meanings(name, arrow.column_names), "status"))
                 if "jsonl" in formats:
                     files.write(out / f"{name}.jsonl",
                                 "".join(json.dumps(to_jsonable(r), ensure_ascii=False) + "\n" for r in arrow.to_pylist()))
@@ -56,6 +70,8 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
                     meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode(),
                             b"profile": store.profile.encode()}
                     pq.write_table(arrow.replace_schema_metadata(meta), files.temp_path(out / f"{name}.parquet"))
+            if sheets:  # the same tables as a workbook for people: text cells, never formulas
+                files.write(out / "corpus.xlsx", workbook_bytes(sheets))
             rulebook = store.rulebook_sha256
         finally:
             store.close()

@@ -1,0 +1,91 @@
+"""Workbooks for people (the CSVs stay for programs): a sheet per table, the header frozen, filters on, sensible
+widths, long text wrapped, the status column coloured by state, and a Columns sheet saying what each column means.
+Every cell is a string or a number, never a formula, whatever the text starts with."""
+from __future__ import annotations
+
+import decimal
+import io
+import json
+from dataclasses import dataclass, field
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+MAX_WIDTH = 60
+WRAP_AFTER = 40  # characters: a column whose cells run longer is wrapped
+STATE_FILLS = {  # status values and their colours (a light fill a printed page keeps readable)
+    "RATIFIED": "C6EFCE", "PARTIALLY_RATIFIED": "FFEB9C", "DRAFT_NOT_RATIFIED": "FFEB9C", "DRAFT": "FFEB9C",
+    "accepted": "C6EFCE", "ready": "C6EFCE", "candidate": "FFEB9C", "unreviewed": "FFEB9C",
+    "needs-revision": "FFC7CE", "rejected": "FFC7CE", "dropped": "FFC7CE",
+}
+
+
+@dataclass
+class Sheet:
+    name: str
+    columns: list[str]
+    rows: list[tuple]
+    meanings: dict[str, str] = field(default_factory=dict)
+    status_column: str | None = None
+
+
+def cell_value(value):
+    """The CSV's cell without its formula guard: a number stays a number; lists and objects are JSON; booleans and
+    None are spelled as in the CSV; everything else is its text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if value is None:
+        return ""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _fill(ws, sheet: Sheet) -> None:
+    ws.append(sheet.columns)
+    for c in ws[1]:
+        c.font = Font(bold=True)
+    status_at = sheet.columns.index(sheet.status_column) if sheet.status_column in sheet.columns else None
+    longest = [len(c) for c in sheet.columns]
+    for r, row in enumerate(sheet.rows, start=2):
+        for c, value in enumerate(row, start=1):
+            v = cell_value(value)
+            cell = ws.cell(row=r, column=c)
+            cell.value = v
+            if isinstance(v, str):
+                cell.data_type = "s"  # text, even when it starts with = + - @: a workbook cell is never a formula
+                longest[c - 1] = max(longest[c - 1], max((len(x) for x in v.splitlines()), default=0))
+            else:
+                longest[c - 1] = max(longest[c - 1], len(str(v)))
+        if status_at is not None:
+            fill = STATE_FILLS.get(str(row[status_at]))
+            if fill:
+                ws.cell(row=r, column=status_at + 1).fill = PatternFill("solid", start_color=fill, end_color=fill)
+    for c, width in enumerate(longest, start=1):
+        letter = get_column_letter(c)
+        ws.column_dimensions[letter].width = min(MAX_WIDTH, max(8, width + 2))
+        if width > WRAP_AFTER:
+            for cell in ws[letter][1:]:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+    ws.freeze_panes = "B2" if status_at == 0 else "A2"
+    if sheet.rows:
+        ws.auto_filter.ref = ws.dimensions
+
+
+def workbook_bytes(sheets: list[Sheet]) -> bytes:
+    """The .xlsx bytes: the sheets in order, then Columns (sheet, column, meaning) for every column that has one."""
+    wb = Workbook()
+    wb.remove(wb.active)
+    for sheet in sheets:
+        _fill(wb.create_sheet(sheet.name[:31]), sheet)
+    described = [(s.name, c, s.meanings.get(c, "")) for s in sheets for c in s.columns if s.meanings]
+    if described:
+        _fill(wb.create_sheet("Columns"), Sheet("Columns", ["sheet", "column", "meaning"], described))
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

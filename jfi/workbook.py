@@ -6,9 +6,12 @@ from __future__ import annotations
 import decimal
 import io
 import json
+import re
+import zipfile
 from dataclasses import dataclass, field
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
@@ -42,8 +45,9 @@ def cell_value(value):
     if value is None:
         return ""
     if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
+        value = json.dumps(value, ensure_ascii=False)
+    # a control character XML cannot hold shows as U+FFFD (the JSON outputs keep the original)
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", str(value))
 
 
 def _fill(ws, sheet: Sheet) -> None:
@@ -88,4 +92,21 @@ def workbook_bytes(sheets: list[Sheet]) -> bytes:
         _fill(wb.create_sheet("Columns"), Sheet("Columns", ["sheet", "column", "meaning"], described))
     out = io.BytesIO()
     wb.save(out)
+    return _fixed(out.getvalue())
+
+
+FIXED_TIME = "2000-01-01T00:00:00Z"
+
+
+def _fixed(data: bytes) -> bytes:
+    """The same workbook for the same content: every entry dated alike and the document's own dates fixed, so an
+    unchanged export is byte-identical."""
+    src, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                body = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + FIXED_TIME.encode(), body)
+            dst.writestr(zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0)), body,
+                         compress_type=zipfile.ZIP_DEFLATED)
     return out.getvalue()

@@ -62,7 +62,7 @@ def test_single_format_and_refusal_on_invalid_corpus(jfi, tmp_path):
     out = tmp_path / "exports"
     jfi.write_corpus([item()])
     assert jfi("corpus", "export", "--format", "csv", "--out", str(out)).exit_code == 0
-    assert sorted(p.suffix for p in out.iterdir()) == [".csv"] * 4
+    assert sorted(p.suffix for p in out.iterdir()) == [".csv"] * 4 + [".xlsx"]
     jfi.write_corpus([item(status="bogus")])
     before = snapshot(tmp_path)
     r = jfi("corpus", "export", "--out", str(out))

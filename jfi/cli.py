@@ -449,6 +449,20 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
     return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc)
 
 
+@audit_app.command("export")
+@guarded
+def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+                 out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder).")):
+    """Write audit.duckdb (the views people query, materialised with their meanings) and Parquet files of units,
+    flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts.
+
+    Example: jfi audit export --inventory exports/audit --out exports/analyst
+    """
+    from .audit.export import export
+    from .audit.folder import AuditFolder
+    return export(AuditFolder(inventory), out)
+
+
 @audit_app.command("eval")
 @guarded
 def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
@@ -601,13 +615,15 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
 
 @app.command("schema")
 @guarded
-def schema(json_out: bool = typer.Option(False, "--json", help="Print as JSON.")):
-    """List the store's views and tables, their columns, and a one-line meaning of each.
+def schema(section: Optional[str] = typer.Argument(None, help="corpus, audit or verify (default: all three)."),
+           json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
+           include_all: bool = typer.Option(False, "--all", help="Also list the internal tables (raw_lines, ...).")):
+    """List the views people query, grouped by section, their columns, and a one-line meaning of each.
 
-    Example: jfi schema
+    Example: jfi schema audit
     """
     from . import querying
-    print(querying.schema(json_out), end="")
+    print(querying.schema(json_out, section, include_all), end="")
     return 0
 
 

@@ -44,7 +44,21 @@ def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
         return csv_text(columns, rows)
     if fmt == "json":
         return dumps([dict(zip(columns, r)) for r in rows]) + "\n"
-    return table(columns, rows) + f"\n({len(rows)} row{'s' if len(rows) != 1 else ''})\n"
+    shown = [tuple(readable(c, v) for c, v in zip(columns, r)) for r in rows]
+    return table(columns, shown) + f"\n({len(rows)} row{'s' if len(rows) != 1 else ''})\n"
+
+
+SHARE_COLUMN = ("share", "rate", "recall", "agreement")
+
+
+def readable(column: str, value):
+    """A value as a person reads it in a table: a share as a percentage (22.2%), other fractions to four significant
+    digits; CSV and JSON keep full precision."""
+    if isinstance(value, float):
+        if any(word in column.lower() for word in SHARE_COLUMN) and 0 <= value <= 1:
+            return f"{value:.1%}"
+        return f"{value:.4g}"
+    return value
 
 
 SCHEMA_SQL = """
@@ -65,18 +79,52 @@ def schema_rows(store: Store) -> list[dict]:
     return list(objects.values())
 
 
-def schema(as_json: bool) -> str:
-    store = Store().build().describe()
+# The store's plumbing: input tables and the long forms rules are made from. `jfi schema` lists them under --all only,
+# and `audit export` leaves them out.
+INTERNAL_PREFIXES = ("raw_", "jsonl_", "field_", "ledger_", "unit_pins", "image_copies", "audit_inventory_",
+                     "audit_occurrences", "audit_batch_lines")
+SECTIONS = ("corpus", "audit", "verify")
+
+
+def internal(name: str) -> bool:
+    return name.startswith(INTERNAL_PREFIXES)
+
+
+def sections_of() -> dict[str, str]:
+    """Each object's rulebook section (corpus, audit, verify; core for the shared plumbing)."""
+    from . import rulebook
+    out = {}
+    for f in rulebook.load()[0]:
+        for name in f.objects:
+            out.setdefault(name, f.rel.split("/")[0])
+    return out
+
+
+def schema(as_json: bool, section: str | None = None, include_all: bool = False) -> str:
+    """The views people query, grouped by section (corpus, audit, verify); the internal tables too with --all."""
+    if section is not None and section not in SECTIONS:
+        raise JfiError("unknown_section", f"{section!r} is not a section; sections: {', '.join(SECTIONS)}", exit_code=3)
+    store = Store(sections=(section,) if section else None).build().describe()
     try:
         objects = schema_rows(store)
     finally:
         store.close()
-    if as_json:
-        return dumps(objects) + "\n"
-    out = []
+    where = sections_of()
+    groups: dict[str, list[dict]] = {}
     for o in objects:
-        out.append(f"{o['name']} ({o['type']}): {o['meaning']}")
-        for c in o["columns"]:
-            out.append(f"    {c['name']} {c['type']}: {c['meaning']}")
-        out.append("")
-    return "\n".join(out)
+        o["section"] = where.get(o["name"], "core")
+        if (include_all or not internal(o["name"])) and (section is None or o["section"] in (section, "core")):
+            groups.setdefault(o["section"], []).append(o)
+    order = [s for s in (*SECTIONS, "core") if s in groups]
+    if as_json:
+        return dumps([o for s in order for o in groups[s]]) + "\n"
+    out = []
+    for s in order:
+        out += [f"## {s}", ""]
+        for o in groups[s]:
+            out.append(f"{o['name']} ({o['type']}): {o['meaning']}")
+            out += [f"    {c['name']} {c['type']}: {c['meaning']}" for c in o["columns"]]
+            out.append("")
+    if not include_all:
+        out.append("(internal tables, such as raw_lines and jsonl_values, are listed with --all)")
+    return "\n".join(out) + "\n"

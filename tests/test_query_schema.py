@@ -39,3 +39,22 @@ def test_schema_lists_views_columns_and_meanings(jfi):
     assert all(c["meaning"] for c in cols.values())
     text = jfi("schema").stdout
     assert "corpus_criteria (view):" in text
+
+
+def test_schema_groups_the_views_people_query_and_hides_the_plumbing(jfi):
+    audit = {o["name"]: o for o in jfi("schema", "audit", "--json").json}
+    assert "audit_draft_rows" in audit and "ratification_effective" in audit and "eval_scores" in audit
+    assert not any(name.startswith(("raw_", "jsonl_", "field_")) for name in audit)
+    assert not any(o["section"] in ("corpus", "verify") for o in audit.values())
+    everything = {o["name"] for o in jfi("schema", "audit", "--all", "--json").json}
+    assert {"raw_lines", "jsonl_values", "ledger_digests"} <= everything
+    text = jfi("schema").stdout
+    assert text.index("## corpus") < text.index("## audit") < text.index("## verify") and "raw_lines (" not in text
+    assert jfi("schema", "nonsense").exit_code == 3
+
+
+def test_query_shows_shares_as_people_read_them_and_keeps_precision_in_csv(example):
+    table = example("query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1").stdout
+    csv_out = example("query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1", "--format", "csv").stdout
+    value = float(csv_out.splitlines()[1])
+    assert f"{value:.1%}" in table and str(value) not in table and len(csv_out.splitlines()[1]) > 6

@@ -1,0 +1,74 @@
+"""`jfi audit export`: the audit's views for analysts: audit.duckdb (every view people query, materialised with its
+meaning as a comment; any DuckDB client opens it) and Parquet files of the units, flags, nav rows, judgments,
+ratifications, draft rows and receipts."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from .. import __version__
+from ..errors import JfiError
+from ..jsonl import AtomicFiles, writer_lock
+from ..querying import internal, sections_of
+from .folder import AuditFolder
+from .judging import load_folder
+
+# Parquet file -> the query that makes it
+PARQUET = {
+    "audit-units": "SELECT * EXCLUDE (unit), CAST(unit AS VARCHAR) AS unit_json FROM audit_built_units ORDER BY ord",
+    "audit-flags": "SELECT id, type, product, unnest(flags) AS flag FROM audit_built_units ORDER BY ord",
+    "audit-nav": "SELECT * FROM audit_nav_consistency",
+    "audit-judgments": "SELECT * FROM audit_judgments ORDER BY id",
+    "audit-ratifications": "SELECT * FROM ratification_records",
+    "audit-draft-rows": "SELECT * FROM audit_draft_rows ORDER BY sort_ord",
+    "audit-receipts": "SELECT * FROM audit_receipts",
+}
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def export(folder: AuditFolder, out: Path | None) -> int:
+    out = Path(out) if out else folder.root
+    if not (folder.root / "judgment-units.json").is_file():
+        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
+                       source=str(folder.root / "judgment-units.json"))
+    with writer_lock(folder.root):
+        store = load_folder(folder, strict=False)[0].describe()
+        try:
+            where = sections_of()
+            names = [name for (name,) in store.con.execute(
+                "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' UNION ALL "
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1").fetchall()
+                if where.get(name) in ("audit", "core") and not internal(name)]
+            with AtomicFiles() as files:
+                target = files.temp_path(out / "audit.duckdb")
+                store.con.execute(f"ATTACH {_quote(str(target))} AS analyst")
+                try:
+                    for name in names:
+                        store.con.execute(f"CREATE TABLE analyst.{name} AS SELECT * FROM main.{name}")
+                        comment = store.scalar("SELECT comment FROM duckdb_views() WHERE view_name = ? UNION ALL "
+                                               "SELECT comment FROM duckdb_tables() WHERE table_name = ? AND database_name = 'memory'",
+                                               [name, name])
+                        if comment:
+                            store.con.execute(f"COMMENT ON TABLE analyst.{name} IS {_quote(comment)}")
+                        for col, col_comment in store.con.execute(
+                                "SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ? "
+                                "AND database_name = 'memory' AND comment IS NOT NULL", [name]).fetchall():
+                            store.con.execute(f"COMMENT ON COLUMN analyst.{name}.{col} IS {_quote(col_comment)}")
+                finally:
+                    store.con.execute("DETACH analyst")
+                for stem, sql in PARQUET.items():
+                    table = store.con.sql(sql).to_arrow_table()
+                    meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()}
+                    pq.write_table(table.replace_schema_metadata(meta), files.temp_path(out / f"{stem}.parquet"))
+                written = [path for _, path in files.pending]
+        finally:
+            store.close()
+    for path in written:
+        print(path)
+    print(f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
+          "client, or query the folder with `jfi query --inventory`")
+    return 0

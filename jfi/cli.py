@@ -434,19 +434,21 @@ class Judgment(str, Enum):
 @audit_app.command("rule")
 @guarded
 def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-               family: str = typer.Option(..., "--family", help="Family id from the worklist (FAM-...)."),
+               family: Optional[str] = typer.Option(None, "--family", help="Family id from the worklist (FAM-...)."),
+               fact_class: Optional[str] = typer.Option(None, "--fact-class", help="A fact class of the worklist, by name or by one of its flags."),
                ruling: str = typer.Option(..., "--ruling", help="Ruling id recorded on every row."),
                sentence: str = typer.Option(..., "--sentence", help="The ruling's sentence (the ratifier note)."),
                by: str = typer.Option(..., "--by", help="The named person who rules."),
                judgment: Judgment = typer.Option(..., "--judgment", help="yes, no or unsure."),
                utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC).")):
-    """Fan one family ruling out over its rows as pinned ledger records in ratifications.jsonl.
+    """Fan one ruling out over the rows of a family (--family) or of a fact class (--fact-class) as pinned ledger
+    records in ratifications.jsonl.
 
     Example: jfi audit rule --inventory A --family FAM-e5bd6e97e8 --ruling R-1 --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
     """
     from .audit import worklist
     from .audit.folder import AuditFolder
-    return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc)
+    return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc, fact_class)
 
 
 @audit_app.command("export")

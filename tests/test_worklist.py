@@ -101,3 +101,39 @@ def test_calibration_record_per_merge(tmp_path):
     assert cal[("harbor", "title")]["unsure_rate"] == 1.0
     assert links["clean_but_no_rate"] == 0.2  # "Weekly passes" carries no flag, and was judged no: 1 of 5 links
     assert links["flagged_but_yes_rate"] == 0.0
+
+
+def test_a_unit_is_in_one_family_at_most_the_most_specific(tmp_path):
+    """Five skip links share both a name and an element path: one family (by name) holds them, not two."""
+    skips = [link("Skip to main content", f"#main{k}", selector="html > body > a") for k in range(5)]
+    nav = [link(n, f"/{n.lower()}", selector=f"html > body > nav > a:nth-of-type({k + 1})") for k, n in
+           enumerate(["Fares", "Routes", "Contact"])]
+    folder = write(tmp_path / "audit", [view("home", links=skips + nav)])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "worklist", "--inventory", str(folder)).exit_code == 0
+    families = [x for x in csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())) if x["section"] == "family"]
+    members = [uid for f in families for uid in f["unit_ids"].split("; ")]
+    assert len(members) == len(set(members))
+    kinds = {f["kind"]: f for f in families}
+    assert kinds["name"]["units"] == "5" and "Skip to main content" in kinds["name"]["detail"]
+    assert kinds["element"]["units"] == "3" and '"Fares", "Routes", "Contact"' in kinds["element"]["detail"]
+
+
+def test_a_fact_class_is_signed_with_one_command(tmp_path):
+    jfi, folder, units = setup(tmp_path)
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    r = jfi("audit", "rule", "--inventory", str(folder), "--fact-class", "img_missing_alt_attr", "--ruling", "F-1",
+            "--sentence", "An img with no alt attribute fails 1.1.1.", "--by", "Ana Ruiz", "--judgment", "no",
+            "--utc", "2026-11-30T12:00:00Z")
+    assert r.exit_code == 0, r.stderr
+    records = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
+    image_id = next(u["id"] for u in units if u["type"] == "image")
+    assert [x["id"] for x in records] == [image_id] and records[0]["ruling"] == "F-1"
+    before = snapshot(folder)
+    r = jfi("audit", "rule", "--inventory", str(folder), "--fact-class", "no such class", "--ruling", "F-2",
+            "--sentence", "x", "--by", "Ana Ruiz", "--judgment", "no")
+    assert r.exit_code == 2 and "unknown_fact_class" in r.stderr and snapshot(folder) == before
+    r = jfi("audit", "rule", "--inventory", str(folder), "--ruling", "F-3", "--sentence", "x", "--by", "Ana", "--judgment", "no")
+    assert r.exit_code == 3

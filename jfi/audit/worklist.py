@@ -20,7 +20,7 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
     rows = store.rows("SELECT * FROM audit_worklist_rows")
     facts = store.rows("SELECT * FROM audit_worklist_facts")
     table = [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
-              f"{f['key']} (drafts: {f['judgments']})") for f in families]
+              f"{f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})") for f in families]
     table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
               for r in rows]
     table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
@@ -40,11 +40,12 @@ def worklist(folder: AuditFolder) -> int:
               "to sign once. Rows already RATIFIED are not listed.", "",
               f"## 1. Family decisions ({len(families)})", "",
               "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
-        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows sharing {f['kind']} `{f['key']}` "
-               f"(drafts: {f['judgments']})" for f in families]
+        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows: {f['shows']}; they share {f['kind']} "
+               f"`{f['key']}` (drafts: {f['judgments']})" for f in families]
         md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
         md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {r['name']} — {r['rationale']}" for r in rows]
         md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
+        md += ["Sign a class once: `jfi audit rule --fact-class \"CLASS\" --ruling ID --sentence … --by … --judgment no`.", ""]
         md += [f"- **{f['fact_class']}** — {f['units']} row(s): {f['meaning']}" for f in facts]
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
@@ -53,15 +54,21 @@ def worklist(folder: AuditFolder) -> int:
     return 0
 
 
-def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, judgment: str,
-         when: str | None = None) -> int:
-    """Append one pinned record per row of the family, each naming the ruling and carrying its sentence."""
+def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by: str, judgment: str,
+         when: str | None = None, fact_class: str | None = None) -> int:
+    """Append one pinned record per row of the family (or of the fact class: its name, or a flag of it), each naming
+    the ruling and carrying its sentence."""
+    if (family is None) == (fact_class is None):
+        raise JfiError("usage", "give exactly one of --family and --fact-class", exit_code=3)
     if not (ruling.strip() and sentence.strip() and by.strip()):
         raise JfiError("incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3)
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder)
         try:
-            found = store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family])
+            found = (store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family]) if family
+                     else store.rows("SELECT f.unit_ids FROM audit_worklist_facts AS f JOIN audit_fact_classes AS c "
+                                     "USING (fact_class) WHERE f.fact_class = ? OR regexp_full_match(?, c.pattern)",
+                                     [fact_class, fact_class]))
             current = {r["id"]: r for r in store.rows(
                 "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
             recorded = store.scalar("SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
@@ -71,8 +78,12 @@ def rule(folder: AuditFolder, family: str, ruling: str, sentence: str, by: str, 
         if not found and recorded:  # re-running a completed ruling
             print(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
             return 1
+        if not found and fact_class:
+            raise JfiError("unknown_fact_class", f"no open fact class {fact_class!r} in the worklist (its name, e.g. "
+                           "\"missing alt attribute\", or one of its flags, e.g. img_missing_alt_attr)")
         if not found:
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
+        family = family or fact_class
         units = {u["id"]: u for u in built["units"]}
         stamp = when or utc_now("seconds")
         records = []

@@ -183,3 +183,25 @@ def test_query_a_verification_folder(workdir):
     assert r.exit_code == 0, r.stderr
     assert r.json == [{"state": "CANDIDATE", "claims": 3}]
     assert jfi("query", "--verify", "verification", "--inventory", ".", "SELECT 1").exit_code == 3
+
+
+@pytest.mark.slow
+def test_the_readme_worked_example_runs_from_a_copy_of_the_bundled_folder(tmp_path, monkeypatch):
+    """corpus/example-verify as shipped, visual.jsonl included: measure, snapshot, checkpoint, import both, gate."""
+    import shutil
+    from pathlib import Path
+    work = tmp_path / "example-verify"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "corpus" / "example-verify", work)
+    monkeypatch.chdir(work)
+    jfi = Jfi(work)
+    assert jfi("verify", "measure", "--url", "site/index.html", "--bindings", "bindings.jsonl", "--out", "out").exit_code == 0
+    assert jfi("verify", "snapshot", "site", "out", "bindings.jsonl").exit_code == 0
+    assert jfi("verify", "checkpoint", "--screenshot", "out/candidate.png", "--changes", "fares page rebuilt").exit_code == 0
+    assert jfi("verify", "import", "out/measurements.jsonl").exit_code == 0
+    before = jfi("verify", "gate")
+    assert before.exit_code == 1 and "not shown: no external visual claim counts" in before.stdout
+    r = jfi("verify", "import", "visual.jsonl")
+    assert r.exit_code == 0, r.stderr
+    r = jfi("verify", "gate")
+    assert r.exit_code == 0, r.stdout
+    assert "visual result: 1 PASS" in r.stdout and "spatial result: 3 PASS" in r.stdout

@@ -39,11 +39,14 @@ UNION ALL SELECT 2, 'its screenshot was produced from that code', coalesce(shot_
 UNION ALL SELECT 3, 'spatial verification ran', spatial > 0, spatial || ' spatial claim(s) count for the checkpoint' FROM facts
 UNION ALL SELECT 4, 'visual verification by an external verifier ran', visual > 0, visual || ' external visual claim(s) count for the checkpoint' FROM facts
 UNION ALL SELECT 5, 'no clipping, occlusion, unintended overlap or overflow remains', claims > 0 AND defects = 0,
-    defects || ' claim(s) with clipping, overlap or escape' FROM facts
+    CASE WHEN claims = 0 THEN 'not shown: no claim counts for the checkpoint'
+         ELSE defects || ' claim(s) with clipping, overlap or escape' END FROM facts
 UNION ALL SELECT 6, 'every reliably measured significant drift is under 5 px', spatial > 0 AND drifts = 0,
-    drifts || ' significant region(s) drift 5 px or more' FROM facts
+    CASE WHEN spatial = 0 THEN 'not shown: no spatial claim counts for the checkpoint (jfi verify measure, then import)'
+         ELSE drifts || ' significant region(s) drift 5 px or more' END FROM facts
 UNION ALL SELECT 7, 'every visually significant failure is fixed', visual > 0 AND visual_fails = 0,
-    visual_fails || ' significant visual FAIL(s) remain' FROM facts
+    CASE WHEN visual = 0 THEN 'not shown: no external visual claim counts for the checkpoint, so nothing says the failures are fixed'
+         ELSE visual_fails || ' significant visual FAIL(s) remain' END FROM facts
 UNION ALL SELECT 8, 'a checkpoint was verified after the last material edit',
     cp_version IS NOT NULL AND cp_version = latest_version AND edited_count = 0 AND claims > 0,
     CASE WHEN claims = 0 THEN 'no claim counts for the latest checkpoint' WHEN edited_count > 0 THEN 'files changed after verification'

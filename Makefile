@@ -7,7 +7,7 @@ EXAMPLE := corpus/example-project
 SITE := corpus/example-site
 EXPORTS := exports
 
-.PHONY: all run test bench clean
+.PHONY: all run test bench clean report-screenshot
 
 all: run
 
@@ -40,6 +40,12 @@ run: $(VENV)/.installed $(VENV)/.browser
 	$(JFI) audit receipts --inventory $(EXPORTS)/audit
 	$(JFI) audit eval --inventory $(EXPORTS)/audit --expectations $(SITE)/eval/expectations.yaml \
 	  --run example/1=$(SITE)/eval/runs/example-1 --run example/2=$(SITE)/eval/runs/example-2; status=$$?; test $$status -le 1
+	$(JFI) audit report --inventory $(EXPORTS)/audit
+	@echo "Look at $(EXPORTS)/audit/report.html (open it in a browser), $(EXPORTS)/audit/draft-judgments.xlsx and $(EXPORTS)/audit/worklist.md"
+
+# The README's picture of the report, taken by Chromium from the bundled example.
+report-screenshot: run
+	$(JFI) audit report --inventory $(EXPORTS)/audit --screenshot docs/report.png
 
 test: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m pytest -q -n 2

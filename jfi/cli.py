@@ -451,6 +451,20 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
     return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc, fact_class)
 
 
+@audit_app.command("report")
+@guarded
+def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+                 shot: Optional[Path] = typer.Option(None, "--screenshot", help="Also save a PNG of the report as Chromium shows it.")):
+    """Write report.html: one self-contained page (no server, no network) with a summary, the worklist, and every
+    row with a crop of its view's screenshot around the element, filterable by status, type, flag and product.
+
+    Example: jfi audit report --inventory exports/audit
+    """
+    from .audit.folder import AuditFolder
+    from .audit.report import report
+    return report(AuditFolder(inventory), shot)
+
+
 @audit_app.command("export")
 @guarded
 def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),

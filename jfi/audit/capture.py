@@ -42,6 +42,9 @@ METHOD_BOUNDARY = [
 PAGE_SCRIPT = (Path(__file__).with_name("inventory.js")).read_text(encoding="utf-8")
 
 
+SHOT_MAX_HEIGHT = 10_000  # px of a view's screenshot, from the top of the page
+
+
 @dataclass
 class Options:
     viewport: tuple[int, int] = (1440, 900)
@@ -121,7 +124,11 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict, gua
             return
         if opts.screenshots:
             shot = f"screenshots/{view.view_id}__{opts.viewport_id}.png"
-            shots[shot] = await page.screenshot()
+            # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold
+            height = await page.evaluate("() => Math.max(document.documentElement.scrollHeight, innerHeight)")
+            width = page.viewport_size["width"] if page.viewport_size else 1280
+            shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
+                                                                      "height": min(height, SHOT_MAX_HEIGHT)})
             rec["screenshot"] = shot
 
 

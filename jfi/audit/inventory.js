@@ -24,6 +24,18 @@
     const style = (el.ownerDocument.defaultView || window).getComputedStyle(el);
     return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
   };
+  // where an element is drawn, in CSS pixels of the whole page (an element in a frame: of the top page), for crops
+  const boxOf = (el) => {
+    const r = el.getBoundingClientRect();
+    let x = r.left + scrollX;
+    let y = r.top + scrollY;
+    for (let win = el.ownerDocument.defaultView; win && win !== window && win.frameElement; win = win.parent) {
+      const f = win.frameElement.getBoundingClientRect();
+      x += f.left;
+      y += f.top;
+    }
+    return { x: Math.round(x), y: Math.round(y), width: Math.round(r.width), height: Math.round(r.height) };
+  };
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
   // ids resolve in the element's own tree: its document, shadow root or frame
   const byId = (id, el) => {
@@ -190,7 +202,7 @@
     headings.push({
       i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
       visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
-      section_preview: followingText(el, 200), ...inFrame(el),
+      section_preview: followingText(el, 200), box: boxOf(el), ...inFrame(el),
     });
   }
 
@@ -217,7 +229,7 @@
       has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
       icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
       aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
-      context: surroundingText(el, 220), ...inFrame(el),
+      context: surroundingText(el, 220), box: boxOf(el), ...inFrame(el),
     });
   }
 
@@ -260,7 +272,7 @@
       svg_title: tag === 'svg' ? orNull(el.querySelector('title')?.textContent, 120) : null,
       in_control: inControl, figcaption: orNull(caption, 160),
       width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
-      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), ...inFrame(el),
+      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el),
     });
   }
 
@@ -293,7 +305,7 @@
       required: el.required || el.getAttribute('aria-required') === 'true',
       describedby_text: orNull(described, 160),
       fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
-      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), ...inFrame(el),
+      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el),
     });
   }
 

@@ -41,7 +41,7 @@ def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None 
 
 
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
-                ledger_bytes: bytes | None = None, before_build=None) -> tuple[Store, dict, bytes]:
+                ledger_bytes: bytes | None = None, before_build=None, inventory: bool = False) -> tuple[Store, dict, bytes]:
     """A store with the inventory (when present), the built units, the batches, what judges returned and the
     spot checks. Strict: refuses bad input, listing every problem; otherwise loads what is there (for queries)."""
     units_path = folder.root / "judgment-units.json"
@@ -56,7 +56,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
                        source=str(units_path))
     store = Store(sections=("audit",))
     store.set_sample_seed(seed)
-    if not strict:
+    if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable
         try:
             folder.load_inventory(store)
         except JfiError:

@@ -1,4 +1,4 @@
--- audit_inventory_structure: the typed shape of one view's inventory (a json_transform structure): every field a later rule reads, with `ax` (what Chromium exposes: computed name, its source, role, exposed) and `frame` (the iframe an element sits in) on headings, links, images and fields
+-- audit_inventory_structure: the typed shape of one view's inventory (a json_transform structure): every field a later rule reads, with `ax` (what Chromium exposes: computed name, its source, role, exposed) `frame` (the iframe an element sits in) and `box` (where it is drawn, CSS pixels of the page) on headings, links, images and fields
 -- audit_inventory_file: an inventory.jsonl file read by DuckDB's JSON reader, one row per line in raw_inventory's shape (line numbers are given by the loader)
 -- raw_inventory: one row per record line of the inventory: the top-level fields as JSON values (their types are checked by audit_inventory_violations) and the view's inventory typed by audit_inventory_structure
 --   source: inventory file path
@@ -16,24 +16,24 @@ CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
     "meta": {"title": "VARCHAR", "h1": ["VARCHAR"], "h1_count": "INTEGER", "meta_description": "VARCHAR"},
     "headings": [{"i": "INTEGER", "level": "INTEGER", "text": "VARCHAR", "name_source": "VARCHAR", "selector": "VARCHAR",
         "visible": "BOOLEAN", "aria_hidden": "BOOLEAN", "landmark": "VARCHAR", "section_preview": "VARCHAR",
-        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR"}],
+        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
     "links": [{"i": "INTEGER", "name": "VARCHAR", "name_source": "VARCHAR", "text": "VARCHAR", "title": "VARCHAR",
         "href": "VARCHAR", "href_raw": "VARCHAR", "same_page": "BOOLEAN", "external": "BOOLEAN", "target": "VARCHAR",
         "download": "BOOLEAN", "file_ext": "VARCHAR", "has_img": "BOOLEAN", "img_alt": "VARCHAR", "icon_only": "BOOLEAN",
         "empty_name": "BOOLEAN", "visible": "BOOLEAN", "aria_hidden": "BOOLEAN", "landmark": "VARCHAR",
         "selector": "VARCHAR", "context": "VARCHAR",
-        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR"}],
+        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
     "images": [{"i": "INTEGER", "tag": "VARCHAR", "src": "VARCHAR", "src_basename": "VARCHAR", "alt": "VARCHAR",
         "alt_present": "BOOLEAN", "alt_empty": "BOOLEAN", "role": "VARCHAR", "aria_label": "VARCHAR",
         "aria_labelledby_text": "VARCHAR", "aria_hidden": "BOOLEAN", "title": "VARCHAR", "svg_title": "VARCHAR",
         "in_control": {"tag": "VARCHAR", "name": "VARCHAR", "href": "VARCHAR", "control_has_text": "BOOLEAN"},
         "figcaption": "VARCHAR", "width": "INTEGER", "height": "INTEGER", "visible": "BOOLEAN", "landmark": "VARCHAR",
         "selector": "VARCHAR", "adjacent_text": "VARCHAR",
-        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR"}],
+        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
     "fields": [{"i": "INTEGER", "type": "VARCHAR", "name_attr": "VARCHAR", "id": "VARCHAR", "label": "VARCHAR",
         "label_source": "VARCHAR", "placeholder": "VARCHAR", "required": "BOOLEAN", "describedby_text": "VARCHAR",
         "fieldset_legend": "VARCHAR", "visible": "BOOLEAN", "landmark": "VARCHAR", "selector": "VARCHAR",
-        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR"}],
+        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
     "navs": [{"role": "VARCHAR", "label": "VARCHAR", "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}]
 }';
 

@@ -13,6 +13,7 @@
 --   section_preview: the text that follows it
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -40,6 +41,7 @@
 --   context: the enclosing text block
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
 --   pos: the view's position
@@ -68,6 +70,7 @@
 --   adjacent_text: the enclosing text block
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -87,6 +90,7 @@
 --   selector: CSS path
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position
 --   view_id: view id

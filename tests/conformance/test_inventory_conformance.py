@@ -11,7 +11,7 @@ SITES = ["clean-control", "headings-fields-labels", "identification-across-views
 TIMINGS = {"load_ms"}
 # jfi adds a key the reference does not have; everything else must be equal
 ADDED = {("capped", "navs")}
-ADDED_EVERYWHERE = {"ax"}  # the browser's own name, role and exposure of each element (Accessibility domain)
+ADDED_EVERYWHERE = {"ax", "box"}  # the browser's own name, role and exposure of each element; where it is drawn
 
 
 def diff(ref, got, path=()):

@@ -55,12 +55,51 @@ class ExportFormat(str, Enum):
     parquet = "parquet"
 
 
+# What to do after a command that went through, said on stderr (stdout stays what programs read).
+NEXT_STEPS = {
+    "corpus_init": "add items to corpus/functional-images.jsonl, then `jfi corpus validate`",
+    "corpus_migrate": "`jfi corpus validate` lists what the new profile still needs",
+    "corpus_apply_verdicts": "`jfi corpus validate` for the criteria, `jfi corpus second-pass extract` for blind passes",
+    "corpus_apply_review": "`jfi corpus validate` for the coverage report",
+    "corpus_export": "open the CSVs or corpus.xlsx, or `duckdb {out}/jfi.duckdb`",
+    "audit_inventory": "`jfi audit build --inventory {out}`",
+    "audit_import_inventory": "`jfi audit build --inventory {out}`",
+    "audit_build": "`jfi audit judge-kit --inventory {inventory}`, then return judged batches to batches/",
+    "audit_judge_kit": "hand each kit to a judge; put each returned *.judged.jsonl in {inventory}/batches/, then "
+                       "`jfi audit merge --inventory {inventory}`",
+    "audit_sample": "spot-check the sampled rows into spot-checks.jsonl, then `jfi audit merge --inventory {inventory}`",
+    "audit_merge": "`jfi audit worklist --inventory {inventory}` and `jfi audit report --inventory {inventory}`; "
+                   "ratifiers read draft-judgments.xlsx",
+    "audit_worklist": "settle families with `jfi audit rule --inventory {inventory} --family FAM-…`, or hand rows out "
+                      "with `jfi audit review export`",
+    "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified",
+    "audit_report": "open {inventory}/report.html in a browser",
+    "audit_receipts": "file the receipts' findings; `jfi audit export --inventory {inventory}` for analysts",
+    "review_export": "fill review-tasks.xlsx (or .csv, or return-template.json) in {out}, then `jfi audit review apply`",
+    "review_apply": "`jfi audit merge --inventory {inventory}`",
+    "verify_snapshot": "`jfi verify checkpoint --screenshot PNG`",
+    "verify_checkpoint": "`jfi verify import CLAIMS` (measurements and an external verifier's verdicts), then `jfi verify gate`",
+    "verify_import": "`jfi verify gate`",
+}
+
+
+def _say_next(fn, kwargs: dict, code: int) -> None:
+    hint = NEXT_STEPS.get(fn.__name__)
+    if hint and code == 0:
+        try:
+            err("next: " + hint.format(**{k: v for k, v in kwargs.items() if v is not None}))
+        except (KeyError, IndexError):
+            err("next: " + hint)
+
+
 def guarded(fn):
-    """Turn a refused operation into its message on stderr and its exit status; never a traceback."""
+    """Turn a refused operation into its message on stderr and its exit status; never a traceback. A command that
+    went through ends by saying what to do next."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
             code = fn(*args, **kwargs)
+            _say_next(fn, kwargs, code or 0)
         except JfiError as e:
             err(e.render())
             raise typer.Exit(e.exit_code)

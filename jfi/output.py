@@ -101,17 +101,25 @@ def dumps(obj) -> str:
 
 
 def table(columns: list[str], rows: list[tuple], *, title: str | None = None) -> str:
-    """A plain aligned text table (no colour, no box drawing), fit for terminals and logs alike."""
+    """An aligned text table drawn by rich (a rule under the header, no colour, never wrapped: a log keeps one row
+    per line); cell text is shown as it is, never read as markup."""
+    import io
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
     cells = [[("" if v is None else str(v)).replace("\n", " ") for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    lines = []
-    if title:
-        lines.append(title)
-    lines.append("  ".join(c.ljust(w) for c, w in zip(columns, widths)).rstrip())
-    lines.append("  ".join("-" * w for w in widths))
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title=Text(title) if title else None,
+                 title_justify="left", title_style="", header_style="")
+    for c in columns:
+        grid.add_column(Text(c), no_wrap=True)
     for r in cells:
-        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
-    return "\n".join(lines)
+        grid.add_row(*[Text(v) for v in r])
+    out = io.StringIO()
+    Console(file=out, width=sum(widths) + 3 * len(widths) + 8, color_system=None, force_terminal=False,
+            highlight=False, emoji=False).print(grid, overflow="ignore", crop=False)
+    return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").splitlines())
 
 
 def utc_now(timespec: str = "milliseconds") -> str:

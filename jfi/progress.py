@@ -1,4 +1,4 @@
-"""A progress line for long loops: a bar on a terminal; on a pipe, one plain line per step that has a note."""
+"""A progress display for long loops: rich's bar on a terminal; on a pipe, one plain line per step that has a note."""
 from __future__ import annotations
 
 import sys
@@ -9,16 +9,23 @@ class Progress:
     def __init__(self, total: int, unit: str, problem: str):
         self.total, self.unit, self.problem = total, unit, problem
         self.done, self.problems, self.start = 0, 0, time.monotonic()
-        self.tty = sys.stderr.isatty()
+        self.bar = None
+        if sys.stderr.isatty() and total:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+            self.bar = Bar(TextColumn(f"[bold]{unit}"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("{task.fields[problems]} " + problem), TimeElapsedColumn(),
+                           console=Console(stderr=True), transient=False)
+            self.task = self.bar.add_task(unit, total=total, problems=0)
+            self.bar.start()
 
     def step(self, ok: bool, note: str | None = None) -> None:
         self.done += 1
         self.problems += 0 if ok else 1
-        elapsed = time.monotonic() - self.start
-        if self.tty and self.total:
-            filled = 30 * self.done // self.total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} {self.unit}, "
-                             f"{self.problems} {self.problem}, {elapsed:5.1f}s" + ("\n" if self.done == self.total else ""))
-        elif not self.tty and note:
-            sys.stderr.write(f"{note} ({self.done}/{self.total}, {elapsed:.1f}s)\n")
-        sys.stderr.flush()
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, problems=self.problems)
+            if self.done >= self.total:
+                self.bar.stop()
+        elif note:
+            sys.stderr.write(f"{note} ({self.done}/{self.total}, {time.monotonic() - self.start:.1f}s)\n")
+            sys.stderr.flush()

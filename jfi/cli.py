@@ -346,7 +346,8 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     base_url: Optional[str] = typer.Option(None, "--base-url", help="Origin that /paths in the views file resolve against."),
                     nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
                     view_budget: Optional[float] = typer.Option(None, "--view-budget", min=1, help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s)."),
-                    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out.")):
+                    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out."),
+                    shard: Optional[str] = typer.Option(None, "--shard", help="K/N: capture only slice K of N (every N-th view); join the slices with `jfi audit combine`.")):
     """Capture each view read-only in Chromium: title, headings, links, images, fields, navigation.
 
     Exit 0 when every view was inventoried, 1 when some have only environment notes, 2 on invalid input.
@@ -373,7 +374,25 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
     opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
                            screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
                            urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
-    return capture.run(selected, out, opts, replace=replace)
+    sliced = None
+    if shard is not None:
+        from .audit.shards import parse_shard, slice_of
+        selected, sliced = slice_of(selected, *parse_shard(shard))
+    return capture.run(selected, out, opts, replace=replace, shard=sliced)
+
+
+@audit_app.command("combine")
+@guarded
+def audit_combine(shards: list[Path] = typer.Argument(..., help="The slice folders of one sharded capture."),
+                  out: Path = typer.Option(..., "--out", help="The audit folder to write."),
+                  replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out.")):
+    """Join the slices of a `--shard K/N` capture into one audit folder: inventory.jsonl in the views file's order
+    and the screenshots, as one run writes them. Refuses overlapping, missing, incomplete or foreign slices.
+
+    Example: jfi audit combine shard-1 shard-2 --out audits/2026-12
+    """
+    from .audit.shards import combine
+    return combine(shards, out, replace=replace)
 
 
 @audit_app.command("import-inventory")

@@ -189,12 +189,12 @@ async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], di
     return list(records), shots
 
 
-def manifest(records: list[dict], opts: Options, started: str, finished: str) -> dict:
+def manifest(records: list[dict], opts: Options, started: str, finished: str, shard: dict | None = None) -> dict:
     return {
         "schema": SCHEMA, "engagement": opts.engagement, "run_started_utc": started, "run_finished_utc": finished,
         "what_this_is": WHAT_THIS_IS, "method_boundary": METHOD_BOUNDARY, "urls_source": opts.urls_source,
         "viewport": {"id": opts.viewport_id, "width": opts.viewport[0], "height": opts.viewport[1]},
-        "caps": CAPS, "view_count": len(records), "views": records,
+        "caps": CAPS, **({"shard": shard} if shard else {}), "view_count": len(records), "views": records,
     }
 
 
@@ -210,7 +210,7 @@ def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None) -
         files.write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
 
 
-def run(views: list[View], out: Path, opts: Options, *, replace: bool = False) -> int:
+def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None) -> int:
     out = Path(out)
     if (out / "inventory.jsonl").exists() and not replace:
         raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
@@ -219,7 +219,7 @@ def run(views: list[View], out: Path, opts: Options, *, replace: bool = False) -
     records, shots = asyncio.run(_capture_all(views, opts))
     finished = utc_now()
     out.mkdir(parents=True, exist_ok=True)
-    write_outputs(out, manifest(records, opts, started, finished), shots)
+    write_outputs(out, manifest(records, opts, started, finished, shard), shots)
     noted = [r for r in records if r["inventory"] is None]
     print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
           f"{len(noted)} with environment notes only")

@@ -122,3 +122,41 @@ def test_units_from_the_browsers_names_differ_from_the_reference_only_where_list
             assert g[key] == r[key], (uid, key)
         if g["type"] in ("heading", "link", "image", "field"):
             assert g["needs_human"] is False and g["name"] == g["dom_name"], uid
+
+
+def _without_timings(path):
+    out = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        for key in ("run_started_utc", "run_finished_utc", "load_ms"):
+            rec.pop(key, None)
+        out.append(rec)
+    return out
+
+
+@pytest.mark.slow
+def test_two_shards_combined_equal_one_run(conformance, tmp_path):
+    """A site captured in two slices and combined: the same inventory.jsonl as one run, timings aside."""
+    folder = conformance / "audit" / "sites" / "identification-across-views"
+    runner = CliRunner()
+    common = ["--urls-file", str(folder / "views.txt"), "--serve", str(folder), "--port", "8765", "--settle", "0"]
+    assert runner.invoke(app, ["audit", "inventory", *common, "--out", str(tmp_path / "one")]).exit_code == 0
+    for k in (1, 2):
+        r = runner.invoke(app, ["audit", "inventory", *common, "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}")])
+        assert r.exit_code == 0, r.stderr
+    r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s2"), str(tmp_path / "s1"), "--out", str(tmp_path / "both")])
+    assert r.exit_code == 0, r.stderr
+    assert _without_timings(tmp_path / "both" / "inventory.jsonl") == _without_timings(tmp_path / "one" / "inventory.jsonl")
+    shots = sorted(p.name for p in (tmp_path / "both" / "screenshots").iterdir())
+    assert shots == sorted(p.name for p in (tmp_path / "one" / "screenshots").iterdir())
+    # refusals: a missing slice, the same slice twice, a slice of another capture
+    r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s1"), "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "missing_shards" in r.stderr and not (tmp_path / "x" / "inventory.jsonl").exists()
+    r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s1"), str(tmp_path / "s1"), "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "overlapping_shards" in r.stderr
+    other = conformance / "audit" / "sites" / "clean-control"
+    assert runner.invoke(app, ["audit", "inventory", "--urls-file", str(other / "views.txt"), "--serve", str(other),
+                               "--port", "8765", "--settle", "0", "--shard", "2/2", "--no-screenshots",
+                               "--out", str(tmp_path / "f2")]).exit_code == 0
+    r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s1"), str(tmp_path / "f2"), "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2 and "foreign_shard" in r.stderr

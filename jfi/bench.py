@@ -12,6 +12,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -199,9 +200,30 @@ def build_once(n: int, repeat: int = 2) -> dict:
 
         parse_s, load_s = timed(parse, repeat), timed(load, repeat)
         shape.close()
+        # the same views as a content-inventory/v1 manifest made elsewhere, imported view by view
+        lines = (folder / "inventory.jsonl").read_text().splitlines()
+        manifest = folder / "manifest" / "inventory-run.json"
+        manifest.parent.mkdir()
+        with open(manifest, "w") as fh:
+            fh.write('{"schema": "content-inventory/v1", "views": [\n')
+            fh.write(",\n".join(json.dumps({k: v for k, v in json.loads(x).items() if k != "record"} | {"viewport": "d"})
+                                 for x in lines[1:]))
+            fh.write("\n]}\n")
+        del lines
+        from .audit import import_inventory
+
+        def run_import():
+            with contextlib.redirect_stdout(io.StringIO()):
+                import_inventory.run(manifest, folder / "imported")
+            shutil.rmtree(folder / "imported")
+        _peak_reset()
+        base_mb = _peak_mb()
+        import_s = timed(run_import, 1)
+        import_mb = _peak_mb() - base_mb
         _peak_reset()
         build_s = timed(run_build, repeat)
-        return {"views": n, "mb": (folder / "inventory.jsonl").stat().st_size / 1e6,
+        return {"views": n, "mb": (folder / "inventory.jsonl").stat().st_size / 1e6, "import_s": import_s,
+                "import_peak_mb": import_mb, "manifest_mb": manifest.stat().st_size / 1e6,
                 "units": json.loads((folder / "judgment-units.json").read_text())["unit_count"],
                 "parse_s": parse_s, "load_s": load_s, "build_s": build_s, "peak_mb": _peak_mb(),
                 "memory_limit": os.environ.get("JFI_MEMORY_LIMIT", "DuckDB's default (80% of RAM)")}
@@ -219,7 +241,9 @@ def bench_build(sizes: tuple[int, ...] = (1_000, 10_000), limited: str = "512MB"
         print(f"audit build, {r['views']} views ({r['mb']:.0f} MB, {r['units']} units), memory limit {r['memory_limit']}: "
               f"build {r['build_s']:.2f} s; {r['build_s'] / r['parse_s']:.1f}x the bare JSON parse ({r['parse_s']:.2f} s), "
               f"{r['build_s'] / r['load_s']:.1f}x DuckDB loading it into typed rows ({r['load_s']:.2f} s); "
-              f"peak memory {r['peak_mb']:.0f} MB")
+              f"peak memory {r['peak_mb']:.0f} MB; import of the same views as a {r['manifest_mb']:.0f} MB manifest "
+              f"{r['import_s']:.2f} s ({r['import_s'] / r['parse_s']:.1f}x the parse), memory above the process's "
+              f"{r['import_peak_mb']:.0f} MB")
 
 
 def main() -> None:

@@ -124,11 +124,16 @@ async def _visit(context, view: View, opts: Options, rec: dict, shots: dict, gua
             return
         if opts.screenshots:
             shot = f"screenshots/{view.view_id}__{opts.viewport_id}.png"
-            # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold
-            height = await page.evaluate("() => Math.max(document.documentElement.scrollHeight, innerHeight)")
+            # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold; a
+            # page too large for the accessibility tree gets the viewport alone (drawing it whole takes minutes)
+            height, size = await page.evaluate("() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
+                                               "document.getElementsByTagName('*').length]")
             width = page.viewport_size["width"] if page.viewport_size else 1280
-            shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
-                                                                      "height": min(height, SHOT_MAX_HEIGHT)})
+            if size > axnames.AX_MAX_ELEMENTS:
+                shots[shot] = await page.screenshot()
+            else:
+                shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
+                                                                          "height": min(height, SHOT_MAX_HEIGHT)})
             rec["screenshot"] = shot
 
 

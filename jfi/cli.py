@@ -339,7 +339,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
                     engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
                     no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
-                    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: cores, at most 4)."),
+                    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: three per core, at most 8)."),
                     serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder to the browser under --origin (no server, no port) and resolve /paths against it."),
                     origin: Optional[str] = typer.Option(None, "--origin", help="Origin a served folder appears under (default http://127.0.0.1:8766)."),
                     port: Optional[int] = typer.Option(None, "--port", min=1, max=65535, help="Short for --origin http://127.0.0.1:PORT (nothing listens on it)."),

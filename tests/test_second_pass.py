@@ -96,7 +96,7 @@ def test_apply_refuses_bad_answers_all_or_nothing(jfi):
         before = snapshot(jfi.project)
         r = jfi("corpus", "second-pass", "apply", "--round", "2")
         assert r.exit_code == 2, (code, r.stdout)
-        assert f"round-02-second-pass.jsonl:2: " in r.stderr and code in r.stderr
+        assert "round-02-second-pass.jsonl:2: " in r.stderr and code in r.stderr
         assert snapshot(jfi.project) == before
 
 

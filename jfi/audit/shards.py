@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, writer_lock
+from ..jsonl import writer_lock
 from .capture import write_outputs
 from .views import View
 

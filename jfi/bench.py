@@ -222,7 +222,14 @@ def build_once(n: int, repeat: int = 2) -> dict:
         import_mb = _peak_mb() - base_mb
         _peak_reset()
         build_s = timed(run_build, repeat)
-        return {"views": n, "mb": (folder / "inventory.jsonl").stat().st_size / 1e6, "import_s": import_s,
+        from .audit import judging, worklist
+        after = {}
+        for name, command in (("merge", judging.merge), ("worklist", worklist.worklist), ("receipts", judging.receipts)):
+            def step(command=command):
+                with contextlib.redirect_stdout(io.StringIO()):
+                    command(AuditFolder(folder))
+            after[f"{name}_s"] = timed(step, 1)
+        return {**after, "views": n, "mb": (folder / "inventory.jsonl").stat().st_size / 1e6, "import_s": import_s,
                 "import_peak_mb": import_mb, "manifest_mb": manifest.stat().st_size / 1e6,
                 "units": json.loads((folder / "judgment-units.json").read_text())["unit_count"],
                 "parse_s": parse_s, "load_s": load_s, "build_s": build_s, "peak_mb": _peak_mb(),
@@ -243,19 +250,47 @@ def bench_build(sizes: tuple[int, ...] = (1_000, 10_000), limited: str = "512MB"
               f"{r['build_s'] / r['load_s']:.1f}x DuckDB loading it into typed rows ({r['load_s']:.2f} s); "
               f"peak memory {r['peak_mb']:.0f} MB; import of the same views as a {r['manifest_mb']:.0f} MB manifest "
               f"{r['import_s']:.2f} s ({r['import_s'] / r['parse_s']:.1f}x the parse), memory above the process's "
-              f"{r['import_peak_mb']:.0f} MB")
+              f"{r['import_peak_mb']:.0f} MB; then merge {r['merge_s']:.2f} s, worklist {r['worklist_s']:.2f} s, "
+              f"receipts {r['receipts_s']:.2f} s (unjudged: {r['merge_s'] / r['parse_s']:.1f}x, "
+              f"{r['worklist_s'] / r['parse_s']:.1f}x, {r['receipts_s'] / r['parse_s']:.1f}x the parse)")
+
+
+def bench_fixed_cost(repeat: int = 3) -> None:
+    """What every command pays before its work: a new interpreter, the imports, DuckDB and the rulebook. Measured as
+    whole processes (median of three), against `python -c pass` in the same run."""
+    import statistics
+
+    def median_s(argv: list[str]) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=False)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+    example = Path(__file__).resolve().parent.parent / "corpus" / "example-project"
+    bare = median_s([sys.executable, "-c", "pass"])
+    version = median_s([sys.executable, "-m", "jfi.cli", "--version"])
+    line = f"fixed cost: bare interpreter {bare:.2f} s; jfi --version {version:.2f} s ({version / bare:.1f}x)"
+    if example.is_dir():
+        validate_s = median_s([sys.executable, "-m", "jfi.cli", "--project", str(example), "corpus", "validate", "--json"])
+        line += f"; corpus validate on the 16-item example {validate_s:.2f} s ({validate_s / bare:.1f}x)"
+    print(line)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["corpus", "inventory", "build"])
+    parser.add_argument("--only", choices=["corpus", "inventory", "build", "fixed"])
     parser.add_argument("--sites", type=Path, default=Path("..") / "shared" / "conformance" / "audit" / "sites")
     parser.add_argument("--build-once", type=int, metavar="VIEWS", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.build_once:
         print(json.dumps(build_once(args.build_once)))
+        return
+    if args.only in (None, "fixed"):
+        bench_fixed_cost()
+    if args.only == "fixed":
         return
     if args.only in (None, "build"):
         bench_build()

@@ -84,3 +84,13 @@ def test_the_corpus_workbook_holds_the_export_tables(example, tmp_path):
         assert got[0] == want[0] and len(got) == len(want)
         for g, w in zip(got[1:], want[1:]):
             assert all(same(a, b) or (isinstance(a, (int, float)) and float(b) == a) for a, b in zip(g, w)), (g, w)
+
+
+def test_a_merge_too_long_for_a_desk_writes_no_workbook(merged, monkeypatch):
+    from conftest import Jfi
+    import jfi.audit.judging as judging
+    assert (merged / "draft-judgments.xlsx").is_file()
+    monkeypatch.setattr(judging, "WORKBOOK_MAX_ROWS", 3)
+    r = Jfi(merged.parent)("audit", "merge", "--inventory", str(merged))
+    assert r.exit_code == 0 and "draft-judgments.xlsx not written" in r.stderr
+    assert not (merged / "draft-judgments.xlsx").exists() and (merged / "draft-judgments.csv").is_file()

@@ -149,7 +149,7 @@ def merge(folder: AuditFolder) -> int:
         try:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
             from .worklist import worklist_parts
-            worklist_table = worklist_parts(store)[3]
+            worklist_table = worklist_parts(store)[3] if len(rows) <= WORKBOOK_MAX_ROWS else []
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
             calibration = store.rows("SELECT * FROM audit_calibration")
@@ -196,7 +196,14 @@ def merge(folder: AuditFolder) -> int:
         with AtomicFiles() as files:
             for name, text in outputs.items():
                 files.write(folder.root / name, text)
-            files.write(folder.root / "draft-judgments.xlsx", draft_workbook(rows, worklist_table))
+            if len(rows) <= WORKBOOK_MAX_ROWS:
+                files.write(folder.root / "draft-judgments.xlsx", draft_workbook(rows, worklist_table))
+            else:  # a workbook this long is no desk (and takes minutes to write); the CSV and JSON hold every row
+                from ..output import err
+                err(f"draft-judgments.xlsx not written: {len(rows):,} rows (a workbook is written up to "
+                    f"{WORKBOOK_MAX_ROWS:,}); read draft-judgments.csv, the worklist and report.html")
+                if (folder.root / "draft-judgments.xlsx").exists():
+                    files.remove(folder.root / "draft-judgments.xlsx")  # never a workbook of an older merge
             with files.open(folder.root / "draft-judgments.json") as fh:  # one row and one nav row per line
                 write_json_document(fh, document, {"rows": (json.dumps(r, ensure_ascii=False) for r in rows),
                                                    "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
@@ -204,9 +211,14 @@ def merge(folder: AuditFolder) -> int:
                 {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": document["units_sha256"],
                  "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
     print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
-                      "files": [*outputs, "draft-judgments.xlsx", "draft-judgments.json", "calibration.json"]},
+                      "files": [*outputs, *(["draft-judgments.xlsx"] if len(rows) <= WORKBOOK_MAX_ROWS else []),
+                                "draft-judgments.json", "calibration.json"]},
                      ensure_ascii=False))
     return 0
+
+
+# Rows up to which merge writes draft-judgments.xlsx (about 10 s of openpyxl at the limit; a desk, not an archive)
+WORKBOOK_MAX_ROWS = 10_000
 
 
 def draft_workbook(rows: list[dict], worklist_table: list[tuple]) -> bytes:

@@ -22,7 +22,8 @@ def _generate_flag_views(con) -> None:
 GENERATED_FROM = {"audit_flag_rules": _generate_flag_views}
 
 
-def _quote(text: str) -> str:
+def sql_string(text: str) -> str:
+    """A SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
 
 
@@ -43,12 +44,12 @@ class Store:
         # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self._spill = tempfile.TemporaryDirectory(prefix="jfi-duckdb-")
-        self.con.execute(f"SET temp_directory = {_quote(self._spill.name)}")
+        self.con.execute(f"SET temp_directory = {sql_string(self._spill.name)}")
         if str(path) == ":memory:":  # a store that lives for one command: no automatic checkpoints compressing its tables
             self.con.execute("SET checkpoint_threshold = '1TB'")
         if limit := os.environ.get("JFI_MEMORY_LIMIT"):
             try:
-                self.con.execute(f"SET memory_limit = {_quote(limit)}")
+                self.con.execute(f"SET memory_limit = {sql_string(limit)}")
             except duckdb.Error as e:
                 self.close()
                 raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
@@ -88,9 +89,9 @@ class Store:
         for f in self.files:
             for name, meaning in f.objects.items():
                 if name in kinds:
-                    statements.append(f"COMMENT ON {kinds[name]} {name} IS {_quote(meaning)}")
+                    statements.append(f"COMMENT ON {kinds[name]} {name} IS {sql_string(meaning)}")
             for name, cols in f.columns.items():
-                statements += [f"COMMENT ON COLUMN {name}.{col} IS {_quote(m)}" for col, m in cols.items()]
+                statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items()]
         if statements:
             self.con.execute(";\n".join(statements))
         return self

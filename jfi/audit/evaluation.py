@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import JfiError, refuse
-from ..jsonl import AtomicFiles, line_columns, writer_lock
+from ..jsonl import AtomicFiles, writer_lock
 from ..output import to_jsonable
 from ..store import Store
 from .folder import AuditFolder
@@ -92,14 +92,16 @@ def bar_of(expectations: Path) -> dict:
     return out
 
 
-def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]], round_no: int | None = None) -> None:
-    store.append("raw_files", {"kind": [kind], "source": [str(source)], "round": [round_no], "present": [True]})
-    store.add_lines(kind, str(source), [n for n, _ in records],
-                    [json.dumps(r, ensure_ascii=False, default=str) for _, r in records], round_no=round_no)
+def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]]) -> None:
+    """YAML records as JSON lines numbered by the YAML line they start on."""
+    from .judging import _add_file
+    _add_file(store, kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
+              [n for n, _ in records])
 
 
 def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: list[str]) -> None:
     """Expectations, overrides, the runs' judged lines, the runs and the bar, into the store (before it is built)."""
+    from .judging import _add_file
     _add(store, "expectation", expectations, expectation_records(expectations))
     if overrides is not None:
         _add(store, "override", overrides, override_records(overrides))
@@ -113,9 +115,7 @@ def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: 
                                "draw": [r[3] for r in rows], "folder": [r[4] for r in rows]})
     for run, (_, _, _, folder) in enumerate(parsed, 1):
         for path in sorted(folder.glob("*.judged.jsonl")):
-            numbers, texts = line_columns(path)
-            store.append("raw_files", {"kind": ["eval_judged"], "source": [str(path)], "round": [run], "present": [True]})
-            store.add_lines("eval_judged", str(path), numbers, texts, round_no=run)
+            _add_file(store, "eval_judged", path, round_no=run)
     bar = bar_of(expectations)
     store.append("eval_settings", {k: [v] for k, v in bar.items()})
 
@@ -135,9 +135,7 @@ def load_saved(store: Store, root: Path) -> None:
 
 def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, runs: list[str]) -> int:
     from .judging import load_folder
-    if not (folder.root / "judgment-units.json").is_file():
-        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
-                       source=str(folder.root / "judgment-units.json"))
+    folder.require_built()
     for path in (expectations, overrides):
         if path is not None and not path.is_file():
             raise JfiError("no_file", f"{path} does not exist", source=str(path))

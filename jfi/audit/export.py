@@ -8,9 +8,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from .. import __version__
-from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..querying import internal, sections_of
+from ..store import sql_string as _quote
 from .folder import AuditFolder
 from .judging import load_folder
 
@@ -26,15 +26,9 @@ PARQUET = {
 }
 
 
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def export(folder: AuditFolder, out: Path | None) -> int:
     out = Path(out) if out else folder.root
-    if not (folder.root / "judgment-units.json").is_file():
-        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
-                       source=str(folder.root / "judgment-units.json"))
+    folder.require_built()
     with writer_lock(folder.root):
         store = load_folder(folder, strict=False)[0].describe()
         try:

@@ -31,6 +31,17 @@ class AuditFolder:
         recover(self.root)  # a commit interrupted by a kill is finished before anything reads the folder
 
     @property
+    def units_path(self) -> Path:
+        return self.root / "judgment-units.json"
+
+    def require_built(self) -> Path:
+        """judgment-units.json, or the refusal that says to build first."""
+        if not self.units_path.is_file():
+            raise JfiError("not_built", f"no judgment-units.json in {self.root}; run `jfi audit build` first",
+                           source=str(self.units_path))
+        return self.units_path
+
+    @property
     def inventory_jsonl(self) -> Path:
         return self.root / "inventory.jsonl"
 

@@ -42,9 +42,7 @@ def run(folder: AuditFolder) -> int:
         raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first",
                        source=str(folder.batches))
     notes = product_notes(folder)
-    units_path = folder.root / "judgment-units.json"
-    if not units_path.is_file():
-        raise JfiError("not_built", "no judgment-units.json; run `jfi audit build` first", source=str(units_path))
+    units_path = folder.require_built()
     units = {u.get("id"): u.get("product") for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
              if isinstance(u, dict)}
     batch_ids = {b.name: [_unit_id(b, n, line) for n, line in zip(*line_columns(b))] for b in batches}

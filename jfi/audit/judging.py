@@ -31,13 +31,14 @@ NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "
 RUBRIC_FILE = "judgment-rubric.md"
 
 
-def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None):
+def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None,
+              round_no: int | None = None):
     present = path.is_file() or texts_from is not None
-    store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [None], "present": [present]})
+    store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [round_no], "present": [present]})
     if texts_from is None and present:
         numbers, texts_from = line_columns(path)
     if texts_from:
-        store.add_lines(kind, str(path), numbers, texts_from)
+        store.add_lines(kind, str(path), numbers, texts_from, round_no=round_no)
 
 
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
@@ -52,8 +53,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
             raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
     elif strict:
-        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
-                       source=str(units_path))
+        folder.require_built()
     store = Store(sections=("audit",))
     store.set_sample_seed(seed)
     if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable

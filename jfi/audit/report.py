@@ -10,14 +10,13 @@ import re
 from pathlib import Path
 
 from .. import __version__
-from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
+from .capture import SHOT_MAX_HEIGHT
 from .folder import AuditFolder
 from .judging import load_folder
 from .worklist import worklist_parts
 
 CROP_W, CROP_H, PAD = 480, 180, 24  # the crop window, and the margin kept around the element
-SHOT_MAX_HEIGHT = 10_000
 
 
 def esc(value) -> str:
@@ -215,9 +214,7 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
 
 
 def report(folder: AuditFolder, shot: Path | None = None) -> int:
-    if not (folder.root / "judgment-units.json").is_file():
-        raise JfiError("not_built", f"no judgment-units.json in {folder.root}; run `jfi audit build` first",
-                       source=str(folder.root / "judgment-units.json"))
+    folder.require_built()
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder, inventory=True)
         try:

@@ -15,10 +15,10 @@ UNITS_PER_CHUNK = 2_000
 def _unit_chunks(con):
     """The units as JSON text out of SQL, a few thousand joined per row fetched, so memory does not grow with the
     inventory."""
-    cur = con.execute("SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units "
-                      "GROUP BY (unit_ord - 1) // ? ORDER BY min(unit_ord)", [UNITS_PER_CHUNK])
-    while row := cur.fetchone():
-        yield row[0]
+    total = con.execute("SELECT count(*) FROM audit_units").fetchone()[0]
+    for start in range(1, total + 1, UNITS_PER_CHUNK):  # one small aggregate per chunk, never one over every unit
+        yield con.execute("SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units "
+                          "WHERE unit_ord BETWEEN ? AND ?", [start, start + UNITS_PER_CHUNK - 1]).fetchone()[0]
 
 
 def _write_batches(con, folder: AuditFolder, files: AtomicFiles) -> dict[str, int]:

@@ -347,7 +347,8 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
                     view_budget: Optional[float] = typer.Option(None, "--view-budget", min=1, help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s)."),
                     replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out."),
-                    shard: Optional[str] = typer.Option(None, "--shard", help="K/N: capture only slice K of N (every N-th view); join the slices with `jfi audit combine`.")):
+                    shard: Optional[str] = typer.Option(None, "--shard", help="K/N: capture only slice K of N (every N-th view); join the slices with `jfi audit combine`."),
+                    cluster: Optional[str] = typer.Option(None, "--cluster", help="Capture on a Dask distributed cluster: a scheduler address (tcp://host:8786) or local:N (N worker processes here), each worker with its own Chromium.")):
     """Capture each view read-only in Chromium: title, headings, links, images, fields, navigation.
 
     Exit 0 when every view was inventoried, 1 when some have only environment notes, 2 on invalid input.
@@ -378,7 +379,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
     if shard is not None:
         from .audit.shards import parse_shard, slice_of
         selected, sliced = slice_of(selected, *parse_shard(shard))
-    return capture.run(selected, out, opts, replace=replace, shard=sliced)
+    return capture.run(selected, out, opts, replace=replace, shard=sliced, cluster=cluster)
 
 
 @audit_app.command("combine")

@@ -129,3 +129,27 @@ def utc_now(timespec: str = "milliseconds") -> str:
 
 def err(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+def sql_csv_line(columns: list[str], types: dict[str, str]) -> tuple[str, str]:
+    """SQL rendering one CSV line (no terminator) per row, byte for byte what csv_lines makes of the same values
+    (lists joined with "; ", booleans true/false, numbers as numbers), with the core rulebook's csv_cell and csv_plain
+    macros. Returns (a select list turning the relation's columns into texts, the line over those texts): the line is
+    selected from a subquery of the texts, so each cell's text is computed once."""
+    texts, cells = [], []
+    for col in columns:
+        ident = '"' + col.replace('"', '""') + '"'
+        kind = types[col]
+        if kind.endswith("[]"):
+            texts.append(f"array_to_string({ident}, '; ') AS {ident}")
+        elif kind == "BOOLEAN":
+            texts.append(f"CASE WHEN {ident} THEN 'true' WHEN NOT {ident} THEN 'false' END AS {ident}")
+        elif kind in ("BIGINT", "INTEGER", "HUGEINT", "SMALLINT", "TINYINT", "UBIGINT", "UINTEGER"):
+            texts.append(f"CAST({ident} AS VARCHAR) AS {ident}")
+        elif kind == "VARCHAR":
+            texts.append(ident)
+        else:
+            raise ValueError(f"no CSV rendering in SQL for column {col} of type {kind}")
+        plain = kind == "BOOLEAN" or not (kind.endswith("[]") or kind == "VARCHAR")
+        cells.append(f"{'csv_plain' if plain else 'csv_cell'}({ident})")
+    return ", ".join(texts), f"concat_ws(',', {', '.join(cells)})"  # no cell is NULL: concat_ws skips none

@@ -36,17 +36,19 @@ class Store:
     """
 
     def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
-                 profile: str | None = None):
+                 profile: str | None = None, *, reopen: bool = False):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
-        only its own part of the rulebook, and `rulebook_sha256` covers exactly the rules it ran (and the profile)."""
+        only its own part of the rulebook, and `rulebook_sha256` covers exactly the rules it ran (and the profile).
+        `reopen`: the file at `path` is a store built before with the same sections (raises duckdb.Error when it
+        cannot be opened); nothing is loaded or run again."""
         self.con = duckdb.connect(str(path))
         # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self._spill = tempfile.TemporaryDirectory(prefix="jfi-duckdb-")
         self.con.execute(f"SET temp_directory = {sql_string(self._spill.name)}")
-        if str(path) == ":memory:":  # a store that lives for one command: no automatic checkpoints compressing its tables
-            self.con.execute("SET checkpoint_threshold = '1TB'")
+        # no automatic checkpoints compressing tables mid-build: a file-backed store is checkpointed once, on close
+        self.con.execute("SET checkpoint_threshold = '1TB'")
         if limit := os.environ.get("JFI_MEMORY_LIMIT"):
             try:
                 self.con.execute(f"SET memory_limit = {sql_string(limit)}")
@@ -55,16 +57,23 @@ class Store:
                 raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
                                f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
         self._pending: dict[str, dict[str, list]] = {}
-        self._built = False
+        self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
         self.files = rulebook.in_use(rulebook.load()[0], sections, self.profile)
         corpus = sections is None or "corpus" in sections
         self.rulebook_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)
+        if reopen:
+            return
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.text)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
                          [__version__, self.rulebook_sha256, self.profile if corpus else None])
+
+    @staticmethod
+    def digest(sections: tuple[str, ...]) -> str:
+        """The rulebook_sha256 of a store of these sections (without the corpus), without opening one."""
+        return rulebook.digest_of(rulebook.in_use(rulebook.load()[0], sections, rulebook.DEFAULT_PROFILE), None)
 
     def build(self) -> "Store":
         """Run the rulebook over the loaded inputs."""
@@ -95,6 +104,12 @@ class Store:
         if statements:
             self.con.execute(";\n".join(statements))
         return self
+
+    def pin(self, view: str) -> None:
+        """Compute a view once for the rest of this connection: a temp table of the same name shadows it, so every
+        view that reads it (and every query) reads the rows computed now. For a command reading one costly view
+        several times; the store's own view is untouched."""
+        self.con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT * FROM main.{view}")
 
     def set_goal(self, goal: int) -> None:
         self.con.execute("UPDATE jfi_run SET goal = ?", [goal])

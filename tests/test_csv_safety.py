@@ -122,3 +122,24 @@ def test_query_csv_is_strict_and_guarded(jfi):
     assert r.exit_code == 0
     rows = strict_rows(r.stdout)
     assert rows[1] == ["'\r=1", "-1"]
+
+
+def test_sql_rendered_csv_lines_are_the_python_writers_bytes():
+    """merge renders its CSV lines in SQL (csv_cell, csv_plain): the same bytes csv_lines makes, for every hostile
+    text in every position, lists, booleans, numbers and NULLs."""
+    from jfi.output import sql_csv_line
+    from jfi.store import Store
+    texts = PAYLOADS + ["", "é=1", "ü", "\u2028=1", "\x85-2", "a,b", 'x"', "line\nbreak", "'=already", "1,5", "\u00a0@x"]
+    store = Store(sections=("audit",))
+    try:
+        store.con.execute("CREATE TABLE t (a VARCHAR, l VARCHAR[], b BOOLEAN, n BIGINT)")
+        rows = [(t, [t, "x"] if i % 2 else [], i % 3 == 0 if i % 4 else None, -i if i % 2 else i)
+                for i, t in enumerate(texts)] + [(None, None, None, None)]
+        store.con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+        types = {"a": "VARCHAR", "l": "VARCHAR[]", "b": "BOOLEAN", "n": "BIGINT"}
+        select, line = sql_csv_line(["a", "l", "b", "n"], types)
+        got = [r[0] for r in store.con.execute(f"SELECT {line} FROM (SELECT rowid AS k, {select} FROM t) ORDER BY k").fetchall()]
+    finally:
+        store.close()
+    expected = csv_lines(["a", "l", "b", "n"], [(a, "; ".join(l) if l is not None else None, b, n) for a, l, b, n in rows])[1]
+    assert [g + "\n" for g in got] == expected

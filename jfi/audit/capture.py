@@ -167,11 +167,13 @@ async def _capture_view(browser, view: View, opts: Options, shots: dict) -> dict
     return rec
 
 
-async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], dict]:
+async def _capture_all(views: list[View], opts: Options, *, progress: bool = True) -> tuple[list[dict], dict]:
+    """Every view's record, in the views' order, and the screenshots; `progress`: shown on stderr (a cluster's worker
+    leaves it to the machine that asked)."""
     from playwright.async_api import async_playwright
 
     options = launch_options()
-    progress = Progress(len(views), "views", "environment note(s)")
+    shown = Progress(len(views), "views", "environment note(s)") if progress else None
     shots: dict[str, bytes] = {}
     try:
         async with async_playwright() as pw:
@@ -185,7 +187,8 @@ async def _capture_all(views: list[View], opts: Options) -> tuple[list[dict], di
                 async def one(view: View) -> dict:
                     async with gate:
                         rec = await _capture_view(browser, view, opts, shots)
-                        progress.step(rec["inventory"] is not None, f"{rec['view_id']}: {describe(rec)}")
+                        if shown is not None:
+                            shown.step(rec["inventory"] is not None, f"{rec['view_id']}: {describe(rec)}")
                         return rec
 
                 records = await asyncio.gather(*(one(v) for v in views))
@@ -217,13 +220,18 @@ def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None) -
         files.write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
 
 
-def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None) -> int:
+def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None,
+        cluster: str | None = None) -> int:
     out = Path(out)
     if (out / "inventory.jsonl").exists() and not replace:
         raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
                        "(or pass --replace)", source=str(out))
     started = utc_now()
-    records, shots = asyncio.run(_capture_all(views, opts))
+    if cluster is not None:
+        from .cluster import capture_on_cluster
+        records, shots = capture_on_cluster(views, opts, cluster)
+    else:
+        records, shots = asyncio.run(_capture_all(views, opts))
     finished = utc_now()
     out.mkdir(parents=True, exist_ok=True)
     write_outputs(out, manifest(records, opts, started, finished, shard), shots)

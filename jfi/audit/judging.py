@@ -9,11 +9,12 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import JfiError, refuse
-from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, split_lines, writer_lock
-from ..output import csv_lines, csv_text, utc_now, write_json_document
-from ..store import Store
+from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, sha256_file, split_lines, writer_lock
+from ..output import csv_lines, csv_text, sql_csv_line, utc_now, write_json_document
+from ..store import Store, sql_string
 from .canonical import decision_id, digest
 from .folder import AuditFolder
+from .kept import KeptStore, commits
 
 CSV_COLUMNS = [
     "status", "id", "product", "type", "sc", "view_count", "views", "name", "detail", "href", "context", "landmark",
@@ -41,21 +42,63 @@ def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None 
         store.add_lines(kind, str(path), numbers, texts_from, round_no=round_no)
 
 
+class BuiltUnits(dict):
+    """The header of judgment-units.json (its nav rows included); the units list is parsed when first asked for."""
+
+    def __init__(self, head: dict, path: Path):
+        super().__init__(head)
+        self._path = path
+
+    def __getitem__(self, key):
+        if key == "units" and not dict.__contains__(self, "units"):
+            self["units"] = parse_json(self._path.read_bytes(), self._path)["units"] if self._path.is_file() else []
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        return self[key] if key == "units" else dict.get(self, key, default)
+
+
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
-                ledger_bytes: bytes | None = None, before_build=None, inventory: bool = False) -> tuple[Store, dict, bytes]:
-    """A store with the inventory (when present), the built units, the batches, what judges returned and the
-    spot checks. Strict: refuses bad input, listing every problem; otherwise loads what is there (for queries)."""
-    units_path = folder.root / "judgment-units.json"
-    built, data = {}, b""
-    if units_path.is_file():
-        data = units_path.read_bytes()
-        built = parse_json(data, units_path)
-        if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
-            raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path))
-    elif strict:
+                ledger_bytes: bytes | None = None, before_build=None, inventory: bool = False) -> tuple[Store, BuiltUnits, str]:
+    """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
+    and the spot checks; returns (store, the built units' header, their sha256). Strict: refuses bad input, listing
+    every problem; otherwise loads what is there (for queries). A strict load of the folder's own files starts from
+    the store kept beside the audit (jfi.audit.kept) and, when it built one, leaves it to the command to keep."""
+    units_path = folder.units_path
+    if strict:
         folder.require_built()
-    store = Store(sections=("audit",))
-    store.set_sample_seed(seed)
+    kept = KeptStore(folder.root, inventory) if strict and ledger_bytes is None and before_build is None else None
+    if kept is not None and (hit := kept.reuse()):
+        store, head, units_sha = hit
+        store.set_sample_seed(seed)
+        return store, BuiltUnits(head, units_path), units_sha
+    store = kept.new_store() if kept is not None else Store(sections=("audit",))
+    try:
+        head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
+        store.set_sample_seed(seed)
+        if before_build is not None:
+            before_build(store)
+        elif not strict:  # a query sees the views of the folder's last eval as well
+            from .evaluation import load_saved
+            load_saved(store, folder.root)
+        store.build()
+        # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
+        bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
+                         "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
+        refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
+        if kept is not None:
+            kept.seal(head, units_sha)
+    except BaseException:
+        kept.discard() if kept is not None else store.close()
+        raise
+    return store, BuiltUnits(head, units_path), units_sha
+
+
+def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: bool, ledger_bytes: bytes | None,
+          inventory: bool) -> tuple[dict, str]:
+    """Put the folder's files into a store not built yet (each unchanged file from the kept store when there is
+    one); returns (the built units' header, their sha256)."""
+    units_path = folder.units_path
     if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable
         try:
             folder.load_inventory(store)
@@ -85,38 +128,46 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
                     ledger_ids.add(record["id"])
         store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
                                         "decision_id": [d[1] for d in digests]})
-    ledger_ids.discard(None)
-    if built.get("units"):  # entry N of the units list is line N of kind unit
-        store.append("raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None], "present": [True]})
-        store.con.execute("INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM audit_built_units_file(?, ?)",
-                          [str(units_path), str(units_path), len(data) + 1]).fetchall()
-        pins = [(u["id"], digest(u)) for u in built["units"] if isinstance(u, dict) and u.get("id") in ledger_ids]
+    head, units_sha = {}, hashlib.sha256(b"").hexdigest()
+    if units_path.is_file():
+        units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
+        if kept is not None and kept.take(units_path):
+            kept.copy_taken()  # now: the pins below are read from its rows
+            head = json.loads(store.scalar("SELECT head FROM kept_before.jfi_kept"))
+        else:
+            built = parse_json(units_path.read_bytes(), units_path)
+            if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
+                raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list",
+                               source=str(units_path))
+            head = {k: v for k, v in built.items() if k != "units"}
+            if built["units"]:  # entry N of the units list is line N of kind unit
+                store.append("raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None],
+                                           "present": [True]})
+                store.con.execute("INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM "
+                                  "audit_built_units_file(?, ?)",
+                                  [str(units_path), str(units_path), units_path.stat().st_size + 1]).fetchall()
+            del built
+        # the pins of the units the ledger names: each its entry's canonical digest
+        pins = [(u["id"], digest(u)) for (text,) in store.con.execute(
+            "SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
+            "(SELECT unnest(?::VARCHAR[]))", [sorted(ledger_ids)]).fetchall() if isinstance(u := json.loads(text), dict)]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
-    if standards.is_file():
+    if standards.is_file() and not (kept is not None and kept.take(standards)):
         _add_file(store, "standard", standards)
     if folder.batches.is_dir():
         for path in sorted(folder.batches.glob("*.jsonl")):
-            _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
+            if not (kept is not None and kept.take(path)):
+                _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
     spot = folder.root / "spot-checks.jsonl"
-    if spot.is_file():
+    if spot.is_file() and not (kept is not None and kept.take(spot)):
         _add_file(store, "spot_check", spot)
-    if before_build is not None:
-        before_build(store)
-    elif not strict:  # a query sees the views of the folder's last eval as well
-        from .evaluation import load_saved
-        load_saved(store, folder.root)
-    store.build()
-    # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
-    bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
-                     "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
-    if bad:
-        store.close()
-    refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
-    return store, built, data
+    if kept is not None:
+        kept.copy_taken()
+    return head, units_sha
 
 
-
+@commits
 def sample(folder: AuditFolder, seed: str) -> int:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder, seed)
@@ -143,77 +194,99 @@ def _cell(value):
     return value
 
 
+def _merge_rows(con) -> int:
+    """The draft rows into a temp table, each with its CSV line and its JSON text rendered by SQL; returns the count."""
+    types = dict(con.execute("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM audit_draft_rows)").fetchall())
+    fields = ", ".join(f"{sql_string(c)}, \"{c}\"" for c in types if c != "sort_ord")
+    texts, line = sql_csv_line(CSV_COLUMNS, types)
+    con.execute(f"CREATE TEMP TABLE merge_rows AS SELECT sort_ord, _product AS product, {line} AS csv_line, json_line FROM "
+                f"(SELECT sort_ord, product AS _product, CAST(json_object({fields}) AS VARCHAR) AS json_line, {texts} "
+                "FROM audit_draft_rows) ORDER BY sort_ord")
+    return con.execute("SELECT count(*) FROM merge_rows").fetchone()[0]
+
+
+def _lines(con, column: str, sep: str, product: str | None = None, size: int = 5_000):
+    """A column of merge_rows in row order (of one product, or all), a few thousand lines joined by `sep` at a
+    time (memory stays flat: one large aggregate would hold every row at once)."""
+    cur = con.execute(f"SELECT {column} FROM merge_rows WHERE ? IS NULL OR product = ? ORDER BY sort_ord",
+                      [product, product])
+    while chunk := cur.fetchmany(size):
+        yield sep.join(line for (line,) in chunk)
+
+
+@commits
 def merge(folder: AuditFolder) -> int:
+    """draft-judgments.csv (and one per product), .json, .xlsx, nav-consistency.csv and calibration.json. The rows'
+    CSV lines and JSON texts are rendered by SQL and streamed to the files."""
     with writer_lock(folder.root):
-        store, built, data = load_folder(folder)
+        store, built, units_sha = load_folder(folder)
         try:
-            rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows")
-            from .worklist import worklist_parts
-            worklist_table = worklist_parts(store)[3] if len(rows) <= WORKBOOK_MAX_ROWS else []
+            con = store.con
+            store.pin("audit_draft_rows")  # read by the lines, the tally, the calibration and the worklist
+            n_rows = _merge_rows(con)
+            products = [p for (p,) in con.execute("SELECT product FROM merge_rows GROUP BY product ORDER BY min(sort_ord)")
+                        .fetchall()]
+            ratified, missing = con.execute(
+                "SELECT count(*) FILTER (WHERE status = 'RATIFIED'), count(*) FILTER (WHERE coalesce(draft_judgment, '') = '') "
+                "FROM audit_draft_rows").fetchone()
+            tally = {f"{t.pop('product')}|{t.pop('type')}": t for t in store.rows("SELECT * FROM audit_draft_tally")}
+            workbook = None
+            if n_rows <= WORKBOOK_MAX_ROWS:
+                from .worklist import worklist_parts
+                workbook = draft_workbook(store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows ORDER BY sort_ord"),
+                                          worklist_parts(store)[3])
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
             calibration = store.rows("SELECT * FROM audit_calibration")
             ledger_summary["diagnostics"] = store.rows(
                 "SELECT scope, id, state, diagnostic FROM ratification_effective WHERE diagnostic <> '' ORDER BY scope, id")
+            nav = built.get("nav_consistency", [])
+            status = ("RATIFIED" if n_rows and ratified == n_rows else "PARTIALLY_RATIFIED" if ratified
+                      else "DRAFT_NOT_RATIFIED")
+            document = {
+                "schema": "draft-judgments/v1", "built_utc": utc_now(), "units_sha256": units_sha,
+                "rubric": RUBRIC_FILE, "rulebook_sha256": rulebook, "jfi_version": __version__,
+                "status": status, "ratified_rows": ratified, "ratification_import": ledger_summary,
+                "coverage_basis": {
+                    "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
+                    "viewport": built.get("viewport"), "caps": built.get("caps"),
+                    "activation": "none — read-only capture, one viewport",
+                    "rule": "a yes row is evidence of no defect in the captured sample only; it never supports a criterion outcome",
+                },
+                "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "
+                                "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
+                "tally": tally, "calibration": calibration, "missing": missing,
+            }
+            header = csv_lines(CSV_COLUMNS, [])[0]
+            names = ["draft-judgments.csv", "nav-consistency.csv",
+                     *(f"draft-judgments-{re.sub(r'[^a-zA-Z0-9.-]', '_', p)}.csv" for p in products)]
+            with AtomicFiles() as files:
+                for name, product in zip([names[0], *names[2:]], [None, *products]):
+                    with files.open(folder.root / name) as fh:
+                        fh.write(header.encode("utf-8"))
+                        for lines in _lines(con, "csv_line", "\n", product):
+                            fh.write((lines + "\n").encode("utf-8"))
+                files.write(folder.root / names[1], csv_text(NAV_COLUMNS, [tuple(n.get(c) for c in NAV_COLUMNS) for n in nav]))
+                if workbook is not None:
+                    files.write(folder.root / "draft-judgments.xlsx", workbook)
+                else:  # a workbook this long is no desk (and takes minutes to write); the CSV and JSON hold every row
+                    from ..output import err
+                    err(f"draft-judgments.xlsx not written: {n_rows:,} rows (a workbook is written up to "
+                        f"{WORKBOOK_MAX_ROWS:,}); read draft-judgments.csv, the worklist and report.html")
+                    if (folder.root / "draft-judgments.xlsx").exists():
+                        files.remove(folder.root / "draft-judgments.xlsx")  # never a workbook of an older merge
+                with files.open(folder.root / "draft-judgments.json") as fh:  # one row and one nav row per line
+                    write_json_document(fh, document, {
+                        "rows": _lines(con, "json_line", ",\n  "),
+                        "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
+                files.write(folder.root / "calibration.json", json.dumps(
+                    {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": units_sha,
+                     "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
         finally:
             store.close()
-        for r in rows:
-            for col in CSV_COLUMNS:
-                r.setdefault(col, "")
-        nav = built.get("nav_consistency", [])
-
-        header, lines = csv_lines(CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in rows])
-        outputs = {"draft-judgments.csv": header + "".join(lines),
-                   "nav-consistency.csv": csv_text(NAV_COLUMNS, [tuple(n.get(c) for c in NAV_COLUMNS) for n in nav])}
-        for product in dict.fromkeys(r["product"] for r in rows):
-            outputs[f"draft-judgments-{re.sub(r'[^a-zA-Z0-9.-]', '_', product)}.csv"] = header + "".join(
-                line for r, line in zip(rows, lines) if r["product"] == product)
-        tally: dict[str, dict] = {}
-        for r in rows:
-            t = tally.setdefault(f"{r['product']}|{r['type']}", {"yes": 0, "no": 0, "unsure": 0, "missing": 0,
-                                                                  "needs_human": 0, "spot_checked": 0, "overturned": 0})
-            t[r["session_draft_judgment"] or "missing"] += 1
-            t["needs_human"] += r["needs_human"] == "true"
-            t["spot_checked"] += bool(r["spot_check"])
-            t["overturned"] += r["spot_check"].startswith("overturn")
-            t["ratified"] = t.get("ratified", 0) + (r["status"] == "RATIFIED")
-        ratified = sum(1 for r in rows if r["status"] == "RATIFIED")
-        status = "RATIFIED" if rows and ratified == len(rows) else "PARTIALLY_RATIFIED" if ratified else "DRAFT_NOT_RATIFIED"
-        document = {
-            "schema": "draft-judgments/v1", "built_utc": utc_now(), "units_sha256": hashlib.sha256(data).hexdigest(),
-            "rubric": RUBRIC_FILE, "rulebook_sha256": rulebook, "jfi_version": __version__,
-            "status": status, "ratified_rows": ratified, "ratification_import": ledger_summary,
-            "coverage_basis": {
-                "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
-                "viewport": built.get("viewport"), "caps": built.get("caps"),
-                "activation": "none — read-only capture, one viewport",
-                "rule": "a yes row is evidence of no defect in the captured sample only; it never supports a criterion outcome",
-            },
-            "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "
-                            "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
-            "tally": tally, "calibration": calibration, "missing": sum(1 for r in rows if not r["draft_judgment"]),
-        }
-        with AtomicFiles() as files:
-            for name, text in outputs.items():
-                files.write(folder.root / name, text)
-            if len(rows) <= WORKBOOK_MAX_ROWS:
-                files.write(folder.root / "draft-judgments.xlsx", draft_workbook(rows, worklist_table))
-            else:  # a workbook this long is no desk (and takes minutes to write); the CSV and JSON hold every row
-                from ..output import err
-                err(f"draft-judgments.xlsx not written: {len(rows):,} rows (a workbook is written up to "
-                    f"{WORKBOOK_MAX_ROWS:,}); read draft-judgments.csv, the worklist and report.html")
-                if (folder.root / "draft-judgments.xlsx").exists():
-                    files.remove(folder.root / "draft-judgments.xlsx")  # never a workbook of an older merge
-            with files.open(folder.root / "draft-judgments.json") as fh:  # one row and one nav row per line
-                write_json_document(fh, document, {"rows": (json.dumps(r, ensure_ascii=False) for r in rows),
-                                                   "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
-            files.write(folder.root / "calibration.json", json.dumps(
-                {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": document["units_sha256"],
-                 "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
-    print(json.dumps({"rows": len(rows), "missing": document["missing"], "status": document["status"],
-                      "files": [*outputs, *(["draft-judgments.xlsx"] if len(rows) <= WORKBOOK_MAX_ROWS else []),
-                                "draft-judgments.json", "calibration.json"]},
-                     ensure_ascii=False))
+    print(json.dumps({"rows": n_rows, "missing": missing, "status": status,
+                      "files": [*names, *(["draft-judgments.xlsx"] if workbook is not None else []),
+                                "draft-judgments.json", "calibration.json"]}, ensure_ascii=False))
     return 0
 
 
@@ -242,6 +315,7 @@ RECEIPT_COLUMNS = ["id", "product", "type", "sc", "name", "selector", "href", "v
                    "ratified_by", "ratified_utc", "decision_id", "drafted_by"]
 
 
+@commits
 def receipts(folder: AuditFolder) -> int:
     """Ratified no rows become findings; a row that is not RATIFIED is never an input."""
     with writer_lock(folder.root):

@@ -14,6 +14,7 @@ from ..jsonl import AtomicFiles, writer_lock
 from .capture import SHOT_MAX_HEIGHT
 from .folder import AuditFolder
 from .judging import load_folder
+from .kept import commits
 from .worklist import worklist_parts
 
 CROP_W, CROP_H, PAD = 480, 180, 24  # the crop window, and the margin kept around the element
@@ -213,6 +214,7 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
     asyncio.run(take())
 
 
+@commits
 def report(folder: AuditFolder, shot: Path | None = None) -> int:
     folder.require_built()
     with writer_lock(folder.root):

@@ -10,6 +10,7 @@ from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
 from .judging import load_folder
+from .kept import commits
 
 TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",
                 "observation", "decision", "reviewer", "utc", "supersession_reason", "bundle_id"]
@@ -30,6 +31,7 @@ def _snapshot(folder: AuditFolder) -> dict:
     return {"inventory_sha256": _sha(source), "units_sha256": _sha(folder.root / "judgment-units.json")}
 
 
+@commits
 def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
     out = Path(out)
     if out.exists():
@@ -41,12 +43,13 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
     if json.loads(merged.read_text()).get("units_sha256") != units_sha:
         raise JfiError("stale_merge", "the units changed since the last merge; run `jfi audit merge` again",
                        source=str(merged))
-    store, built, _ = load_folder(folder)
-    try:
-        current = {r["id"]: r for r in store.rows(
-            "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
-    finally:
-        store.close()
+    with writer_lock(folder.root):  # the folder's kept store is opened by one command at a time
+        store, built, _ = load_folder(folder)
+        try:
+            current = {r["id"]: r for r in store.rows(
+                "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
+        finally:
+            store.close()
     tasks = []
     for unit in built["units"]:
         decided = current.get(unit["id"])
@@ -167,6 +170,7 @@ def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
     return answer, (lambda n: f"{path}:{lines.get(n, n)}"), (lambda field: COLUMN_OF.get(field, field))
 
 
+@commits
 def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
     bundle_path = Path(bundle_dir) / "bundle.json"
     bundle = _read_json(bundle_path)

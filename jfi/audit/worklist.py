@@ -10,6 +10,7 @@ from ..output import csv_text, utc_now
 from .canonical import decision_id, digest
 from .folder import AuditFolder
 from .judging import load_folder
+from .kept import commits
 
 WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]
 
@@ -28,6 +29,7 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
     return families, rows, facts, table
 
 
+@commits
 def worklist(folder: AuditFolder) -> int:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder)
@@ -54,6 +56,7 @@ def worklist(folder: AuditFolder) -> int:
     return 0
 
 
+@commits
 def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by: str, judgment: str,
          when: str | None = None, fact_class: str | None = None) -> int:
     """Append one pinned record per row of the family (or of the fact class: its name, or a flag of it), each naming

@@ -1,4 +1,4 @@
--- audit_built_units: the units of judgment-units.json as built (what the batches were cut from and judges saw)
+-- audit_built_units: the units of judgment-units.json as built (what the batches were cut from and judges saw), a table computed once per build of the store
 --   ord: the unit's place in the file
 --   id: unit id
 --   type: unit type
@@ -20,7 +20,7 @@
 --   batch: batch file name
 --   line: 1-based line number
 --   id: unit id on that line
-CREATE OR REPLACE VIEW audit_built_units AS
+CREATE OR REPLACE TABLE audit_built_units AS
 SELECT line AS ord, jstr(doc, '$.id') AS id, jstr(doc, '$.type') AS type, jstr(doc, '$.sc') AS sc,
     jstr(doc, '$.product') AS product, CAST(json_transform(doc -> '$.views', '["VARCHAR"]') AS VARCHAR[]) AS views,
     jint(doc, '$.view_count') AS view_count, jstr(doc, '$.name') AS name, jstr(doc, '$.detail') AS detail,

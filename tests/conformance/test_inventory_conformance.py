@@ -160,3 +160,18 @@ def test_two_shards_combined_equal_one_run(conformance, tmp_path):
                                "--out", str(tmp_path / "f2")]).exit_code == 0
     r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s1"), str(tmp_path / "f2"), "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "foreign_shard" in r.stderr
+
+
+@pytest.mark.slow
+def test_a_local_cluster_of_two_workers_equals_one_run(conformance, tmp_path):
+    """The same site captured on a Dask cluster of two worker processes, each with its own Chromium: the same
+    inventory.jsonl and screenshots as one local run, timings aside."""
+    folder = conformance / "audit" / "sites" / "identification-across-views"
+    runner = CliRunner()
+    common = ["--urls-file", str(folder / "views.txt"), "--serve", str(folder), "--port", "8765", "--settle", "0"]
+    assert runner.invoke(app, ["audit", "inventory", *common, "--out", str(tmp_path / "one")]).exit_code == 0
+    r = runner.invoke(app, ["audit", "inventory", *common, "--cluster", "local:2", "--out", str(tmp_path / "cluster")])
+    assert r.exit_code == 0, r.stderr
+    assert _without_timings(tmp_path / "cluster" / "inventory.jsonl") == _without_timings(tmp_path / "one" / "inventory.jsonl")
+    for shot in (tmp_path / "one" / "screenshots").iterdir():
+        assert (tmp_path / "cluster" / "screenshots" / shot.name).is_file()

@@ -1,0 +1,127 @@
+"""The store kept beside an audit (.jfi/audit.duckdb): every command after build gives the same bytes from it as
+without it — when it is reused whole, when only some files changed, when it was deleted or is corrupt — and a
+refused command leaves it (and every other file) as it was. On a conformance site's reference inventory."""
+import json
+import re
+import shutil
+
+import pytest
+
+from conftest import Jfi, snapshot
+from jfi.audit import kept
+from jfi.audit.canonical import decision_id, digest
+
+SITE = "link-purpose-cards"
+OUTPUTS = ["draft-judgments.csv", "draft-judgments-library.csv", "draft-judgments.json", "draft-judgments.xlsx",
+           "nav-consistency.csv", "calibration.json", "worklist.csv", "worklist.md", "receipts.csv", "receipts.jsonl",
+           "spot-check-sample.jsonl", "report.html"]
+STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+
+
+@pytest.fixture
+def audit(conformance, tmp_path):
+    """The site's reference manifest imported and built, every batch judged, one spot check, two ratifications."""
+    jfi = Jfi(tmp_path)
+    folder = tmp_path / "audit"
+    manifest = conformance / "audit" / "reference" / SITE / "inventory-run.json"
+    assert jfi("audit", "import-inventory", str(manifest), "--out", str(folder)).exit_code == 0
+    assert jfi("audit", "build", "--inventory", str(folder), "--batch", "4").exit_code == 0
+    units = json.loads((folder / "judgment-units.json").read_text())["units"]
+    for batch in sorted((folder / "batches").glob("*.jsonl")):
+        ids = [json.loads(x)["id"] for x in batch.read_text().splitlines()]
+        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text("".join(
+            json.dumps({"id": uid, "judgment": "no" if n % 3 == 0 else "yes", "confidence": "high",
+                        "rationale": "Says where it goes.", "fix": "Name the destination." if n % 3 == 0 else "",
+                        "needs_human": False, "drafted_by": "judge-a"}) + "\n" for n, uid in enumerate(ids)))
+    (folder / "spot-checks.jsonl").write_text(json.dumps(
+        {"id": units[1]["id"], "spot_check": "overturn", "judgment": "unsure", "note": "Ambiguous."}) + "\n")
+    records = []
+    for unit, judgment in ((units[0], "yes"), (units[2], "no")):
+        rec = {"id": unit["id"], "scope": "wcag", "ratified_by": "Ana Ruiz", "ratified_judgment": judgment,
+               "ratifier_note": "Checked in the browser.", "ratified_utc": "2026-11-30T16:20:00Z", "ruling": "",
+               "unit_sha256": digest(unit)}
+        records.append(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
+    (folder / "ratifications.jsonl").write_text("".join(records))
+    return jfi, folder
+
+
+def run_all(jfi: Jfi, folder) -> dict[str, bytes]:
+    """Every command after build that reads the folder, and what it wrote (timestamps masked)."""
+    for command in ("sample", "merge", "worklist", "receipts", "report"):
+        r = jfi("audit", command, "--inventory", str(folder))
+        assert r.exit_code == 0, (command, r.stderr)
+    return {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in OUTPUTS if (folder / name).exists()}
+
+
+def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit, monkeypatch):
+    jfi, folder = audit
+    first = run_all(jfi, folder)  # builds the kept stores
+    assert len(first) == len(OUTPUTS)
+    assert (folder / ".jfi" / "audit.duckdb").is_file() and (folder / ".jfi" / "audit-inventory.duckdb").is_file()
+
+    def no_new_store(self):
+        raise AssertionError("inputs unchanged: the kept store must be reused, not rebuilt")
+    with monkeypatch.context() as m:
+        m.setattr(kept.KeptStore, "new_store", no_new_store)
+        assert run_all(jfi, folder) == first
+    shutil.rmtree(folder / ".jfi")
+    assert run_all(jfi, folder) == first  # deleting it changes no output
+
+
+def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, monkeypatch):
+    jfi, folder = audit
+    run_all(jfi, folder)
+    # a judge revises one batch, and a second spot check comes in
+    judged = sorted((folder / "batches").glob("*.judged.jsonl"))[0]
+    lines = judged.read_text().splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), "judgment": "unsure", "rationale": "Cannot tell from the page."})
+    judged.write_text("\n".join(lines) + "\n")
+    with open(folder / "spot-checks.jsonl", "a") as fh:
+        fh.write(json.dumps({"id": json.loads(lines[1])["id"], "spot_check": "agree", "note": "Right."}) + "\n")
+    taken = []
+    original = kept.KeptStore.copy_taken
+
+    def spy(self):
+        taken.extend(self.taken)
+        original(self)
+    with monkeypatch.context() as m:
+        m.setattr(kept.KeptStore, "copy_taken", spy)
+        partly = run_all(jfi, folder)
+    assert str(folder / "judgment-units.json") in taken and str(judged) not in taken
+    assert str(folder / "spot-checks.jsonl") not in taken
+    assert any(name.endswith(".jsonl") and "batches" in name for name in taken)
+    shutil.rmtree(folder / ".jfi")
+    assert run_all(jfi, folder) == partly
+    assert b"Cannot tell from the page." in partly["draft-judgments.csv"]
+
+
+def test_a_corrupt_or_foreign_kept_store_is_rebuilt_never_trusted(audit):
+    jfi, folder = audit
+    first = run_all(jfi, folder)
+    store = folder / ".jfi" / "audit.duckdb"
+    store.write_bytes(b"not a database at all" * 100)
+    assert run_all(jfi, folder) == first
+    assert store.read_bytes()[:100] != b"not a database at all" * 5
+    # a valid DuckDB file under the name, but not this folder's store
+    import duckdb
+    store.unlink()
+    con = duckdb.connect(str(store))
+    con.execute("CREATE TABLE jfi_kept AS SELECT 'someone else' AS key, '{}' AS head, '' AS units_sha256")
+    con.close()
+    assert run_all(jfi, folder) == first
+
+
+def test_a_refused_command_leaves_the_folder_and_its_kept_store_byte_identical(audit):
+    jfi, folder = audit
+    run_all(jfi, folder)
+    judged = sorted((folder / "batches").glob("*.judged.jsonl"))[0]
+    judged.write_text(judged.read_text() + '{"id": "broken", \n')
+    before = snapshot(folder)
+    for command in ("merge", "sample", "worklist", "receipts", "report"):
+        r = jfi("audit", command, "--inventory", str(folder))
+        assert r.exit_code == 2 and "invalid_json" in r.stderr, (command, r.stderr)
+        assert snapshot(folder) == before, command
+    # the same refusal on a folder that never had a kept store writes none
+    shutil.rmtree(folder / ".jfi")
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 2 and not (folder / ".jfi").exists()

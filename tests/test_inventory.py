@@ -257,3 +257,47 @@ def test_a_manifest_view_whose_page_script_threw_imports_as_a_note(tmp_path):
     assert jfi("audit", "build", "--inventory", str(tmp_path / "imp")).exit_code == 0
     units = json.loads((tmp_path / "imp" / "judgment-units.json").read_text())
     assert [v["view_id"] for v in units["views_skipped"]] == ["broken"]
+
+
+REMEMBERS = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Visit</title></head><body><main>
+<h1 id="visit">first visit</h1><div id="marks"></div>
+<script>
+  const marks = [];
+  if (document.cookie.includes("seen=1")) marks.push("cookie");
+  if (localStorage.getItem("seen")) marks.push("localStorage");
+  if (sessionStorage.getItem("seen")) marks.push("sessionStorage");
+  if (window.name === "seen") marks.push("window.name");
+  if (history.state && history.state.seen) marks.push("history.state");
+  document.cookie = "seen=1; max-age=3600; path=/";
+  localStorage.setItem("seen", "1"); sessionStorage.setItem("seen", "1"); window.name = "seen";
+  history.replaceState({seen: 1}, "");
+  const open = indexedDB.open("visits", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("v");
+  open.onsuccess = () => {
+    const store = open.result.transaction("v", "readwrite").objectStore("v");
+    const get = store.get("seen");
+    get.onsuccess = () => {
+      if (get.result) marks.push("indexedDB");
+      store.put(1, "seen");
+      if (marks.length) document.getElementById("visit").textContent = "returning visitor: " + marks.join(", ");
+    };
+  };
+</script></main></body></html>"""
+
+
+@pytest.mark.slow
+def test_a_reused_tab_forgets_everything_the_last_view_stored(tmp_path):
+    """Tabs are reused from view to view: a page that remembers a visit in a cookie, localStorage, sessionStorage,
+    IndexedDB, window.name or history state finds none of them on the next view (the same page, captured again in the
+    same tab) — every view is captured as in a new browser context."""
+    served = tmp_path / "site"
+    served.mkdir()
+    (served / "visit.html").write_text(REMEMBERS)
+    (served / "other.html").write_text(REMEMBERS.replace("Visit", "Other"))
+    (tmp_path / "views.txt").write_text("one,p,/visit.html\ntwo,p,/visit.html\nthree,p,/other.html\nfour,p,/visit.html\n")
+    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(served),
+                      "--out", str(tmp_path / "out"), "--settle", "300", "--workers", "1", "--no-screenshots")
+    assert r.exit_code == 0, r.stderr
+    recs = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()][1:]
+    headings = [[h["text"] for h in rec["inventory"]["headings"]] for rec in recs]
+    assert headings == [["first visit"]] * 4, headings

@@ -136,6 +136,9 @@ class KeptStore:
         self.store.close()  # checkpointed: the file holds everything, with no write-ahead log beside it
         Path(f"{self.path}.wal").unlink(missing_ok=True)  # a log of the old file must never replay onto the new
         os.replace(self.temp, self.path)
+        ignore = self.dir / ".gitignore"  # an audit folder kept in git never takes its store along
+        if not ignore.exists():
+            ignore.write_text("*\n")
 
 
 def _literal(path: Path) -> str:

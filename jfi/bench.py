@@ -1,9 +1,13 @@
 """`make bench`: speed and memory, reported as ratios against a baseline measured in the same run.
 
+- fixed cost: `jfi --version` and a small `corpus validate` as whole processes, against a bare interpreter.
+- audit: synthetic inventories of 1,000, 10,000 and 30,000 views; import, build, merge, sample, worklist and
+  receipts, each as its own process with its time, peak memory and ratio to a bare DuckDB parse of the same
+  inventory in the same run; then 100,000 views imported and built under JFI_MEMORY_LIMIT=2GB, and the growth.
+- inventory: 200 views of the conformance sites captured with one page at a time, the default, and a local Dask
+  cluster of two worker processes (views per minute; the outputs must be identical apart from timings).
 - corpus: `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file
-  (ratio validate / scan; peak resident memory of the process).
-- inventory: the six conformance sites captured with one worker and with the default number of
-  workers (views per minute for both; the outputs must be identical apart from timings).
+  (ratio validate / scan; peak resident memory of the process), for each profile.
 """
 from __future__ import annotations
 
@@ -90,30 +94,41 @@ def timed(fn, repeat: int) -> float:
     return best
 
 
-def bench_inventory(sites_root: Path) -> None:
-    from .audit import capture
-    from .audit import views as views_mod
-    from .audit.routing import FolderSite
+def capture_views(sites_root: Path, n: int) -> Path:
+    """A views file of n views cycling through the conformance sites' views, all served from the sites' folder."""
+    base = []
+    for site in sorted(p for p in sites_root.iterdir() if (p / "views.txt").is_file()):
+        for line in (site / "views.txt").read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                view_id, product, url = line.split(",")[:3]
+                base.append((view_id, product, f"/{site.name}{url}"))
+    path = Path(tempfile.mkdtemp(prefix="jfi-bench-views-")) / "views.txt"
+    path.write_text("".join(f"{v}-{i},{p},{u}\n" for i, (v, p, u) in ((i, base[i % len(base)]) for i in range(n))))
+    return path
 
-    sites = sorted(p for p in sites_root.iterdir() if (p / "views.txt").is_file())
-    results = {}
-    default = capture.default_workers()
-    for workers, tree in ((1, True), (default, False), (default, True)):
-        records, elapsed = [], 0.0
-        for site in sites:
-            served = FolderSite(site, "http://127.0.0.1:8765")
-            views = views_mod.parse(site / "views.txt", [], settle_ms=300, base=served.origin)
-            opts = capture.Options(workers=workers, screenshots=False, site=served, accessibility_tree=tree)
-            start = time.perf_counter()
-            recs, _ = capture.asyncio.run(capture._capture_all(views, opts))
-            elapsed += time.perf_counter() - start
-            records += [{k: v for k, v in r.items() if k != "load_ms"} for r in recs]
-        results[workers, tree] = (records, elapsed)
-        print(f"inventory, {workers} worker(s), {'with' if tree else 'without'} the accessibility tree: "
-              f"{len(records)} views in {elapsed:.1f} s = {len(records) / elapsed * 60:.0f} views/minute")
-    (one, t1), (many, tn) = results[1, True], results[default, True]
-    print(f"speed-up with {default} workers: {t1 / tn:.2f}x; outputs identical apart from timings: {one == many}")
-    print(f"cost of the accessibility tree: {tn / results[default, False][1]:.2f}x the capture time without it")
+
+def bench_inventory(sites_root: Path, n: int = 200) -> None:
+    """n views (the conformance sites' views over and over, served from their folder, settle 300 ms, screenshots)
+    captured with one page at a time, with the default number, and on a local Dask cluster of two worker processes,
+    each as `jfi audit inventory` in its own process; the outputs must be identical apart from timings."""
+    from .audit import capture
+
+    views = capture_views(sites_root, n)
+    common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", "300"]
+    outputs = {}
+    for label, extra in (("1 page at a time", ["--workers", "1"]),
+                         (f"default ({capture.default_workers()} pages at once)", []),
+                         ("local cluster, 2 worker processes", ["--cluster", "local:2"])):
+        out = views.parent / f"out-{len(outputs)}"
+        seconds, peak = command([*common, *extra, "--out", str(out)])
+        outputs[label] = [{k: v for k, v in json.loads(line).items() if k not in ("load_ms", "run_started_utc",
+                                                                                    "run_finished_utc")}
+                          for line in (out / "inventory.jsonl").read_text().splitlines()]
+        print(f"capture, {n} views, {label}: {seconds:.1f} s = {n / seconds * 60:.0f} views/minute "
+              f"(the whole command, Chromium's start included); peak {peak:.0f} MB (the jfi process)")
+    first = next(iter(outputs.values()))
+    print(f"outputs identical apart from timings: {all(o == first for o in outputs.values())}")
+    shutil.rmtree(views.parent, ignore_errors=True)
 
 
 def synthetic_inventory(path: Path, n_views: int) -> None:
@@ -150,14 +165,6 @@ def synthetic_inventory(path: Path, n_views: int) -> None:
                                  "stayed_on_route_host": True, "inventory": inv}) + "\n")
 
 
-def _peak_reset() -> None:
-    """Start a new peak-memory measurement (Linux: clear the process's high-water mark)."""
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
-
-
 def _peak_mb() -> float:
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
@@ -168,19 +175,67 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build_once(n: int, repeat: int = 2) -> dict:
-    """One size, in this process: the two baselines, then the build, with its own peak memory."""
-    import contextlib
-    import io
+def command(argv: list[str], env: dict | None = None) -> tuple[float, float]:
+    """One jfi command as its own process, as people run it: (wall seconds, the process's peak resident MB)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "jfi.cli", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"jfi {' '.join(argv)} exited {proc.returncode}: {err[-500:]}")
+    return elapsed, usage.ru_maxrss / 1024
 
-    from .audit import build
-    from .audit.folder import AuditFolder
+
+def judge_all(folder: Path) -> None:
+    """Every batch judged (one unit in five no, the rest yes), as a judge would return them."""
+    for batch in sorted((folder / "batches").glob("*.jsonl")):
+        if batch.name.endswith(".judged.jsonl"):
+            continue
+        lines = []
+        for n, line in enumerate(batch.read_text().splitlines()):
+            uid = json.loads(line)["id"]
+            no = n % 5 == 0
+            lines.append(json.dumps({"id": uid, "judgment": "no" if no else "yes", "confidence": "high",
+                                     "rationale": "Says where it goes.", "fix": "Name the destination." if no else "",
+                                     "needs_human": False, "drafted_by": "bench-judge"}))
+        batch.with_name(batch.name[:-len(".jsonl")] + ".judged.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def write_manifest(inventory: Path, manifest: Path) -> None:
+    """The views of an inventory.jsonl as a content-inventory/v1 manifest made elsewhere."""
+    with open(inventory) as src, open(manifest, "w") as fh:
+        src.readline()
+        fh.write('{"schema": "content-inventory/v1", "views": [\n')
+        sep = ""
+        for line in src:
+            view = {k: v for k, v in json.loads(line).items() if k != "record"} | {"viewport": "d"}
+            fh.write(sep + json.dumps(view))
+            sep = ",\n"
+        fh.write("\n]}\n")
+
+
+STEPS = ("import", "build", "merge (first after build)", "merge", "sample", "merge (judged)", "worklist", "receipts")
+
+
+def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
+    """One size: the baselines (a bare DuckDB parse of the inventory and DuckDB's typed load of it, in this process),
+    then each command as its own process with its wall time and peak memory. Merge runs twice unjudged (the first
+    builds the store kept beside the audit, the second reuses it); the batches are then judged and sample, merge,
+    worklist and receipts run (sample first: it builds the kept store again, taking the unchanged files from the
+    old one)."""
     from .store import Store
 
+    env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        path = str(folder / "inventory.jsonl")
-        synthetic_inventory(folder / "inventory.jsonl", n)
+        folder = Path(tmp) / "audit"
+        folder.mkdir()
+        inventory = folder / "inventory.jsonl"
+        synthetic_inventory(inventory, n)
+        path = str(inventory)
 
         def parse():
             con = duckdb.connect()
@@ -188,75 +243,50 @@ def build_once(n: int, repeat: int = 2) -> dict:
                         "FROM read_ndjson_objects(?) AS t(json)", [path]).fetchall()
             con.close()
 
-        shape = Store()  # only for the typed shape jfi reads: the timing covers DuckDB's read alone
+        shape = Store(sections=("audit",))  # only for the typed shape jfi reads: the timing covers DuckDB's read alone
 
         def load():
             shape.con.execute("CREATE OR REPLACE TABLE inventory AS SELECT * FROM audit_inventory_file(?)", [path])
             shape.con.execute("DROP TABLE inventory")
 
-        def run_build():
-            with contextlib.redirect_stdout(io.StringIO()):
-                build.run(AuditFolder(folder), 90)
-
-        parse_s, load_s = timed(parse, repeat), timed(load, repeat)
+        result = {"views": n, "mb": inventory.stat().st_size / 1e6, "parse_s": timed(parse, 2), "load_s": timed(load, 2),
+                  "memory_limit": env.get("JFI_MEMORY_LIMIT", "DuckDB's default (80% of RAM)"), "steps": {}}
         shape.close()
-        _peak_reset()
-        build_s = timed(run_build, repeat)
-        peak_mb = _peak_mb()  # before anything else runs in this process
-        # the same views as a content-inventory/v1 manifest made elsewhere, imported view by view
-        lines = (folder / "inventory.jsonl").read_text().splitlines()
-        manifest = folder / "manifest" / "inventory-run.json"
-        manifest.parent.mkdir()
-        with open(manifest, "w") as fh:
-            fh.write('{"schema": "content-inventory/v1", "views": [\n')
-            fh.write(",\n".join(json.dumps({k: v for k, v in json.loads(x).items() if k != "record"} | {"viewport": "d"})
-                                 for x in lines[1:]))
-            fh.write("\n]}\n")
-        del lines
-        from .audit import import_inventory
-
-        def run_import():
-            with contextlib.redirect_stdout(io.StringIO()):
-                import_inventory.run(manifest, folder / "imported")
-            shutil.rmtree(folder / "imported")
-        _peak_reset()
-        base_mb = _peak_mb()
-        import_s = timed(run_import, 1)
-        import_mb = _peak_mb() - base_mb
-        from .audit import judging, worklist
-        after = {}
-        commands = () if os.environ.get("JFI_MEMORY_LIMIT") else (  # the limited run measures the build's memory
-            ("merge", judging.merge), ("worklist", worklist.worklist), ("receipts", judging.receipts))
-        for name, command in commands:
-            def step(command=command):
-                with contextlib.redirect_stdout(io.StringIO()):
-                    command(AuditFolder(folder))
-            after[f"{name}_s"] = timed(step, 1)
-        return {**after, "views": n, "mb": (folder / "inventory.jsonl").stat().st_size / 1e6, "import_s": import_s,
-                "import_peak_mb": import_mb, "manifest_mb": manifest.stat().st_size / 1e6,
-                "units": json.loads((folder / "judgment-units.json").read_text())["unit_count"],
-                "parse_s": parse_s, "load_s": load_s, "build_s": build_s, "peak_mb": peak_mb,
-                "memory_limit": os.environ.get("JFI_MEMORY_LIMIT", "DuckDB's default (80% of RAM)")}
+        for step in steps:
+            if step == "import":
+                manifest = Path(tmp) / "inventory-run.json"
+                write_manifest(inventory, manifest)
+                result["manifest_mb"] = manifest.stat().st_size / 1e6
+                argv = ["audit", "import-inventory", str(manifest), "--out", str(Path(tmp) / "imported")]
+            else:
+                if step == "sample":
+                    judge_all(folder)
+                argv = ["audit", step.split()[0], "--inventory", str(folder)]
+            result["steps"][step] = command(argv, env)
+            if step == "build":
+                result["units"] = json.loads((folder / "judgment-units.json").read_text())["unit_count"]
+        return result
 
 
-def bench_build(sizes: tuple[int, ...] = (1_000, 10_000), limited: str = "512MB") -> None:
-    """Each size in a fresh process (so its peak memory is its own); the largest once more under a lower DuckDB
-    memory limit, to show the limit, not the input, bounds the memory."""
-    runs = [(n, None) for n in sizes] + [(max(sizes), limited)]
-    for n, limit in runs:
+def bench_audit(sizes: tuple[int, ...] = (1_000, 10_000, 30_000), large: int = 100_000, large_limit: str = "2GB") -> None:
+    """Each size in a fresh process: every command after its baselines; then the large size under a DuckDB memory
+    limit, import and build only, with the growth from the middle size."""
+    runs = [(n, None, STEPS) for n in sizes] + [(large, large_limit, ("import", "build"))]
+    results = {}
+    for n, limit, steps in runs:
         env = {**os.environ, **({"JFI_MEMORY_LIMIT": limit} if limit else {})}
-        out = subprocess.run([sys.executable, "-m", "jfi.bench", "--build-once", str(n)], env=env,
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([sys.executable, "-m", "jfi.bench", "--audit-once", str(n), "--steps", ",".join(steps)],
+                             env=env, capture_output=True, text=True, check=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
-        print(f"audit build, {r['views']} views ({r['mb']:.0f} MB, {r['units']} units), memory limit {r['memory_limit']}: "
-              f"build {r['build_s']:.2f} s; {r['build_s'] / r['parse_s']:.1f}x the bare JSON parse ({r['parse_s']:.2f} s), "
-              f"{r['build_s'] / r['load_s']:.1f}x DuckDB loading it into typed rows ({r['load_s']:.2f} s); "
-              f"peak memory {r['peak_mb']:.0f} MB; import of the same views as a {r['manifest_mb']:.0f} MB manifest "
-              f"{r['import_s']:.2f} s ({r['import_s'] / r['parse_s']:.1f}x the parse), memory above the process's "
-              f"{r['import_peak_mb']:.0f} MB"
-              + (f"; then merge {r['merge_s']:.2f} s, worklist {r['worklist_s']:.2f} s, receipts {r['receipts_s']:.2f} s "
-                 f"(unjudged: {r['merge_s'] / r['parse_s']:.1f}x, {r['worklist_s'] / r['parse_s']:.1f}x, "
-                 f"{r['receipts_s'] / r['parse_s']:.1f}x the parse)" if "merge_s" in r else ""))
+        results[n] = r
+        print(f"audit, {r['views']:,} views ({r['mb']:.0f} MB inventory, {r.get('units', 0):,} units), memory limit "
+              f"{r['memory_limit']}; baselines: bare DuckDB parse {r['parse_s']:.2f} s, typed load {r['load_s']:.2f} s")
+        for step, (seconds, peak) in r["steps"].items():
+            print(f"  {step:<26} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  peak {peak:6.0f} MB")
+    if 10_000 in results and large in results:
+        small, big = results[10_000]["steps"]["build"], results[large]["steps"]["build"]
+        print(f"growth 10,000 -> {large:,} views (x{large // 10_000}): build time x{big[0] / small[0]:.1f}, "
+              f"peak memory x{big[1] / small[1]:.1f} (the large size under JFI_MEMORY_LIMIT={large_limit})")
 
 
 def bench_fixed_cost(repeat: int = 3) -> None:
@@ -287,17 +317,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", choices=["corpus", "inventory", "build", "fixed"])
     parser.add_argument("--sites", type=Path, default=Path("..") / "shared" / "conformance" / "audit" / "sites")
-    parser.add_argument("--build-once", type=int, metavar="VIEWS", help=argparse.SUPPRESS)
+    parser.add_argument("--audit-once", type=int, metavar="VIEWS", help=argparse.SUPPRESS)
+    parser.add_argument("--steps", default=",".join(STEPS), help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", default="1000,10000,30000", help="Audit sizes in views (comma-separated).")
+    parser.add_argument("--large", type=int, default=100_000, help="The size built under JFI_MEMORY_LIMIT=2GB.")
     args = parser.parse_args()
-    if args.build_once:
-        print(json.dumps(build_once(args.build_once)))
+    if args.audit_once:
+        print(json.dumps(audit_once(args.audit_once, tuple(args.steps.split(",")))))
         return
     if args.only in (None, "fixed"):
         bench_fixed_cost()
     if args.only == "fixed":
         return
     if args.only in (None, "build"):
-        bench_build()
+        bench_audit(tuple(int(s) for s in args.sizes.split(",")), args.large)
     if args.only == "build":
         return
     if args.only != "corpus":

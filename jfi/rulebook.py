@@ -91,12 +91,16 @@ def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None
     return digest_of(in_use(load()[0], sections, profile), (profile or DEFAULT_PROFILE) if corpus else None)
 
 
-def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profile: str | None) -> tuple[RuleFile, ...]:
+def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profile: str | None,
+           through: int | None = None) -> tuple[RuleFile, ...]:
     """The rule files a store runs: sql/core, the sections asked for (all by default) and, in the corpus section, the
-    shared core plus the folders of the profile."""
+    shared core plus the folders of the profile; with `through`, only files numbered up to it (the order is the
+    dependency order, so a command that needs no later view runs no later file)."""
     folders = PROFILES[profile or DEFAULT_PROFILE]
     out = []
     for f in files:
+        if through is not None and _order_key(f.rel)[0] > through:
+            continue
         parts = f.rel.split("/")
         if sections is not None and parts[0] not in ("core", *sections):
             continue

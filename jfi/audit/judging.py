@@ -14,6 +14,7 @@ from ..output import csv_lines, csv_text, sql_csv_line, utc_now, write_json_docu
 from ..store import Store, sql_string
 from .canonical import decision_id, digest
 from .folder import AuditFolder
+from . import kept as kept_mod
 from .kept import KeptStore, commits
 
 CSV_COLUMNS = [
@@ -72,7 +73,8 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         store, head, units_sha = hit
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
-    store = kept.new_store() if kept is not None else Store(sections=("audit",))
+    store = kept.new_store() if kept is not None else Store(
+        sections=("audit",), through=kept_mod.THROUGH if strict and before_build is None else None)
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)

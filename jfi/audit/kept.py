@@ -27,6 +27,7 @@ DIR = ".jfi"
 FORMAT = "kept-store/1"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
+THROUGH = 79  # the commands after build read no view past 72_audit_unit_places (the eval's views are for eval and queries)
 
 _pending: list["KeptStore"] = []
 
@@ -46,7 +47,7 @@ class KeptStore:
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if p.is_file()}
-        rules = Store.digest(("audit",))
+        rules = Store.digest(("audit",), THROUGH)
         self.key = hashlib.sha256(json.dumps([FORMAT, __version__, rules, str(root), inventory,
                                               sorted(self.shas.items())]).encode()).hexdigest()
         self.temp: Path | None = None
@@ -59,7 +60,7 @@ class KeptStore:
         if not self.path.is_file():
             return None
         try:
-            store = Store(self.path, sections=("audit",), reopen=True)
+            store = Store(self.path, sections=("audit",), reopen=True, through=THROUGH)
         except duckdb.Error:  # corrupt, another DuckDB version, or held by another process: build anew
             return None
         try:
@@ -78,7 +79,7 @@ class KeptStore:
         for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock)
             leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
-        self.store = Store(self.temp, sections=("audit",))
+        self.store = Store(self.temp, sections=("audit",), through=THROUGH)
         if self.path.is_file():
             try:
                 self.store.con.execute(f"ATTACH {_literal(self.path)} AS kept_before (READ_ONLY)")

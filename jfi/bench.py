@@ -218,15 +218,16 @@ def write_manifest(inventory: Path, manifest: Path) -> None:
         fh.write("\n]}\n")
 
 
-STEPS = ("import", "build", "merge (first after build)", "merge", "sample", "merge (judged)", "worklist", "receipts")
+STEPS = ("import", "build", "merge (first after build)", "merge", "sample (first after judging)", "sample",
+         "merge (judged)", "worklist", "receipts")
 
 
 def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
     """One size: the baselines (a bare DuckDB parse of the inventory and DuckDB's typed load of it, in this process),
     then each command as its own process with its wall time and peak memory. Merge runs twice unjudged (the first
-    builds the store kept beside the audit, the second reuses it); the batches are then judged and sample, merge,
-    worklist and receipts run (sample first: it builds the kept store again, taking the unchanged files from the
-    old one)."""
+    builds the store kept beside the audit, the second reuses it); the batches are then judged and sample runs twice
+    (the first builds the kept store again, taking the unchanged files from the old one; the second reuses it), then
+    merge, worklist and receipts."""
     from .store import Store
 
     env = dict(os.environ)
@@ -259,7 +260,7 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
                 result["manifest_mb"] = manifest.stat().st_size / 1e6
                 argv = ["audit", "import-inventory", str(manifest), "--out", str(Path(tmp) / "imported")]
             else:
-                if step == "sample":
+                if step.startswith("sample (first"):
                     judge_all(folder)
                 argv = ["audit", step.split()[0], "--inventory", str(folder)]
             result["steps"][step] = command(argv, env)
@@ -271,7 +272,7 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
 def bench_audit(sizes: tuple[int, ...] = (1_000, 10_000, 30_000), large: int = 100_000, large_limit: str = "2GB") -> None:
     """Each size in a fresh process: every command after its baselines; then the large size under a DuckDB memory
     limit, import and build only, with the growth from the middle size."""
-    runs = [(n, None, STEPS) for n in sizes] + [(large, large_limit, ("import", "build"))]
+    runs = [(n, None, STEPS) for n in sizes] + ([(large, large_limit, ("import", "build"))] if large else [])
     results = {}
     for n, limit, steps in runs:
         env = {**os.environ, **({"JFI_MEMORY_LIMIT": limit} if limit else {})}
@@ -320,7 +321,7 @@ def main() -> None:
     parser.add_argument("--audit-once", type=int, metavar="VIEWS", help=argparse.SUPPRESS)
     parser.add_argument("--steps", default=",".join(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--sizes", default="1000,10000,30000", help="Audit sizes in views (comma-separated).")
-    parser.add_argument("--large", type=int, default=100_000, help="The size built under JFI_MEMORY_LIMIT=2GB.")
+    parser.add_argument("--large", type=int, default=100_000, help="The size built under JFI_MEMORY_LIMIT=2GB (0: none).")
     args = parser.parse_args()
     if args.audit_once:
         print(json.dumps(audit_once(args.audit_once, tuple(args.steps.split(",")))))

@@ -21,7 +21,7 @@ import duckdb
 
 from .. import __version__
 from ..jsonl import sha256_file
-from ..store import Store
+from ..store import Store, sql_string
 
 DIR = ".jfi"
 FORMAT = "kept-store/1"
@@ -47,12 +47,13 @@ class KeptStore:
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if p.is_file()}
-        rules = Store.digest(("audit",), THROUGH)
-        self.key = hashlib.sha256(json.dumps([FORMAT, __version__, rules, str(root), inventory,
-                                              sorted(self.shas.items())]).encode()).hexdigest()
+        # what read the files: rows are taken only from a store made by the same jfi with the same rules
+        self.reader = json.dumps([FORMAT, __version__, Store.digest(("audit",), THROUGH), str(root)])
+        self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
         self.temp: Path | None = None
         self.store: Store | None = None
-        self.before: dict[str, str] = {}
+        self.before: dict[str, str] = {}  # source -> sha256 of the files the old kept store holds
+        self.attached = False
         self.taken: list[str] = []
 
     def reuse(self) -> tuple[Store, dict, str] | None:
@@ -82,10 +83,14 @@ class KeptStore:
         self.store = Store(self.temp, sections=("audit",), through=THROUGH)
         if self.path.is_file():
             try:
-                self.store.con.execute(f"ATTACH {_literal(self.path)} AS kept_before (READ_ONLY)")
-                self.before = dict(self.store.con.execute("SELECT source, sha256 FROM kept_before.jfi_kept_files")
-                                   .fetchall())
-            except duckdb.Error:
+                self.store.con.execute(f"ATTACH {sql_string(str(self.path))} AS kept_before (READ_ONLY)")
+                self.attached = True
+                if self.store.scalar("SELECT reader FROM kept_before.jfi_kept") == self.reader:
+                    self.before = dict(self.store.con.execute("SELECT source, sha256 FROM kept_before.jfi_kept_files")
+                                       .fetchall())
+            except duckdb.Error:  # not a kept store of this jfi: every file is read
+                self.before = {}
+            if not self.before:
                 self._detach()
         return self.store
 
@@ -111,19 +116,17 @@ class KeptStore:
         store replaces the kept one when the command succeeds (`commits`)."""
         self._detach()
         con = self.store.con
-        con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS head, ? AS units_sha256",
-                    [self.key, json.dumps(head, ensure_ascii=False), units_sha])
+        con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256",
+                    [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
         con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256",
                     [list(self.shas), list(self.shas.values())])
         _pending.append(self)
 
     def _detach(self) -> None:
-        if self.before is not None:
-            try:
-                self.store.con.execute("DETACH kept_before")
-            except duckdb.Error:
-                pass
-            self.before = {}
+        if self.attached:
+            self.store.con.execute("DETACH kept_before")
+            self.attached = False
+        self.before = {}
 
     def discard(self) -> None:
         if self.store is not None:
@@ -140,10 +143,6 @@ class KeptStore:
         ignore = self.dir / ".gitignore"  # an audit folder kept in git never takes its store along
         if not ignore.exists():
             ignore.write_text("*\n")
-
-
-def _literal(path: Path) -> str:
-    return "'" + str(path).replace("'", "''") + "'"
 
 
 def commits(command):

@@ -131,6 +131,13 @@ def err(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+def sql_json_object(columns: list[str]) -> str:
+    """A SQL expression rendering a row's columns as one compact JSON object text, keys in this order."""
+    def quoted(col: str) -> str:
+        return '"' + col.replace('"', '""') + '"'
+    return "CAST(json_object(" + ", ".join("'" + c.replace("'", "''") + "', " + quoted(c) for c in columns) + ") AS VARCHAR)"
+
+
 def sql_csv_line(columns: list[str], types: dict[str, str]) -> tuple[str, str]:
     """SQL rendering one CSV line (no terminator) per row, byte for byte what csv_lines makes of the same values
     (lists joined with "; ", booleans true/false, numbers as numbers), with the core rulebook's csv_cell and csv_plain

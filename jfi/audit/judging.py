@@ -10,7 +10,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, sha256_file, split_lines, writer_lock
-from ..output import csv_lines, csv_text, sql_csv_line, utc_now, write_json_document
+from ..output import csv_lines, csv_text, sql_csv_line, sql_json_object, utc_now, write_json_document
 from ..store import Store, sql_string
 from .canonical import decision_id, digest
 from .folder import AuditFolder
@@ -173,20 +173,22 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
 def sample(folder: AuditFolder, seed: str) -> int:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder, seed)
-        try:
-            rows = store.rows("SELECT * EXCLUDE (ord) FROM audit_spot_check_sample")
+        try:  # each sampled row's JSON text is rendered by SQL
+            store.pin("audit_spot_check_sample")
+            columns = [c for (c,) in store.con.execute("SELECT column_name FROM (DESCRIBE audit_spot_check_sample)")
+                       .fetchall() if c != "ord"]
+            lines = [t for (t,) in store.con.execute(
+                f"SELECT {sql_json_object(columns)} FROM audit_spot_check_sample ORDER BY ord").fetchall()]
+            by_reason = dict(store.con.execute("SELECT reason, count(*) FROM audit_spot_check_sample GROUP BY reason "
+                                               "ORDER BY min(ord)").fetchall())
             judged = store.scalar("SELECT count(DISTINCT id) FROM audit_judgments")
         finally:
             store.close()
         if not judged:
             print("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
             return 1
-        atomic_write(folder.root / "spot-check-sample.jsonl",
-                     "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    by_reason: dict[str, int] = {}
-    for r in rows:
-        by_reason[r["reason"]] = by_reason.get(r["reason"], 0) + 1
-    print(json.dumps({"judged": judged, "sampled": len(rows), "by_reason": by_reason, "seed": seed}))
+        atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
+    print(json.dumps({"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed}))
     return 0
 
 
@@ -199,11 +201,10 @@ def _cell(value):
 def _merge_rows(con) -> int:
     """The draft rows into a temp table, each with its CSV line and its JSON text rendered by SQL; returns the count."""
     types = dict(con.execute("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM audit_draft_rows)").fetchall())
-    fields = ", ".join(f"{sql_string(c)}, \"{c}\"" for c in types if c != "sort_ord")
     texts, line = sql_csv_line(CSV_COLUMNS, types)
     con.execute(f"CREATE TEMP TABLE merge_rows AS SELECT sort_ord, _product AS product, {line} AS csv_line, json_line FROM "
-                f"(SELECT sort_ord, product AS _product, CAST(json_object({fields}) AS VARCHAR) AS json_line, {texts} "
-                "FROM audit_draft_rows) ORDER BY sort_ord")
+                f"(SELECT sort_ord, product AS _product, {sql_json_object([c for c in types if c != 'sort_ord'])} "
+                f"AS json_line, {texts} FROM audit_draft_rows) ORDER BY sort_ord")
     return con.execute("SELECT count(*) FROM merge_rows").fetchone()[0]
 
 

@@ -11,7 +11,7 @@ from .. import __version__
 from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, sha256_file, split_lines, writer_lock
 from ..output import csv_lines, csv_text, sql_csv_line, sql_json_object, utc_now, write_json_document
-from ..store import Store, sql_string
+from ..store import Store
 from .canonical import decision_id, digest
 from .folder import AuditFolder
 from . import kept as kept_mod

@@ -14,8 +14,7 @@ from ..output import csv_lines, csv_text, sql_csv_line, sql_json_object, utc_now
 from ..store import Store
 from .canonical import decision_id, digest
 from .folder import AuditFolder
-from . import kept as kept_mod
-from .kept import KeptStore, commits
+from .kept import THROUGH, KeptStore, commits
 
 CSV_COLUMNS = [
     "status", "id", "product", "type", "sc", "view_count", "views", "name", "detail", "href", "context", "landmark",
@@ -74,7 +73,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
     store = kept.new_store() if kept is not None else Store(
-        sections=("audit",), through=kept_mod.THROUGH if strict and before_build is None else None)
+        sections=("audit",), through=THROUGH if strict and before_build is None else None)
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import secrets
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -23,6 +24,7 @@ JOURNAL = re.compile(r"^\.jfi-commit-[\w-]+\.json$")
 # temp files of this module (.<name>.jfi-<token>.tmp), of DuckDB beside them (.wal), and of earlier releases
 LEFTOVER = re.compile(r"^\..+\.(jfi-[\w-]+\.tmp|[a-z0-9_]{8}\.tmp|\d+\.tmp)(\.wal)?$|^\.jfi-commit-[\w-]+\.json\.part$")
 LOCK_NAME = ".jfi.lock"
+PRIVATE = ".jfi"  # the folder where jfi keeps its stores (jfi.audit.kept); no output goes there
 
 _crash_countdown: list[int] = []
 
@@ -46,33 +48,85 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def roll_forward(folder: Path) -> int:
-    """Finish every interrupted commit whose journal is in `folder`; returns how many. Safe beside a live writer:
-    a rename already done is skipped."""
-    done = 0
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.jfi-(?P<token>[\w-]+)\.tmp$")
+
+
+def _journal_path(folder: Path, rel, journal: Path) -> Path:
+    """A path a journal names, checked: relative, inside the journal's folder, through no symlink."""
+    if not isinstance(rel, str) or not rel or "\0" in rel or os.path.isabs(rel) or "\\" in rel:
+        raise _unsafe(journal, f"names {str(rel)[:100]!r}, which is not a path inside its folder")
+    parts = Path(rel).parts
+    if any(part in ("..", ".", "") for part in parts):
+        raise _unsafe(journal, f"names {rel[:100]!r}, which leaves its folder")
+    here = Path(folder)
+    for part in parts[:-1]:
+        here = here / part
+        if here.is_symlink() or not here.is_dir():
+            raise _unsafe(journal, f"names {rel[:100]!r}, which goes through {part!r}, not a folder of its own")
+    return Path(folder) / rel
+
+
+def _unsafe(journal: Path, why: str) -> JfiError:
+    return JfiError("unsafe_journal", f"this commit journal {why}; it was not made by jfi, so nothing was renamed "
+                    "or removed (look at it, then delete it)", source=str(journal))
+
+
+def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list[Path]]:
+    """The renames and removals of a commit journal, each checked to be one jfi writes: a temp file of this
+    journal's group (`.<name>.jfi-<token>.tmp`) renamed onto `<name>` in the same folder, removals inside the folder,
+    no path absolute, with `..` or through a symlink. Anything else raises unsafe_journal."""
+    journal = Path(folder) / name
+    token = name[len(".jfi-commit-"):-len(".json")]
     try:
-        names = os.listdir(folder)
+        entry = json.loads(journal.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        raise _unsafe(journal, "cannot be read as JSON") from None
+    if not isinstance(entry, dict) or not isinstance(entry.get("renames"), list) or \
+            not isinstance(entry.get("removals", []), list) or set(entry) - {"renames", "removals"}:
+        raise _unsafe(journal, "is not a list of renames and removals")
+    pairs = []
+    for pair in entry["renames"]:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _unsafe(journal, "holds a rename that is not a (temp file, target) pair")
+        tmp, target = (_journal_path(folder, rel, journal) for rel in pair)
+        m = TEMP_NAME.match(tmp.name)
+        if not m or m["token"] != token or tmp.parent != target.parent or target.name[:180] != m["name"]:
+            raise _unsafe(journal, f"renames {pair[0][:100]!r}, which is not a temp file of its own commit for "
+                          f"{pair[1][:100]!r}")
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise _unsafe(journal, f"would replace {pair[1][:100]!r}, which is not a regular file")
+        pairs.append((tmp, target))
+    removals = [_journal_path(folder, rel, journal) for rel in entry.get("removals", [])]
+    for path in removals:
+        if path.is_dir() and not path.is_symlink():
+            raise _unsafe(journal, f"would remove the folder {path.name[:100]!r}")
+    return pairs, removals
+
+
+def journals(folder: Path) -> list[str]:
+    """The names of the commit journals in a folder."""
+    try:
+        return sorted(name for name in os.listdir(folder) if JOURNAL.match(name))
     except OSError:
-        return 0
-    for name in names:
-        if not JOURNAL.match(name):
-            continue
-        journal = Path(folder) / name
-        try:
-            entry = json.loads(journal.read_text(encoding="utf-8"))
-            pairs, removals = entry["renames"], entry.get("removals", [])
-        except (OSError, ValueError, KeyError):
-            continue
+        return []
+
+
+def roll_forward(folder: Path) -> int:
+    """Finish every interrupted commit whose journal is in `folder`; returns how many. Every journal is checked
+    before any is carried out (unsafe_journal: nothing touched). Only for a process holding the folder's writer
+    lock: a rename already done is skipped."""
+    names = journals(folder)
+    checked = [(name, *read_journal(folder, name)) for name in names]
+    for name, pairs, removals in checked:
         for tmp, target in pairs:
             try:
-                os.replace(Path(folder) / tmp, Path(folder) / target)
+                os.replace(tmp, target)
             except FileNotFoundError:
                 pass  # renamed already
-        for rel in removals:
-            _unlink(Path(folder) / rel)
-        _unlink(journal)
-        done += 1
-    return done
+        for path in removals:
+            _unlink(path)
+        _unlink(Path(folder) / name)
+    return len(checked)
 
 
 def _unlink(path: Path) -> None:
@@ -103,12 +157,40 @@ def _with_subfolders(root: Path) -> list[Path]:
     return [root] + [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
 
 
+RECOVER_WAIT_S = 30.0  # how long a reader waits for a writer in the middle of its commit
+
+
 def recover(root: Path) -> None:
-    """Finish interrupted commits in a project or audit folder and its immediate subfolders (readers do this)."""
+    """Before a command reads a project or audit folder: finish commits interrupted by a kill (journals in the folder
+    or its immediate subfolders). Only a process holding the folder's writer lock rolls a journal forward; while
+    another process holds it (a writer in the middle of its commit), the reader waits for its journals to go."""
     root = Path(root)
-    if root.is_dir():
-        for folder in _with_subfolders(root):
-            roll_forward(folder)
+    if not root.is_dir():
+        return
+    deadline = time.monotonic() + RECOVER_WAIT_S
+    while pending := [f for f in _with_subfolders(root) if journals(f)]:
+        for folder in pending:  # a planted journal is refused before anything waits on it
+            for name in journals(folder):
+                read_journal(folder, name)
+        lock = FileLock(str(root / LOCK_NAME), timeout=0, is_singleton=False)
+        try:
+            lock.acquire()
+        except Timeout:
+            if time.monotonic() > deadline:
+                raise JfiError("locked", f"a jfi writer is committing in {root} (journal {pending[0]}); try again when "
+                               "it finishes", source=str(root)) from None
+            time.sleep(0.05)
+            continue
+        try:
+            for folder in pending:
+                roll_forward(folder)
+        finally:
+            try:
+                (root / LOCK_NAME).unlink()
+            except FileNotFoundError:
+                pass
+            lock.release()
+        return
 
 
 class AtomicFiles:
@@ -128,7 +210,15 @@ class AtomicFiles:
     def temp_path(self, path: Path) -> Path:
         """The temp file that will replace `path` (for writers that need a path, such as Parquet or DuckDB)."""
         path = Path(path)
+        if PRIVATE in Path(os.path.abspath(path)).parts:
+            raise JfiError("unsafe_path", f"{path.parent} is inside a {PRIVATE}/ folder, where jfi keeps its stores; "
+                           "write outputs elsewhere", source=str(path))
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.is_symlink():
+            raise JfiError("unsafe_path", f"{path.parent.name}/ is a symlink; jfi writes only into real folders inside "
+                           "the folder (replace it with a folder)", source=str(path.parent))
+        if path.is_dir() and not path.is_symlink():
+            raise JfiError("unsafe_path", "is a folder; jfi writes only regular files here", source=str(path))
         if path.parent not in self._cleaned:
             self._cleaned.add(path.parent)
             roll_forward(path.parent)

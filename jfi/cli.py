@@ -15,7 +15,7 @@ import typer
 
 from . import __version__
 from .errors import JfiError
-from .output import dumps, err
+from .output import Shown, dumps, err
 
 try:  # usage errors exit 3, not click's 2, so that 2 always means "refused input"
     from typer._click.exceptions import UsageError as _UsageError
@@ -97,27 +97,39 @@ def guarded(fn):
     went through ends by saying what to do next."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        streams = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
         try:
-            code = fn(*args, **kwargs)
-            _say_next(fn, kwargs, code or 0)
-        except JfiError as e:
-            err(e.render())
-            raise typer.Exit(e.exit_code)
-        except OSError as e:  # a path that cannot be read or written: say which, never a traceback
-            err(f"{e.filename + ': ' if e.filename else ''}io_error: {e.strerror or e}")
-            raise typer.Exit(2)
-        except RecursionError:  # a value nested deeper than any reader takes, met where no line is known
-            err("invalid_json: a value is nested too deeply to read")
-            raise typer.Exit(2)
-        except Exception as e:
-            duckdb = sys.modules.get("duckdb")  # not imported for --help and --version
-            if duckdb is None or not isinstance(e, duckdb.Error):
-                raise
-            # input DuckDB could not take (rules read it line by line, so this is rare)
-            err(f"data_error: {str(e).splitlines()[0][:300]}")
-            raise typer.Exit(2)
-        raise typer.Exit(code or 0)
+            return _run(fn, args, kwargs)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            sys.stdout, sys.stderr = streams
     return wrapper
+
+
+def _run(fn, args, kwargs):
+    """Run a command: its refusal becomes its message and exit status."""
+    try:
+        code = fn(*args, **kwargs)
+        _say_next(fn, kwargs, code or 0)
+    except JfiError as e:
+        err(e.render())
+        raise typer.Exit(e.exit_code)
+    except OSError as e:  # a path that cannot be read or written: say which, never a traceback
+        err(f"{e.filename + ': ' if e.filename else ''}io_error: {e.strerror or e}")
+        raise typer.Exit(2)
+    except RecursionError:  # a value nested deeper than any reader takes, met where no line is known
+        err("invalid_json: a value is nested too deeply to read")
+        raise typer.Exit(2)
+    except Exception as e:
+        duckdb = sys.modules.get("duckdb")  # not imported for --help and --version
+        if duckdb is None or not isinstance(e, duckdb.Error):
+            raise
+        # input DuckDB could not take (rules read it line by line, so this is rare)
+        err(f"data_error: {str(e).splitlines()[0][:300]}")
+        raise typer.Exit(2)
+    raise typer.Exit(code or 0)
 
 
 def _version(value: bool):

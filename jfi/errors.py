@@ -35,8 +35,14 @@ def clip(text, limit: int) -> str:
 
 def format_location(source, line, field, code, message) -> str:
     """`file:line: field: code: message`, leaving out the parts that are unknown; long parts are clipped."""
-    message, field = clip(message, MESSAGE_MAX), clip(field, 80) if field else field
+    message, field = _one_line(clip(message, MESSAGE_MAX)), _one_line(clip(field, 80)) if field else field
+    source = _one_line(str(source)) if source else source
     where = ""
     if source:
         where = f"{source}:{line}: " if line else f"{source}: "
     return f"{where}{field + ': ' if field else ''}{code}: {message}"
+
+
+def _one_line(text: str) -> str:
+    """A message part on one line: a line break a value brought along is shown as \\n."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")

@@ -4,7 +4,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import decimal
+import io
 import json
+import re
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -129,6 +131,58 @@ def utc_now(timespec: str = "milliseconds") -> str:
 
 def err(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+# Characters a terminal would obey or hide: controls (but newline and tab), format characters such as bidi overrides
+# and zero-width spaces, line and paragraph separators, surrogates. What jfi prints shows each as \\uXXXX (surrogate
+# pairs beyond U+FFFF), which is also how JSON writes it, so printed JSON stays valid and means the same.
+_CANDIDATE = re.compile(r"[^\x20-\x7e\n\t]")
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
+
+
+def _escape(m: re.Match) -> str:
+    ch = m.group()
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    code = ord(ch)
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def shown(text: str) -> str:
+    """Text as it may reach a terminal: every control or invisible character shown as an escape, never obeyed."""
+    return _CANDIDATE.sub(_escape, text)
+
+
+class Shown(io.TextIOBase):
+    """A text stream that shows control and invisible characters (see `shown`) and passes the rest to `raw`."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        self.raw.write(shown(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+    def isatty(self) -> bool:
+        return self.raw.isatty()
+
+    def fileno(self) -> int:
+        return self.raw.fileno()
+
+    @property
+    def encoding(self):
+        return getattr(self.raw, "encoding", "utf-8")
+
+
+def raw_stream(stream):
+    """The stream under a Shown wrapper (for rich's progress bar, whose own escapes must reach the terminal)."""
+    return getattr(stream, "raw", stream) if isinstance(stream, Shown) else stream
 
 
 def sql_json_object(columns: list[str]) -> str:

@@ -12,10 +12,11 @@ class Progress:
         self.bar = None
         if sys.stderr.isatty() and total:
             from rich.console import Console
+            from .output import raw_stream
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
             self.bar = Bar(TextColumn(f"[bold]{unit}"), BarColumn(), MofNCompleteColumn(),
                            TextColumn("{task.fields[problems]} " + problem), TimeElapsedColumn(),
-                           console=Console(stderr=True), transient=False)
+                           console=Console(file=raw_stream(sys.stderr)), transient=False)
             self.task = self.bar.add_task(unit, total=total, problems=0)
             self.bar.start()
 

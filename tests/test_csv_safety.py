@@ -96,7 +96,8 @@ def test_audit_csvs_are_strict_and_guarded(tmp_path):
     ledger = []
     for k, unit in enumerate(units):
         payload = PAYLOADS[k % len(PAYLOADS)]
-        ledger.append({"id": unit["id"], "ratified_by": "Ana " + payload.replace("\r", " ").replace("\n", " ").strip(),
+        # a signing name shows no control or invisible character (the ledger refuses one): the payload's visible part
+        ledger.append({"id": unit["id"], "ratified_by": "Ana " + "".join(ch for ch in payload if ch.isprintable()).strip(),
                        "ratified_judgment": "no", "ratifier_note": payload, "ratified_utc": "2026-11-30T10:00:00Z",
                        "unit_sha256": digest(unit)})
     (folder / "ratifications.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ledger))
@@ -121,7 +122,7 @@ def test_query_csv_is_strict_and_guarded(jfi):
     r = jfi("query", "SELECT surrounding_text, -1 AS n FROM corpus_items", "--format", "csv")
     assert r.exit_code == 0
     rows = strict_rows(r.stdout)
-    assert rows[1] == ["'\r=1", "-1"]
+    assert rows[1] == ["'\\u000d=1", "-1"]  # guarded, and the carriage return shown, never sent to the terminal
 
 
 def test_sql_rendered_csv_lines_are_the_python_writers_bytes():

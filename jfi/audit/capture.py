@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import time
 import urllib.parse
@@ -13,7 +14,7 @@ from pathlib import Path
 from .. import __version__
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import AtomicFiles
+from ..jsonl import AtomicFiles, writer_lock
 from ..output import utc_now
 from ..progress import Progress
 from . import axnames
@@ -40,6 +41,15 @@ METHOD_BOUNDARY = [
     "product evidence.",
 ]
 PAGE_SCRIPT = (Path(__file__).with_name("inventory.js")).read_text(encoding="utf-8")
+ANY_URL = re.compile(".*")
+# WebRTC reaches hosts and ports by UDP and TCP outside request routing: gone from every frame before a page script
+# runs (Chromium also runs with non-proxied UDP off, see jfi.browser)
+NO_WEBRTC = """(() => { for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel",
+  "RTCIceCandidate", "RTCSessionDescription", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver",
+  "RTCIceTransport", "RTCDtlsTransport", "RTCSctpTransport", "RTCCertificate", "RTCEncodedAudioFrame",
+  "RTCEncodedVideoFrame", "RTCRtpScriptTransform"]) {
+  try { Object.defineProperty(globalThis, name, {value: undefined, writable: false, configurable: false}); } catch (e) {}
+} })();"""
 
 
 SHOT_MAX_HEIGHT = 10_000  # px of a view's screenshot, from the top of the page
@@ -153,6 +163,7 @@ class Tabs:
             return self.free.pop()
         context = await self.browser.new_context(viewport={"width": self.opts.viewport[0], "height": self.opts.viewport[1]},
                                                  locale="en-US", reduced_motion="reduce", service_workers="block")
+        await context.add_init_script(NO_WEBRTC)
         return context, await context.new_page()
 
     async def give_back(self, tab, guard: Guard) -> None:
@@ -191,6 +202,7 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict) -> d
     guard = Guard(view.url, opts.site)
     guard.main_page = page
     await context.route("**/*", guard.handle)
+    await context.route_web_socket(ANY_URL, guard.on_web_socket)  # answered here: no socket reaches any server
     context.on("page", guard.on_page)  # any other page is a popup
     try:
         await asyncio.wait_for(_visit(context, page, view, opts, rec, shots, guard), timeout=opts.budget_s(view))
@@ -250,16 +262,37 @@ def manifest(records: list[dict], opts: Options, started: str, finished: str, sh
     }
 
 
-def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None) -> None:
-    """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json."""
+# What the steps after a capture derive from it (build, merge, sample, worklist, receipts, report, eval, export,
+# judge-kit's rubric, the kept stores): a capture that replaces another removes them with it. What people wrote
+# (judged batches, spot checks, standards, the ratification ledger, audit.toml) stays.
+DERIVED = ("judgment-units.json", "nav-consistency.csv", "draft-judgments*.csv", "draft-judgments.json",
+           "draft-judgments.xlsx", "calibration.json", "spot-check-sample.jsonl", "worklist.md", "worklist.csv",
+           "receipts.jsonl", "receipts.csv", "report.html", "eval.md", "eval.json", "audit.duckdb", "audit-*.parquet",
+           "judgment-rubric.md", ".jfi/*.duckdb", ".jfi/*.duckdb.wal")
+
+
+def derived_files(out: Path, shots: dict[str, bytes]) -> list[Path]:
+    """The files of `out` derived from the capture it holds (see DERIVED): also every batch file made by build and
+    every screenshot the new capture does not make."""
+    found = [p for pattern in DERIVED for p in out.glob(pattern)]
+    found += [p for p in out.glob("batches/*.jsonl") if not p.name.endswith(".judged.jsonl")]
+    found += [p for p in out.glob("screenshots/*.png") if f"screenshots/{p.name}" not in shots]
+    return sorted({p for p in found if p.is_symlink() or p.is_file()})
+
+
+def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None, *, replace: bool = False) -> None:
+    """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json;
+    replacing a capture, what was derived from the old one goes in the same commit."""
     header = {"record": "run", "jfi_version": __version__, **{k: v for k, v in run.items() if k != "views"}}
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps({"record": "view", **v}, ensure_ascii=False) for v in run["views"]]
-    with AtomicFiles() as files:  # screenshots, inventory.jsonl and the manifest land together
+    with AtomicFiles() as files:  # screenshots, inventory.jsonl, the manifest and the removals land together
         for rel, data in (shots or {}).items():
             files.write(out / rel, data)
         files.write(out / "inventory.jsonl", "\n".join(lines) + "\n")
         files.write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
+        for path in derived_files(out, shots or {}) if replace else ():
+            files.remove(path)
 
 
 def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None,
@@ -276,7 +309,8 @@ def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, s
         records, shots = asyncio.run(_capture_all(views, opts))
     finished = utc_now()
     out.mkdir(parents=True, exist_ok=True)
-    write_outputs(out, manifest(records, opts, started, finished, shard), shots)
+    with writer_lock(out):
+        write_outputs(out, manifest(records, opts, started, finished, shard), shots, replace=replace)
     noted = [r for r in records if r["inventory"] is None]
     print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
           f"{len(noted)} with environment notes only")

@@ -9,14 +9,41 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
+import ijson
+from ijson.common import ObjectBuilder
 
 from ..errors import JfiError, refuse
 from ..atomic import recover
-from ..jsonl import line_columns, parse_json, sha256_and_lines
+from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file
+from ..paths import own_folder, regular_file
 from ..store import Store
 
 
 BUILD_THROUGH = 46  # the last rule file `build` reads from (46_audit_nav_consistency): units, batches, the 3.2.3 check
+
+
+def units_head(path: Path) -> dict:
+    """The fields of judgment-units.json before its units list (read as a stream: the units are not parsed)."""
+    fields: dict = {}
+    try:
+        with open(path, "rb") as fh:
+            builder, key = None, None
+            for prefix, event, value in ijson.parse(fh, use_float=True):
+                if prefix == "" and event == "map_key":
+                    if builder is not None:
+                        fields[key] = builder.value
+                    if value == "units":
+                        return fields
+                    key, builder = value, ObjectBuilder()
+                elif prefix == "" and event == "end_map":
+                    if builder is not None:
+                        fields[key] = builder.value
+                    return fields
+                elif builder is not None:
+                    builder.event(event, value)
+    except (ijson.JSONError, ijson.IncompleteJSONError, ValueError):
+        return fields  # the readers that parse it whole name the problem
+    return fields
 
 
 @dataclass
@@ -28,7 +55,7 @@ class AuditFolder:
         if not self.root.is_dir():
             raise JfiError("no_audit", f"{self.root} is not a folder; `jfi audit inventory --out` makes an audit folder",
                            source=str(self.root))
-        if not any((self.root / name).is_file() for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")):
+        if not any(regular_file(self.root / name) for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")):
             raise JfiError("no_audit", f"no audit in {self.root} (no inventory.jsonl, inventory-run.json or "
                            "judgment-units.json)", source=str(self.root))
         recover(self.root)  # a commit interrupted by a kill is finished before anything reads the folder
@@ -38,9 +65,17 @@ class AuditFolder:
         return self.root / "judgment-units.json"
 
     def require_built(self) -> Path:
-        """judgment-units.json, or the refusal that says to build first."""
-        if not self.units_path.is_file():
+        """judgment-units.json, or the refusal that says to build first: none is there, or it was built by jfi from
+        another inventory than the folder's (a capture replaced since)."""
+        if not regular_file(self.units_path):
             raise JfiError("not_built", f"no judgment-units.json in {self.root}; run `jfi audit build` first",
+                           source=str(self.units_path))
+        head = units_head(self.units_path)
+        inventory = next((p for p in (self.inventory_jsonl, self.manifest) if regular_file(p)), None)
+        if inventory is not None and head.get("jfi_version") and isinstance(head.get("inventory_sha256"), str) \
+                and head["inventory_sha256"] != sha256_file(inventory):
+            raise JfiError("not_built", f"judgment-units.json was built from another inventory than {inventory.name} "
+                           f"(captured again since); run `jfi audit build --inventory {self.root}` again",
                            source=str(self.units_path))
         return self.units_path
 
@@ -58,10 +93,10 @@ class AuditFolder:
 
     def inventory_source(self) -> tuple[str, list[int], list[str], bytes]:
         """(source, line numbers, texts, bytes) of the inventory, whichever form the folder holds."""
-        if self.inventory_jsonl.is_file():
+        if regular_file(self.inventory_jsonl):
             numbers, texts = line_columns(self.inventory_jsonl)
             return str(self.inventory_jsonl), numbers, texts, self.inventory_jsonl.read_bytes()
-        if self.manifest.is_file():
+        if regular_file(self.manifest):
             from .import_inventory import read_manifest
             run = read_manifest(self.manifest)
             texts = [json.dumps(v, ensure_ascii=False) for v in run["views"]]
@@ -75,7 +110,7 @@ class AuditFolder:
         An inventory.jsonl goes whole through DuckDB's JSON reader when it can (every line an object of the
         expected types, no blank line, so the reader's row order gives the line numbers; the file is hashed and
         its lines counted meanwhile); otherwise, or with whole=False, it is read line by line with exact numbers."""
-        if whole and self.inventory_jsonl.is_file():
+        if whole and regular_file(self.inventory_jsonl):
             with ThreadPoolExecutor(1) as pool:
                 reading = pool.submit(store.load_inventory_file, str(self.inventory_jsonl))
                 sha, lines, utf8 = sha256_and_lines(self.inventory_jsonl)
@@ -100,7 +135,7 @@ class AuditFolder:
         if bad:
             store.close()
         refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
-        if self.inventory_jsonl.is_file():
+        if regular_file(self.inventory_jsonl):
             return store, sha, self._jsonl_header()
         return store, sha, {k: v for k, v in parse_json(self.manifest.read_bytes(), self.manifest).items() if k != "views"}
 

@@ -15,6 +15,7 @@ from ijson.common import ObjectBuilder
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, writer_lock
 from .capture import SCHEMA
+from .views import name_problem
 
 VIEW_KEYS = ("view_id", "product", "url", "viewport", "nav_error", "final_url", "stayed_on_route_host", "inventory")
 INVENTORY_KEYS = ("meta", "counts", "headings", "links", "images", "fields", "navs")
@@ -80,6 +81,9 @@ def views_of(path: Path) -> Iterator[dict]:
                 for key in VIEW_KEYS:
                     if key not in view:
                         raise JfiError("invalid_manifest", f"{where} lacks {key}", source=source, field=f"{where}.{key}")
+                for key in ("view_id", "product"):
+                    if problem := name_problem("id" if key == "view_id" else key, view[key]):
+                        raise JfiError("invalid_manifest", problem, source=source, field=f"{where}.{key}")
                 if view["view_id"] in seen:
                     raise JfiError("invalid_manifest", f"view id {view['view_id']!r} appears twice", source=source,
                                    field=f"{where}.view_id")

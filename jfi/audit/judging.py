@@ -10,6 +10,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, atomic_write, line_columns, parse_json, sha256_file, split_lines, writer_lock
+from ..paths import own_folder, regular_file
 from ..output import csv_lines, csv_text, sql_csv_line, sql_json_object, utc_now, write_json_document
 from ..store import Store
 from .canonical import decision_id, digest
@@ -34,7 +35,7 @@ RUBRIC_FILE = "judgment-rubric.md"
 
 def _add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None,
               round_no: int | None = None):
-    present = path.is_file() or texts_from is not None
+    present = texts_from is not None or regular_file(path)
     store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [round_no], "present": [present]})
     if texts_from is None and present:
         numbers, texts_from = line_columns(path)
@@ -107,7 +108,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
             pass
     ledger = folder.root / "ratifications.jsonl"
     ledger_ids = set()
-    if ledger_bytes is not None or ledger.is_file():
+    if ledger_bytes is not None or regular_file(ledger):
         if ledger_bytes is None:
             numbers, texts = line_columns(ledger)
         else:  # a ledger about to be written, checked whole before it is
@@ -130,7 +131,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
         store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
                                         "decision_id": [d[1] for d in digests]})
     head, units_sha = {}, hashlib.sha256(b"").hexdigest()
-    if units_path.is_file():
+    if regular_file(units_path):
         units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
         if kept is not None and kept.take(units_path):
             kept.copy_taken()  # now: the pins below are read from its rows
@@ -154,14 +155,14 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
             "(SELECT unnest(?::VARCHAR[]))", [sorted(ledger_ids)]).fetchall() if isinstance(u := json.loads(text), dict)]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
-    if standards.is_file() and not (kept is not None and kept.take(standards)):
+    if regular_file(standards) and not (kept is not None and kept.take(standards)):
         _add_file(store, "standard", standards)
-    if folder.batches.is_dir():
+    if own_folder(folder.batches):
         for path in sorted(folder.batches.glob("*.jsonl")):
             if not (kept is not None and kept.take(path)):
                 _add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
     spot = folder.root / "spot-checks.jsonl"
-    if spot.is_file() and not (kept is not None and kept.take(spot)):
+    if regular_file(spot) and not (kept is not None and kept.take(spot)):
         _add_file(store, "spot_check", spot)
     if kept is not None:
         kept.copy_taken()

@@ -7,11 +7,19 @@ taking each unchanged file's rows from the old one instead of reading and checki
 rulebook. A new store replaces the old only when the command that built it succeeds, so a refused command leaves
 the folder as it was. Deleting `.jfi/` changes no output; a store that cannot be opened, or whose key does not
 match, is rebuilt, never trusted. Any DuckDB client can open it (`duckdb .jfi/audit.duckdb`).
+
+A store is trusted only when it was made by jfi for this user: its key and the definitions of everything in it
+(tables, views, macros: DuckDB's catalog) are sealed with a keyed hash (HMAC) whose key is a secret kept in the
+user's state folder, never in the audit folder. A store from anyone else, or one edited with any DuckDB client, does
+not match and is rebuilt; its SQL never runs. A reused store is opened with external access off. A `.jfi` or a
+store that is a symlink, a folder or another special file is never used: the command runs without keeping a store
+and says so.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -20,21 +28,90 @@ from pathlib import Path
 import duckdb
 
 from .. import __version__
+from ..atomic import PRIVATE
 from ..jsonl import sha256_file
+from ..errors import JfiError
+from ..output import err
+from ..paths import own_folder, regular_file
 from ..store import Store, sql_string
 
-DIR = ".jfi"
+DIR = PRIVATE
 FORMAT = "kept-store/1"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
 THROUGH = 79  # the commands after build read no view past 72_audit_unit_places (the eval's views are for eval and queries)
 
 _pending: list["KeptStore"] = []
+_reused: list[Path] = []  # the kept stores this command took as they were (a failure on reading one rebuilds it)
+_distrusted: set[Path] = set()
+
+# DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs)
+CATALOG = """
+SELECT 'table' AS kind, schema_name, table_name AS name, sql AS definition FROM duckdb_tables() WHERE database_name = $db
+UNION ALL SELECT 'view', schema_name, view_name, sql FROM duckdb_views() WHERE database_name = $db AND NOT internal
+UNION ALL SELECT 'function', schema_name, function_name, function_type || ':' || coalesce(macro_definition, '') || ':'
+    || CAST(parameters AS VARCHAR) FROM duckdb_functions() WHERE database_name = $db AND NOT internal
+UNION ALL SELECT 'sequence', schema_name, sequence_name, sql FROM duckdb_sequences() WHERE database_name = $db
+UNION ALL SELECT 'index', schema_name, index_name, sql FROM duckdb_indexes() WHERE database_name = $db
+UNION ALL SELECT 'type', schema_name, type_name, logical_type FROM duckdb_types() WHERE database_name = $db AND NOT internal
+ORDER BY ALL"""
+KEPT_TABLE = "CREATE TABLE jfi_kept(\"key\" VARCHAR, reader VARCHAR, head VARCHAR, units_sha256 VARCHAR, mac VARCHAR);"
+
+
+def _secret() -> bytes | None:
+    """This user's key for sealing kept stores ($XDG_STATE_HOME/jfi/kept-store.key, made on first use, readable by
+    the user only); None when it cannot be had (then no store is ever reused)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    path = Path(base) / "jfi" / "kept-store.key"
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(32))
+            try:
+                os.link(tmp, path)  # the first writer wins; the others read its key
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if len(data) >= 32 else None
+
+
+def _mac(key: str, catalog: str) -> str | None:
+    secret = _secret()
+    return hmac.new(secret, f"{key}\n{catalog}".encode(), hashlib.sha256).hexdigest() if secret else None
+
+
+def _catalog(con, db: str) -> str:
+    return hashlib.sha256(repr(con.execute(CATALOG, {"db": db}).fetchall()).encode()).hexdigest()
+
+
+def sealed(con, db: str) -> tuple[str, str, str, str] | None:
+    """(key, reader, head, units_sha256) of a kept store attached as `db` when jfi sealed it for this user and
+    nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog shows it is
+    the plain table jfi makes."""
+    kept = con.execute("SELECT sql FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' "
+                       "AND table_name = 'jfi_kept'", [db]).fetchall()
+    if kept != [(KEPT_TABLE,)]:
+        return None
+    rows = con.execute(f"SELECT key, reader, head, units_sha256, mac FROM \"{db}\".main.jfi_kept").fetchall()
+    if len(rows) != 1:
+        return None
+    key, reader, head, units_sha, mac = rows[0]
+    expected = _mac(key or "", _catalog(con, db))
+    if expected is None or not isinstance(mac, str) or not hmac.compare_digest(mac, expected):
+        return None
+    return key, reader, head, units_sha
 
 
 def input_files(root: Path, inventory: bool) -> list[Path]:
     """Every file a command after `build` reads from the folder, present or not (a new file changes the key)."""
-    batches = sorted((root / "batches").glob("*.jsonl")) if (root / "batches").is_dir() else []
+    batches = sorted((root / "batches").glob("*.jsonl")) if own_folder(root / "batches") else []
     return [*([root / "inventory.jsonl", root / "inventory-run.json"] if inventory else []),
             root / "ratifications.jsonl", root / "judgment-units.json", root / "standards.jsonl", *batches,
             root / "spot-checks.jsonl"]
@@ -46,7 +123,7 @@ class KeptStore:
     def __init__(self, root: Path, inventory: bool):
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
-        self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if p.is_file()}
+        self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if regular_file(p)}
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
         self.reader = json.dumps([FORMAT, __version__, Store.digest(("audit",), THROUGH), str(root)])
         self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
@@ -55,40 +132,61 @@ class KeptStore:
         self.before: dict[str, str] = {}  # source -> sha256 of the files the old kept store holds
         self.attached = False
         self.taken: list[str] = []
+        self.usable = self._usable()
+
+    def _usable(self) -> bool:
+        """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs
+        without keeping one, and says so."""
+        try:
+            own_folder(self.dir)
+            regular_file(self.path)
+            return True
+        except JfiError as e:
+            err(f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
+                f"(remove {self.dir} to keep one again)")
+            return False
 
     def reuse(self) -> tuple[Store, dict, str] | None:
-        """(store, the built units' header, their sha256) when the kept store matches the inputs."""
-        if not self.path.is_file():
+        """(store, the built units' header, their sha256) when the kept store matches the inputs and was sealed by
+        jfi for this user. Anything else (absent, corrupt, edited, foreign, unreadable) is None: build anew."""
+        if not self.usable or self.path in _distrusted or not self.path.is_file():
             return None
         try:
             store = Store(self.path, sections=("audit",), reopen=True, through=THROUGH)
-        except duckdb.Error:  # corrupt, another DuckDB version, or held by another process: build anew
+        except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return None
         try:
-            key, head, units_sha = store.con.execute("SELECT key, head, units_sha256 FROM jfi_kept").fetchone()
-        except (duckdb.Error, TypeError):
-            key = None
-        if key != self.key:
+            store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
+            found = sealed(store.con, store.scalar("SELECT current_database()"))
+        except Exception:
+            found = None
+        if found is None or found[0] != self.key:
             store.close()
             return None
-        return store, json.loads(head), units_sha
+        _reused.append(self.path)
+        return store, json.loads(found[2]), found[3]
 
     def new_store(self) -> Store:
         """An empty store in a temp file beside the kept one, the old kept store attached to take unchanged files
-        from."""
+        from. Where no store can be kept, an in-memory one."""
+        if not self.usable:
+            self.store = Store(sections=("audit",), through=THROUGH)
+            return self.store
         self.dir.mkdir(exist_ok=True)
         for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock)
-            leftover.unlink(missing_ok=True)
+            if regular_file(leftover):
+                leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
         self.store = Store(self.temp, sections=("audit",), through=THROUGH)
-        if self.path.is_file():
+        if self.path.is_file() and self.path not in _distrusted:
             try:
                 self.store.con.execute(f"ATTACH {sql_string(str(self.path))} AS kept_before (READ_ONLY)")
                 self.attached = True
-                if self.store.scalar("SELECT reader FROM kept_before.jfi_kept") == self.reader:
+                found = sealed(self.store.con, "kept_before")
+                if found is not None and found[1] == self.reader:
                     self.before = dict(self.store.con.execute("SELECT source, sha256 FROM kept_before.jfi_kept_files")
                                        .fetchall())
-            except duckdb.Error:  # not a kept store of this jfi: every file is read
+            except Exception:  # not a kept store of this jfi for this user, or unreadable: every file is read
                 self.before = {}
             if not self.before:
                 self._detach()
@@ -112,14 +210,18 @@ class KeptStore:
             self.taken = []
 
     def seal(self, head: dict, units_sha: str) -> None:
-        """Record the key and the files it covers, once the store is built and its inputs passed every rule; the
-        store replaces the kept one when the command succeeds (`commits`)."""
+        """Record the key and the files it covers, once the store is built and its inputs passed every rule, sealed
+        with this user's key over the key and the store's catalog; the store replaces the kept one when the command
+        succeeds (`commits`)."""
         self._detach()
+        if not self.usable:
+            return
         con = self.store.con
-        con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256",
-                    [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
+        con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
+                    "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
         con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256",
                     [list(self.shas), list(self.shas.values())])
+        con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, self.store.scalar("SELECT current_database()")))])
         _pending.append(self)
 
     def _detach(self) -> None:
@@ -133,7 +235,7 @@ class KeptStore:
             self.store.close()
         for path in self.dir.glob(f"{self.temp.name}*") if self.temp else ():
             path.unlink(missing_ok=True)
-        if self.dir.is_dir() and not any(self.dir.iterdir()):
+        if self.usable and self.dir.is_dir() and not any(self.dir.iterdir()):
             self.dir.rmdir()
 
     def commit(self) -> None:
@@ -141,22 +243,35 @@ class KeptStore:
         Path(f"{self.path}.wal").unlink(missing_ok=True)  # a log of the old file must never replay onto the new
         os.replace(self.temp, self.path)
         ignore = self.dir / ".gitignore"  # an audit folder kept in git never takes its store along
-        if not ignore.exists():
-            ignore.write_text("*\n")
+        if not os.path.lexists(ignore):  # a symlink planted there is never followed
+            try:
+                fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except FileExistsError:
+                return
+            with os.fdopen(fd, "w") as fh:
+                fh.write("*\n")
 
 
 def commits(command):
     """A command whose new kept store (if it built one) replaces the old only when it returns; a refusal or an error
-    removes it, leaving the folder byte-identical."""
+    removes it, leaving the folder byte-identical. A kept store taken as it was that fails while read (a damaged
+    block) is distrusted and the command runs once more, building it anew."""
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        try:
-            result = command(*args, **kwargs)
-        except BaseException:
+        for attempt in (1, 2):
+            _reused.clear()
+            try:
+                result = command(*args, **kwargs)
+            except BaseException as e:
+                while _pending:
+                    _pending.pop().discard()
+                if attempt == 1 and _reused and isinstance(e, duckdb.Error):
+                    err(f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
+                        "building it anew")
+                    _distrusted.update(_reused)
+                    continue
+                raise
             while _pending:
-                _pending.pop().discard()
-            raise
-        while _pending:
-            _pending.pop().commit()
-        return result
+                _pending.pop().commit()
+            return result
     return wrapper

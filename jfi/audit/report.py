@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..jsonl import AtomicFiles, writer_lock
+from ..paths import inside, png_bytes, regular_file
 from .capture import SHOT_MAX_HEIGHT
 from .folder import AuditFolder
 from .judging import load_folder
@@ -24,21 +25,24 @@ def esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _screenshots(folder: AuditFolder) -> dict[str, Path]:
-    """view id -> its screenshot file, from the inventory's view records."""
+def _screenshots(folder: AuditFolder) -> dict[str, bytes]:
+    """view id -> its screenshot's bytes, from the inventory's view records. A screenshot must be a PNG image inside
+    screenshots/ (no absolute path, no .., no symlink): anything else is refused, never embedded."""
     out = {}
-    source = folder.inventory_jsonl if folder.inventory_jsonl.is_file() else None
+    source = folder.inventory_jsonl if regular_file(folder.inventory_jsonl) else None
     if source is None:
         return out
-    for line in source.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
         try:
             rec = json.loads(line)
         except ValueError:
             continue
         if isinstance(rec, dict) and rec.get("screenshot") and rec.get("view_id"):
-            path = folder.root / rec["screenshot"]
-            if path.is_file():
-                out[rec["view_id"]] = path
+            path = inside(folder.root, rec["screenshot"], under="screenshots", source=str(source), line=number,
+                          field="screenshot")
+            data = png_bytes(path, source=str(source), line=number)
+            if data is not None:
+                out[rec["view_id"]] = data
     return out
 
 
@@ -123,10 +127,10 @@ def _select(name: str, label: str, values: list[str]) -> str:
 
 
 def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[tuple[str, str, str]],
-           worklist: tuple, shots: dict[str, Path], summary: dict) -> str:
+           worklist: tuple, shots: dict[str, bytes], summary: dict) -> str:
     view_names = {v: re.sub(r"[^a-zA-Z0-9_-]", "_", v) + f"-{k}" for k, v in enumerate(sorted(shots))}
     shot_css = "".join(f'.shot-{view_names[v]}{{background-image:url("data:image/png;base64,'
-                       f'{base64.b64encode(p.read_bytes()).decode()}")}}\n' for v, p in sorted(shots.items()))
+                       f'{base64.b64encode(p).decode()}")}}\n' for v, p in sorted(shots.items()))
 
     def meaning(flag: str) -> str:
         return next((m for pattern, _, m in meanings if re.match(pattern, flag)), "")

@@ -2,8 +2,9 @@
 
 - A served folder is answered from disk under a fixed origin, with no server and no port: unit ids, which hash the
   URL, are the same on every run.
-- Capture is read-only in fact: non-GET requests, requests to another origin than the view's, and anything a popup
-  asks for are blocked and counted; a top-level navigation (a redirect included) to another origin is not followed.
+- Capture is read-only in fact: non-GET requests, requests to another origin than the view's, anything a popup
+  asks for and every WebSocket are blocked and counted; a top-level navigation (a redirect included) to another
+  origin is not followed.
 """
 from __future__ import annotations
 
@@ -65,14 +66,14 @@ class Guard:
     def __init__(self, view_url: str, site: FolderSite | None = None):
         self.origin, self.site = origin_of(view_url), site
         self.main_page = None
-        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0}
+        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0, "websockets": 0}
         self.off_host: str | None = None  # where a top-level navigation tried to go
         self.extra_notes: list[str] = []  # notes of the capture itself (e.g. names left to the DOM approximation)
 
     def notes(self) -> list[str]:
         """The environment notes of what was blocked, one per kind that happened."""
         words = {"non_get": "non-GET request(s) blocked", "other_origin": "request(s) to another origin blocked",
-                 "popups": "popup(s) closed unloaded"}
+                 "popups": "popup(s) closed unloaded", "websockets": "WebSocket(s) closed unconnected"}
         out = [f"{n} {words[k]}" for k, n in self.blocked.items() if n]
         if self.off_host:
             out.append(f"navigation to another origin not followed: {self.off_host[:200]}")
@@ -86,6 +87,11 @@ class Guard:
                 await page.close()
             except Exception:
                 pass
+
+    async def on_web_socket(self, ws) -> None:
+        """A WebSocket is answered by the capture and closed: it never connects to any server."""
+        self.blocked["websockets"] += 1
+        await _quietly(ws.close(code=1008, reason="blocked by the capture"))
 
     async def handle(self, route, request) -> None:
         try:

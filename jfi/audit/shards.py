@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import writer_lock
+from ..paths import inside, png_bytes, regular_file
 from .capture import write_outputs
 from .views import View
 
@@ -38,9 +39,18 @@ def slice_of(views: list[View], k: int, n: int) -> tuple[list[View], dict]:
 
 def _read(folder: Path) -> tuple[dict, list[dict]]:
     path = folder / "inventory.jsonl"
-    if not path.is_file():
+    if not regular_file(path):
         raise JfiError("not_a_shard", f"no inventory.jsonl in {folder}", source=str(path))
-    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    lines = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            lines.append(json.loads(text))
+        except (ValueError, RecursionError):
+            raise JfiError("invalid_json", "not a JSON line", source=str(path), line=number) from None
+    if not lines or not all(isinstance(x, dict) for x in lines):
+        raise JfiError("not_a_shard", f"{folder} holds no capture of JSON objects", source=str(path))
     header, views = lines[0], lines[1:]
     if header.get("record") != "run" or not isinstance(header.get("shard"), dict):
         raise JfiError("not_a_shard", f"{folder} is not a slice of a sharded capture (no shard in its run header)",
@@ -78,8 +88,13 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     for position in range(total):
         folder, views = by_k[position % n + 1]
         rec = {k: v for k, v in views[position // n].items() if k != "record"}
-        if rec.get("screenshot"):
-            shots[rec["screenshot"]] = (Path(folder) / rec["screenshot"]).read_bytes()
+        if rec.get("screenshot"):  # a PNG inside the slice's screenshots/, never a symlink out of it
+            source = str(Path(folder) / "inventory.jsonl")
+            data = png_bytes(inside(Path(folder), rec["screenshot"], under="screenshots", source=source,
+                                    field="screenshot"), source=source)
+            if data is None:
+                raise JfiError("incomplete_shard", f"{folder} lacks its screenshot {rec['screenshot']}", source=source)
+            shots[rec["screenshot"]] = data
         records.append(rec)
     run = {k: first[k] for k in ("schema", "engagement")}
     run["run_started_utc"] = min(h["run_started_utc"] for _, h, _ in slices)
@@ -88,6 +103,6 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     run["view_count"], run["views"] = total, records
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):
-        write_outputs(out, run, shots)
+        write_outputs(out, run, shots, replace=replace)
     print(f"{out / 'inventory.jsonl'}: {total} view(s) from {n} slice(s)")
     return 1 if any(r.get("inventory") is None for r in records) else 0

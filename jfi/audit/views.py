@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,25 @@ def _url(raw: str, base: str | None, where: tuple[str, int]) -> str:
 
 
 NAME_MAX = 100  # characters of a view id or product name, which become parts of file names
+UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # control, invisible and unassigned characters
+
+
+def name_problem(field: str, value) -> str | None:
+    """Why a view id or product cannot name a file inside the audit folder (the same rule as the build's
+    audit_inventory_violations), or None. A view id is letters, digits, . _ or -; a product starts with a letter
+    or digit and holds no / or \\ and no control or invisible character."""
+    if not isinstance(value, str):
+        return f"{field} must be a string"
+    if len(value) > NAME_MAX:
+        return f"{field} is {len(value):,} characters; at most {NAME_MAX}"
+    if field == "product":
+        if not value[:1].isalnum() or "/" in value or "\\" in value or \
+                any(unicodedata.category(ch) in UNSAFE_CATEGORIES for ch in value):
+            return (f"product {clip(value, 80)!r} must start with a letter or digit and hold no / or \\ and no "
+                    "control or invisible character (it names files)")
+    elif not ID.match(value):
+        return f"view id {clip(value, 80)!r} must be letters, digits, . _ or -"
+    return None
 
 
 def is_origin(text: str) -> bool:
@@ -81,16 +101,15 @@ def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | Non
             else:
                 url = _url(line, base, where)
                 views.append(View(f"V-{position:03d}", _host(url), url, settle_ms))
-            if not ID.match(views[-1].view_id):
-                raise JfiError("invalid_view", f"view id {clip(views[-1].view_id, 80)!r} must be letters, digits, . _ or -",
-                               source=source, line=number, field="id")
             for field, value in (("id", views[-1].view_id), ("product", views[-1].product)):
-                if len(value) > NAME_MAX:  # ids and products name files (screenshots, batches)
-                    raise JfiError("invalid_value", f"{field} is {len(value):,} characters; at most {NAME_MAX}",
-                                   source=source, line=number, field=field)
+                if problem := name_problem(field, value):
+                    raise JfiError("invalid_view" if field == "id" and len(value) <= NAME_MAX else "invalid_value",
+                                   problem, source=source, line=number, field=field)
     for raw in urls:
         url = _url(raw, base, ("argument", 0))
         views.append(View(f"V-{len(views) + 1:03d}", _host(url), url, settle_ms))
+        if problem := name_problem("product", views[-1].product):
+            raise JfiError("invalid_value", problem, source="argument", field="product")
     seen: set[str] = set()
     for v in views:
         if v.view_id in seen:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..atomic import AtomicFiles, recover, writer_lock
+from ..paths import own_folder, regular_file
 from ..jsonl import line_columns, sha256_file
 from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
@@ -183,16 +184,16 @@ class CorpusProject:
         """(kind, round, path) for every round file (harvest: every review batch), in numeric order."""
         found = []
         if self.profile == "harvest":
-            if self.review_dir.is_dir():
+            if own_folder(self.review_dir):
                 for path in self.review_dir.iterdir():
                     m = BATCH_FILE.match(path.name)
-                    if m and path.is_file():
+                    if m and regular_file(path):
                         found.append(("batch", int(m.group(1)), path))
             return sorted(found, key=lambda f: f[1])
-        if self.rounds_dir.is_dir():
+        if own_folder(self.rounds_dir):
             for path in self.rounds_dir.iterdir():
                 m = ROUND_FILE.match(path.name)
-                if m and path.is_file():
+                if m and regular_file(path):
                     number = int(m.group(1) or m.group(3))
                     found.append((KIND[m.group(2) or m.group(4)], number, path))
         return sorted(found, key=lambda f: (f[1], f[0]))
@@ -220,7 +221,7 @@ class CorpusProject:
         store.set_goal(goal)
         files = [("item", None, self.corpus_path)] + self.round_files()
         for kind, number, path in files:
-            present = path.is_file()
+            present = regular_file(path)  # a symlink or folder in a file's place is refused, never read as empty
             store.append("raw_files", {"kind": [kind], "source": [display_path(path)],
                                        "round": [number], "present": [present]})
             if present:

@@ -3,7 +3,7 @@ INSERT INTO field_specs (kind, field, required, types, allowed, pattern, format,
 SELECT 'ratification', * FROM (VALUES
     ('id', true, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the unit id'),
     ('scope', false, ['string'], ['wcag', 'client'], NULL, NULL, NULL, NULL, NULL, NULL, 'wcag (default) or client'),
-    ('ratified_by', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the named person who decides'),
+    ('ratified_by', false, ['string'], NULL, NULL, 'person', NULL, NULL, NULL, NULL, 'the named person who decides'),
     ('ratified_judgment', false, ['string'], ['yes', 'no', 'unsure', ''], NULL, NULL, NULL, NULL, NULL, NULL, 'yes, no or unsure (wcag scope only)'),
     ('ratified_client_result', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the client-standard result (client scope only)'),
     ('ratifier_note', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the ratifier''s note'),

@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product too long to name a file, or a view id used twice
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), or a view id used twice
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -16,6 +16,14 @@ UNION ALL
 SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$')) || ' characters; at most 100 (it names files)'
 FROM views AS v, LATERAL (VALUES ('view_id', v.view_id), ('product', v.product)) AS f(field, value)
 WHERE length(jstr(f.value, '$')) > 100
+UNION ALL
+SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' ' || left(jstr(f.value, '$'), 80) || ' ' || f.rule
+FROM views AS v, LATERAL (VALUES
+    ('view_id', v.view_id, '[A-Za-z0-9][A-Za-z0-9._-]*', 'must be letters, digits, . _ or -'),
+    ('product', v.product, '[\p{L}\p{N}][^/\\\p{C}\p{Zl}\p{Zp}]*',
+     'must start with a letter or digit and hold no / or \ and no control or invisible character (it names files)')
+) AS f(field, value, pattern, rule)
+WHERE length(jstr(f.value, '$')) <= 100 AND NOT regexp_full_match(jstr(f.value, '$'), f.pattern)
 UNION ALL
 SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || ' appears on an earlier line'
 FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)

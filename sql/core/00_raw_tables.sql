@@ -29,7 +29,7 @@
 --   types: allowed JSON types (string, integer, number, boolean, array, object, null)
 --   allowed: the values a string may take (null when free)
 --   pattern: a regular expression the whole string must match (null when free)
---   format: a named format the string must satisfy: http_url, date or nonblank
+--   format: a named format the string must satisfy: http_url, date, nonblank or person (a name that signs: shows a letter or digit, holds no control or invisible character)
 --   min_len: fewest characters allowed
 --   max_len: most characters allowed
 --   min_int: smallest integer allowed

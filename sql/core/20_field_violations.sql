@@ -44,12 +44,15 @@ UNION ALL
 SELECT kind, source, line, record_id, field, 'invalid_value', CASE format
         WHEN 'http_url' THEN '"' || str || '" is not an absolute http(s) URL'
         WHEN 'date' THEN '"' || str || '" is not a calendar date YYYY-MM-DD'
+        WHEN 'person' THEN '"' || str || '" is not a person''s name: it must show a letter or digit and hold no control or invisible character'
         ELSE 'must not be empty' END
 FROM spec_vals
 WHERE str IS NOT NULL AND CASE format
         WHEN 'http_url' THEN NOT is_http_url(str)
         WHEN 'date' THEN NOT is_calendar_day(str)
         WHEN 'nonblank' THEN trim(str) = ''
+        -- a name that signs: empty (not signed yet) or something a person sees, with nothing a terminal obeys or hides
+        WHEN 'person' THEN str <> '' AND (NOT regexp_matches(str, '[\p{L}\p{N}]') OR regexp_matches(str, '[\p{C}\p{Zl}\p{Zp}]'))
         ELSE false END
 UNION ALL
 SELECT kind, source, line, record_id, field, 'invalid_value',

@@ -1,0 +1,74 @@
+"""Paths inside a folder that came from someone else: what a file in it names is checked before it is read or
+written. Nothing here follows a symlink or leaves the folder."""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path, PurePosixPath
+
+from .errors import JfiError, clip
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def regular_file(path: Path) -> bool:
+    """Whether an input file is there: False when absent, True for a regular file; a symlink, folder or other
+    special file in its place is refused (unsafe_path), never followed nor read as empty."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        return False
+    if stat.S_ISREG(mode):
+        return True
+    what = "a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+    raise JfiError("unsafe_path", f"is {what}; jfi reads and writes only regular files inside the folder "
+                   "(replace it with the file itself)", source=str(path))
+
+
+def own_folder(path: Path) -> bool:
+    """Whether a folder jfi reads or writes is there: False when absent, True for a real folder; a symlink or a file
+    in its place is refused (unsafe_path)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return False
+    if stat.S_ISDIR(mode):
+        return True
+    what = "a symlink" if stat.S_ISLNK(mode) else "not a folder"
+    raise JfiError("unsafe_path", f"is {what}; jfi reads and writes only real folders inside the folder",
+                   source=str(path))
+
+
+def inside(root: Path, rel, *, under: str | None = None, source: str | None = None, field: str | None = None,
+           line: int | None = None) -> Path:
+    """`root / rel` for a relative path a file in the folder names, checked: no absolute path, no `..`, no
+    backslash or NUL, inside `under` when given, and through no symlink. Raises unsafe_path naming where it was
+    found."""
+    def refuse(why: str) -> JfiError:
+        return JfiError("unsafe_path", f"{clip(rel, 120)!r} {why}", source=source, line=line, field=field)
+    if not isinstance(rel, str) or not rel or "\0" in rel or "\\" in rel:
+        raise refuse("is not a relative path inside the folder")
+    parts = PurePosixPath(rel).parts
+    if PurePosixPath(rel).is_absolute() or any(p in ("..", ".") for p in parts):
+        raise refuse("leaves the folder (absolute or with ..)")
+    if under is not None and (len(parts) < 2 or parts[0] != under):
+        raise refuse(f"is not inside {under}/")
+    here = Path(root)
+    for part in parts[:-1]:
+        here = here / part
+        if here.is_symlink():
+            raise refuse(f"goes through the symlink {part!r}")
+    return Path(root).joinpath(*parts)
+
+
+def png_bytes(path: Path, *, source: str | None = None, line: int | None = None) -> bytes | None:
+    """The bytes of a screenshot that must be a PNG image and a regular file (None when absent)."""
+    if not regular_file(path):
+        return None
+    data = path.read_bytes()
+    if not data.startswith(PNG_SIGNATURE):
+        raise JfiError("unsafe_path", f"{path.name} is not a PNG image (a screenshot must be one)",
+                       source=source or str(path), line=line, field="screenshot")
+    return data

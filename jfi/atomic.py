@@ -79,6 +79,8 @@ def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list
     token = name[len(".jfi-commit-"):-len(".json")]
     try:
         entry = json.loads(journal.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return [], []  # its writer finished meanwhile
     except (OSError, ValueError, RecursionError):
         raise _unsafe(journal, "cannot be read as JSON") from None
     if not isinstance(entry, dict) or not isinstance(entry.get("renames"), list) or \

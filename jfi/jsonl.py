@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -61,20 +62,60 @@ def _no_duplicates(pairs):
     return None  # nothing is built: this pass only looks
 
 
+class _NotStrict(ValueError):
+    pass
+
+
+def _no_constant(name: str):
+    raise _NotStrict(f"{name} is not a JSON number (RFC 8259)")
+
+
+ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+
+
+def _lone_surrogate(text: str) -> str | None:
+    """The first \\uD800-\\uDFFF escape of a JSON text that is not half of a pair, else None."""
+    pending = None  # (end, escape) of a high surrogate waiting for its low half
+    for m in ESCAPE.finditer(text):
+        code = int(m.group(1)[1:], 16) if m.group(1)[0] == "u" else None
+        if pending is not None:
+            if m.start() == pending[0] and code is not None and 0xDC00 <= code <= 0xDFFF:
+                pending = None
+                continue
+            return pending[1]
+        if code is not None and 0xD800 <= code <= 0xDBFF:
+            pending = (m.end(), m.group())
+        elif code is not None and 0xDC00 <= code <= 0xDFFF:
+            return m.group()
+    return pending[1] if pending else None
+
+
+def strict_loads(text: str, **hooks):
+    """json.loads as strict as RFC 8259: NaN, Infinity and a lone surrogate escape (no character of its own) are
+    refused like a trailing comma, a comment or a single quote (ValueError)."""
+    value = json.loads(text, parse_constant=_no_constant, **hooks)
+    if "\\u" in text and (lone := _lone_surrogate(text)):
+        raise _NotStrict(f"{lone} is half a character (a lone surrogate escape)")
+    return value
+
+
 def json_problems(source: str, numbers: list[int], texts: list[str]) -> list[dict]:
-    """What SQL cannot see in a line: a key repeated in any object, or nesting too deep to read. One row per bad line
-    in the shape of the violation views (invalid JSON itself is left to the SQL rules)."""
+    """What SQL cannot see in a line: a key repeated in any object, nesting too deep to read, or what DuckDB's JSON
+    reader takes but RFC 8259 does not (a trailing comma, NaN, a lone surrogate escape). One row per bad line in the
+    shape of the violation views; a line the reader refuses is reported by its message (jsonl_line_violations)."""
     rows = []
     for number, text in zip(numbers, texts):
         problem = None
         try:
-            json.loads(text, object_pairs_hook=_no_duplicates)
+            strict_loads(text, object_pairs_hook=_no_duplicates)
         except _Duplicate as d:
             problem = (clip(d.args[0], 60), f'key "{clip(d.args[0], 60)}" appears more than once')
         except RecursionError:
             problem = (None, "nested too deeply to read")
-        except ValueError:
-            continue
+        except json.JSONDecodeError as e:
+            problem = (None, f"not valid JSON: {e.msg} at column {e.colno}")
+        except ValueError as e:
+            problem = (None, f"not valid JSON: {e}")
         if problem:
             rows.append({"source": source, "line": number, "record_id": None, "field": problem[0],
                          "code": "invalid_json", "message": problem[1]})
@@ -86,11 +127,13 @@ def parse_json(text: str | bytes, source, line: int | None = None):
     if isinstance(text, bytes):
         text = decode_utf8(text, source)
     try:
-        return json.loads(text)
+        return strict_loads(text)
     except RecursionError:
         raise JfiError("invalid_json", "nested too deeply to read", source=str(source), line=line) from None
     except json.JSONDecodeError as e:
         raise JfiError("invalid_json", e.msg, source=str(source), line=line or e.lineno) from None
+    except ValueError as e:
+        raise JfiError("invalid_json", str(e), source=str(source), line=line) from None
 
 
 def read_lines(path: Path) -> list[Line]:

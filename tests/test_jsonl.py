@@ -18,6 +18,31 @@ def test_truncated_object_on_line_3_is_reported_at_line_3(jfi):
     assert "functional-images.jsonl:3: invalid_json" in r.stderr
 
 
+@pytest.mark.parametrize("bad", [
+    lambda line: line[:-1] + ",}",                                      # a trailing comma
+    lambda line: line[:-1] + ', "n": NaN}',                             # NaN is no JSON number
+    lambda line: line[:-1] + ', "n": -Infinity}',
+    lambda line: line.replace('"gear"', '"gear\\ud800"', 1),         # half a character
+    lambda line: line.replace('"gear"', '"\\udc00gear"', 1),
+])
+def test_what_a_strict_json_parser_refuses_is_refused_at_its_line(jfi, bad):
+    """RFC 8259, as every JSONL reader of jfi reads it: DuckDB's own JSON functions take these, jfi does not."""
+    lines = [json.dumps(item(id="fi-0001")), json.dumps(item(id="fi-0002"))]
+    lines[1] = bad(lines[1])
+    jfi.write_corpus("\n".join(lines) + "\n")
+    r = jfi("corpus", "validate", "--json")
+    assert r.exit_code == 2, r.stderr
+    assert [(e["line"], e["code"]) for e in r.json["errors"]] == [(2, "invalid_json")]
+    assert jfi("corpus", "export").exit_code == 2
+
+
+def test_an_escaped_backslash_before_u_and_a_surrogate_pair_are_fine(jfi):
+    line = json.dumps(item(provenance_note="a backslash then u: \\ud800, a face: \U0001F600"))  # ASCII-escaped
+    assert "\\\\ud800" in line and "\\ud83d\\ude00" in line
+    jfi.write_corpus(line + "\n")
+    assert jfi("corpus", "validate", "--json").json["errors"] == []
+
+
 def test_crlf_with_bom_blank_lines_and_no_final_newline(jfi):
     body = "\r\n".join([json.dumps(item(id="fi-0001")), "", "  ", json.dumps(item(id="fi-0002")), "[1]"])
     jfi.corpus.parent.mkdir(parents=True)

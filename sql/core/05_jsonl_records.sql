@@ -4,14 +4,15 @@
 --   round: round number from the file name
 --   line: 1-based line number
 --   text: the line as read
---   is_json: whether the line is valid JSON
+--   is_json: whether the line is valid JSON (RFC 8259: DuckDB's json_valid, and the reader found no trailing comma, NaN, lone surrogate or the like, see raw_json_problems)
 --   is_object: whether the line is a JSON object
 --   doc: the object (NULL unless is_object)
 --   record_id: the record's id or item_id when it is a string
 CREATE OR REPLACE TABLE jsonl_records AS
-WITH parsed AS (
-    SELECT kind, source, round, line, text, json_valid(text) AS is_json
-    FROM raw_lines WHERE kind <> 'report'
+WITH not_strict AS (SELECT DISTINCT source, line FROM raw_json_problems WHERE starts_with(message, 'not valid JSON')),
+parsed AS (
+    SELECT r.kind, r.source, r.round, r.line, r.text, json_valid(r.text) AND n.line IS NULL AS is_json
+    FROM raw_lines AS r LEFT JOIN not_strict AS n USING (source, line) WHERE r.kind <> 'report'
 ),
 objects AS (
     -- a valid JSON text is an object exactly when its first non-blank character is {

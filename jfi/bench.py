@@ -111,7 +111,7 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
     """n views (the conformance sites' views over and over, served from their folder, settle 300 ms, screenshots)
     captured with one page at a time, with the default number, and on a local Dask cluster of two worker processes,
     each as `jfi audit inventory` in its own process; the outputs must be identical apart from timings."""
-    from .audit import capture
+    from .capture import browse as capture
 
     views = capture_views(sites_root, n)
     common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", "300"]

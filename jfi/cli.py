@@ -367,9 +367,9 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
 
     Example: jfi audit inventory --urls-file views.txt --out audits/2026-12 --settle 800
     """
-    from .audit import capture, views as views_mod
-    from .audit.routing import DEFAULT_ORIGIN, FolderSite
-    size = capture.parse_viewport(viewport)
+    from .capture import browse, capture, views as views_mod
+    from .capture.routing import DEFAULT_ORIGIN, FolderSite
+    size = browse.parse_viewport(viewport)
     if origin is not None and port is not None:
         raise JfiError("usage", "give --origin or --port, not both", exit_code=3)
     site = None
@@ -384,12 +384,12 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
         raise JfiError("usage", "--origin and --port name the origin of a --serve folder", exit_code=3)
     selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
                                only=only.split(",") if only else None, product=product)
-    opts = capture.Options(viewport=size, workers=workers or capture.default_workers(),
+    opts = browse.Options(viewport=size, workers=workers or browse.default_workers(),
                            screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
                            urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
     sliced = None
     if shard is not None:
-        from .audit.shards import parse_shard, slice_of
+        from .capture.shards import parse_shard, slice_of
         selected, sliced = slice_of(selected, *parse_shard(shard))
     return capture.run(selected, out, opts, replace=replace, shard=sliced, cluster=cluster)
 
@@ -404,7 +404,7 @@ def audit_combine(shards: list[Path] = typer.Argument(..., help="The slice folde
 
     Example: jfi audit combine shard-1 shard-2 --out audits/2026-12
     """
-    from .audit.shards import combine
+    from .capture.shards import combine
     return combine(shards, out, replace=replace)
 
 
@@ -416,7 +416,7 @@ def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-
 
     Example: jfi audit import-inventory old/inventory-run.json --out audits/imported
     """
-    from .audit import import_inventory
+    from .capture import import_inventory
     return import_inventory.run(manifest, out)
 
 
@@ -663,7 +663,7 @@ def verify_measure(url: str = typer.Option(..., "--url", help="Page URL or local
 
     Example: jfi verify measure --url site/index.html --bindings bindings.jsonl --out out
     """
-    from .audit.capture import parse_viewport
+    from .capture.browse import parse_viewport
     from .verify import measure
     return measure.run(url, bindings, out, parse_viewport(viewport))
 

@@ -6,23 +6,24 @@ class JfiError(Exception):
     """A refused operation. Exit status 2 unless stated (3 for usage errors, 1 for nothing to do)."""
 
     def __init__(self, code: str, message: str, *, source: str | None = None, line: int | None = None,
-                 field: str | None = None, exit_code: int = 2):
+                 field: str | None = None, exit_code: int = 2, problems: list[dict] | None = None):
         super().__init__(message)
         self.code, self.message = code, message
         self.source, self.line, self.field, self.exit_code = source, line, field, exit_code
+        self.problems = problems or []  # violation rows {source, line, field, code, message} behind the refusal
 
     def render(self) -> str:
-        return format_location(self.source, self.line, self.field, self.code, self.message)
+        """The refusal as people read it: a line per problem behind it, then its own line."""
+        return "\n".join([*(format_location(v["source"], v["line"], v["field"], v["code"], v["message"])
+                             for v in self.problems),
+                           format_location(self.source, self.line, self.field, self.code, self.message)])
 
 
 def refuse(violations: list[dict], code: str, summary: str) -> None:
-    """Print every violation row ({source, line, field, code, message}) on stderr, then refuse with
-    `<count> <summary>` when there is any."""
+    """Refuse with `<count> <summary>` when there is any violation row ({source, line, field, code, message}); the
+    rows travel on the error (`problems`) for the caller to show."""
     if violations:
-        from .output import err
-        for v in violations:
-            err(format_location(v["source"], v["line"], v["field"], v["code"], v["message"]))
-        raise JfiError(code, f"{len(violations)} {summary}")
+        raise JfiError(code, f"{len(violations)} {summary}", problems=violations)
 
 
 MESSAGE_MAX = 300  # characters of a message; a value a user sent may be megabytes long

@@ -17,9 +17,10 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
             raise JfiError("no_verification", f"{verify} is not a folder", source=str(verify))
         return VerifyFolder(verify).store().describe()
     if inventory is not None:
-        from .audit.folder import AuditFolder
-        from .audit.judging import load_folder
-        return load_folder(AuditFolder(inventory), strict=False)[0].describe()
+        from .audit.evaluation import load_saved
+        from .audit.folder import AuditFolder, load_folder
+        folder = AuditFolder(inventory)  # the folder's last eval is queryable too
+        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe()
     return project.store(goal=project.resolve_goal(None)).describe()
 
 

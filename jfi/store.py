@@ -13,15 +13,6 @@ from .errors import JfiError
 from .jsonl import json_problems
 
 
-def _generate_flag_views(con) -> None:
-    from .audit.flags import create_flag_view
-    create_flag_view(con)
-
-
-# Rule tables whose rows are SQL conditions: the view built from them, right after the table is made.
-GENERATED_FROM = {"audit_flag_rules": _generate_flag_views}
-
-
 def sql_string(text: str) -> str:
     """A SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
@@ -83,9 +74,6 @@ class Store:
         for f in self.files:
             if not f.input_layer:
                 self.con.execute(f.text)
-                for name in f.objects:
-                    if name in GENERATED_FROM:
-                        GENERATED_FROM[name](self.con)
         return self
 
     def describe(self) -> "Store":

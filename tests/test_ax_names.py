@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Jfi
-from jfi.audit.axnames import describe, name_source
+from jfi.capture.axnames import describe, name_source
 
 PAGES = Path(__file__).with_name("pages_ax")
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Jfi, item
 from inventories import link, view, write
-from jfi.audit.canonical import digest
+from jfi.canonical import digest
 from jfi.output import csv_lines, safe_cell
 
 PAYLOADS = ["=1+1", "@SUM(1)", "+1", "-1", "\t=1", "\r=1", "\n=1", "a\r=1", "x\r\n=2", " =3", "\u3000=4",

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import EXAMPLE, Jfi, dump, snapshot
 from inventories import field, heading, image, link, nav, view, write
-from jfi.audit.canonical import digest
+from jfi.canonical import digest
 
 N = int(os.environ.get("JFI_FUZZ_N") or 24)
 LOCATED = re.compile(r"^\S[^\n]*?:\d+: (\S+: )?[a-z_0-9]+: ", re.M)

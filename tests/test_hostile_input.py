@@ -5,7 +5,7 @@ import pytest
 
 from conftest import Jfi, dump, item, snapshot
 from inventories import link, view, write
-from jfi.audit.canonical import digest
+from jfi.canonical import digest
 
 
 def refused(r, *needles):

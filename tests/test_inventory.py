@@ -214,7 +214,7 @@ def test_import_gives_back_the_same_views(capture, tmp_path):
 def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
     import io
 
-    from jfi.audit.capture import describe
+    from jfi.capture.browse import describe
     from jfi.progress import Progress
 
     class Tty(io.StringIO):

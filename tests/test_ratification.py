@@ -7,7 +7,7 @@ import pytest
 
 from conftest import Jfi, snapshot
 from inventories import link, view, write
-from jfi.audit.canonical import decision_id, digest
+from jfi.canonical import decision_id, digest
 
 
 @pytest.fixture

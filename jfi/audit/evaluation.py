@@ -13,7 +13,7 @@ from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import to_jsonable
 from ..store import Store
-from .folder import AuditFolder
+from .folder import AuditFolder, add_file, load_folder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
 INPUTS = "eval-inputs.json"  # what the last eval read, so that `jfi query --inventory` sees its views too
@@ -94,14 +94,12 @@ def bar_of(expectations: Path) -> dict:
 
 def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]]) -> None:
     """YAML records as JSON lines numbered by the YAML line they start on."""
-    from .judging import _add_file
-    _add_file(store, kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
+    add_file(store, kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
               [n for n, _ in records])
 
 
 def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: list[str]) -> None:
     """Expectations, overrides, the runs' judged lines, the runs and the bar, into the store (before it is built)."""
-    from .judging import _add_file
     _add(store, "expectation", expectations, expectation_records(expectations))
     if overrides is not None:
         _add(store, "override", overrides, override_records(overrides))
@@ -115,7 +113,7 @@ def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: 
                                "draw": [r[3] for r in rows], "folder": [r[4] for r in rows]})
     for run, (_, _, _, folder) in enumerate(parsed, 1):
         for path in sorted(folder.glob("*.judged.jsonl")):
-            _add_file(store, "eval_judged", path, round_no=run)
+            add_file(store, "eval_judged", path, round_no=run)
     bar = bar_of(expectations)
     store.append("eval_settings", {k: [v] for k, v in bar.items()})
 
@@ -134,7 +132,6 @@ def load_saved(store: Store, root: Path) -> None:
 
 
 def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, runs: list[str]) -> int:
-    from .judging import load_folder
     folder.require_built()
     for path in (expectations, overrides):
         if path is not None and not path.is_file():

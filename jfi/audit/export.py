@@ -11,8 +11,8 @@ from .. import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..querying import internal, sections_of
 from ..store import sql_string as _quote
-from .folder import AuditFolder
-from .judging import load_folder
+from .evaluation import load_saved
+from .folder import AuditFolder, load_folder
 
 # Parquet file -> the query that makes it
 PARQUET = {
@@ -30,7 +30,7 @@ def export(folder: AuditFolder, out: Path | None) -> int:
     out = Path(out) if out else folder.root
     folder.require_built()
     with writer_lock(folder.root):
-        store = load_folder(folder, strict=False)[0].describe()
+        store = load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe()
         try:
             where = sections_of()
             names = [name for (name,) in store.con.execute(

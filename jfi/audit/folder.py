@@ -1,5 +1,8 @@
-"""An audit folder: its inventory (inventory.jsonl, or a content-inventory/v1 inventory-run.json made
-elsewhere) and the files the later steps read and write, loaded into one store."""
+"""The one door into an audit folder: it opens the folder (finishing interrupted commits), reads its inventory
+(inventory.jsonl, or a content-inventory/v1 inventory-run.json made elsewhere) for `build`, and for every command
+after it loads the folder's files into a built store, starting from the store kept beside the folder
+(jfi.audit.kept). Commands take their store from here (`load_folder`) and never read the folder's inputs
+themselves."""
 from __future__ import annotations
 
 import hashlib
@@ -14,9 +17,11 @@ from ijson.common import ObjectBuilder
 
 from ..errors import JfiError, refuse
 from ..atomic import recover
-from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file
+from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines
 from ..paths import own_folder, regular_file
+from ..canonical import decision_id, digest
 from ..store import Store
+from .kept import THROUGH, KeptStore
 
 
 BUILD_THROUGH = 46  # the last rule file `build` reads from (46_audit_nav_consistency): units, batches, the 3.2.3 check
@@ -97,7 +102,7 @@ class AuditFolder:
             numbers, texts = line_columns(self.inventory_jsonl)
             return str(self.inventory_jsonl), numbers, texts, self.inventory_jsonl.read_bytes()
         if regular_file(self.manifest):
-            from .import_inventory import read_manifest
+            from ..manifest import read_manifest
             run = read_manifest(self.manifest)
             texts = [json.dumps(v, ensure_ascii=False) for v in run["views"]]
             return str(self.manifest), list(range(1, len(texts) + 1)), texts, self.manifest.read_bytes()
@@ -160,3 +165,136 @@ class AuditFolder:
         except RecursionError:
             raise JfiError("invalid_json", "nested too deeply to read", source=str(self.inventory_jsonl), line=1) from None
         return record if record.get("record") == "run" else {}
+
+
+def add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None,
+              round_no: int | None = None):
+    present = texts_from is not None or regular_file(path)
+    store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [round_no], "present": [present]})
+    if texts_from is None and present:
+        numbers, texts_from = line_columns(path)
+    if texts_from:
+        store.add_lines(kind, str(path), numbers, texts_from, round_no=round_no)
+
+
+class BuiltUnits(dict):
+    """The header of judgment-units.json (its nav rows included); the units list is parsed when first asked for."""
+
+    def __init__(self, head: dict, path: Path):
+        super().__init__(head)
+        self._path = path
+
+    def __getitem__(self, key):
+        if key == "units" and not dict.__contains__(self, "units"):
+            self["units"] = parse_json(self._path.read_bytes(), self._path)["units"] if self._path.is_file() else []
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        return self[key] if key == "units" else dict.get(self, key, default)
+
+
+def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
+                ledger_bytes: bytes | None = None, before_build=None, inventory: bool = False) -> tuple[Store, BuiltUnits, str]:
+    """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
+    and the spot checks; returns (store, the built units' header, their sha256). Strict: refuses bad input, listing
+    every problem; otherwise loads what is there (for queries). A strict load of the folder's own files starts from
+    the store kept beside the audit (jfi.audit.kept) and, when it built one, leaves it to the command to keep."""
+    units_path = folder.units_path
+    if strict:
+        folder.require_built()
+    kept = KeptStore(folder.root, inventory) if strict and ledger_bytes is None and before_build is None else None
+    if kept is not None and (hit := kept.reuse()):
+        store, head, units_sha = hit
+        store.set_sample_seed(seed)
+        return store, BuiltUnits(head, units_path), units_sha
+    store = kept.new_store() if kept is not None else Store(
+        sections=("audit",), through=THROUGH if strict and before_build is None else None)
+    try:
+        head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
+        store.set_sample_seed(seed)
+        if before_build is not None:
+            before_build(store)
+        store.build()
+        # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
+        bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
+                         "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
+        refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
+        if kept is not None:
+            kept.seal(head, units_sha)
+    except BaseException:
+        kept.discard() if kept is not None else store.close()
+        raise
+    return store, BuiltUnits(head, units_path), units_sha
+
+
+def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: bool, ledger_bytes: bytes | None,
+          inventory: bool) -> tuple[dict, str]:
+    """Put the folder's files into a store not built yet (each unchanged file from the kept store when there is
+    one); returns (the built units' header, their sha256)."""
+    units_path = folder.units_path
+    if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable
+        try:
+            folder.load_inventory(store)
+        except JfiError:
+            pass
+    ledger = folder.root / "ratifications.jsonl"
+    ledger_ids = set()
+    if ledger_bytes is not None or regular_file(ledger):
+        if ledger_bytes is None:
+            numbers, texts = line_columns(ledger)
+        else:  # a ledger about to be written, checked whole before it is
+            lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
+            numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
+        add_file(store, "ratification", ledger, texts, numbers)
+        digests = []
+        for number, text in zip(numbers, texts):
+            try:
+                record = json.loads(text)
+            except (ValueError, RecursionError):
+                continue  # the rules report the line (invalid JSON, or nesting too deep to read)
+            if isinstance(record, dict):
+                try:
+                    digests.append((number, decision_id(record)))
+                except RecursionError:
+                    continue
+                if isinstance(record.get("id"), str):
+                    ledger_ids.add(record["id"])
+        store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
+                                        "decision_id": [d[1] for d in digests]})
+    head, units_sha = {}, hashlib.sha256(b"").hexdigest()
+    if regular_file(units_path):
+        units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
+        if kept is not None and kept.take(units_path):
+            kept.copy_taken()  # now: the pins below are read from its rows
+            head = json.loads(store.scalar("SELECT head FROM kept_before.jfi_kept"))
+        else:
+            built = parse_json(units_path.read_bytes(), units_path)
+            if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
+                raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list",
+                               source=str(units_path))
+            head = {k: v for k, v in built.items() if k != "units"}
+            if built["units"]:  # entry N of the units list is line N of kind unit
+                store.append("raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None],
+                                           "present": [True]})
+                store.con.execute("INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM "
+                                  "audit_built_units_file(?, ?)",
+                                  [str(units_path), str(units_path), units_path.stat().st_size + 1]).fetchall()
+            del built
+        # the pins of the units the ledger names: each its entry's canonical digest
+        pins = [(u["id"], digest(u)) for (text,) in store.con.execute(
+            "SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
+            "(SELECT unnest(?::VARCHAR[]))", [sorted(ledger_ids)]).fetchall() if isinstance(u := json.loads(text), dict)]
+        store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
+    standards = folder.root / "standards.jsonl"
+    if regular_file(standards) and not (kept is not None and kept.take(standards)):
+        add_file(store, "standard", standards)
+    if own_folder(folder.batches):
+        for path in sorted(folder.batches.glob("*.jsonl")):
+            if not (kept is not None and kept.take(path)):
+                add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
+    spot = folder.root / "spot-checks.jsonl"
+    if regular_file(spot) and not (kept is not None and kept.take(spot)):
+        add_file(store, "spot_check", spot)
+    if kept is not None:
+        kept.copy_taken()
+    return head, units_sha

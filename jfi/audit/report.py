@@ -12,9 +12,8 @@ from pathlib import Path
 from .. import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..paths import inside, png_bytes, regular_file
-from .capture import SHOT_MAX_HEIGHT
-from .folder import AuditFolder
-from .judging import load_folder
+from ..manifest import SHOT_MAX_HEIGHT
+from .folder import AuditFolder, load_folder
 from .kept import commits
 from .worklist import worklist_parts
 

@@ -7,9 +7,8 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
 from ..output import csv_text, utc_now
-from .canonical import decision_id, digest
-from .folder import AuditFolder
-from .judging import load_folder
+from ..canonical import decision_id, digest
+from .folder import AuditFolder, load_folder
 from .kept import commits
 
 TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",

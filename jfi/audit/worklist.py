@@ -7,9 +7,8 @@ import json
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
 from ..output import csv_text, utc_now
-from .canonical import decision_id, digest
-from .folder import AuditFolder
-from .judging import load_folder
+from ..canonical import decision_id, digest
+from .folder import AuditFolder, load_folder
 from .kept import commits
 
 WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]

@@ -39,6 +39,12 @@ def profile_of_keys(keys) -> str:
     return "harvest" if keys & HARVEST_KEYS else "round-v2" if keys & NAME_KEYS else DEFAULT_PROFILE
 
 
+TARGET_HEADER = """# Accepted-item goal N for this corpus. `jfi corpus validate` scales its count targets from it
+# (k = N/250): per category max(4, round(30k)), per sub-type max(3, round(20k)), distinct domains
+# per sub-type max(3, round(8k)). The first line that is not blank or a comment is the goal.
+"""
+
+
 @dataclass
 class CorpusProject:
     root: Path
@@ -140,8 +146,7 @@ class CorpusProject:
         with writer_lock(self.root), AtomicFiles() as files:
             files.write(self.corpus_path, b"")
             if goal is not None:
-                from .target import HEADER
-                files.write(self.target_file, f"{HEADER}{goal}\n")
+                files.write(self.target_file, f"{TARGET_HEADER}{goal}\n")
             if self.profile_override:
                 files.write(self.profile_file, f"{PROFILE_HEADER}{self.profile_override}\n")
         print(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else "")

@@ -2,12 +2,8 @@
 from __future__ import annotations
 
 from ..jsonl import atomic_write, writer_lock
-from .project import CorpusProject, display_path
+from .project import TARGET_HEADER as HEADER, CorpusProject, display_path
 
-HEADER = """# Accepted-item goal N for this corpus. `jfi corpus validate` scales its count targets from it
-# (k = N/250): per category max(4, round(30k)), per sub-type max(3, round(20k)), distinct domains
-# per sub-type max(3, round(8k)). The first line that is not blank or a comment is the goal.
-"""
 
 
 def write(project: CorpusProject, n: int) -> int:

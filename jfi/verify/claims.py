@@ -11,7 +11,7 @@ from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, writer_lock
 from ..output import table, utc_now
 from ..store import Store
-from ..audit.canonical import digest
+from ..canonical import digest
 
 
 def norm(path) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Jfi, snapshot
 from jfi.audit import kept
-from jfi.audit.canonical import decision_id, digest
+from jfi.canonical import decision_id, digest
 
 SITE = "link-purpose-cards"
 OUTPUTS = ["draft-judgments.csv", "draft-judgments-library.csv", "draft-judgments.json", "draft-judgments.xlsx",

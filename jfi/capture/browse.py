@@ -1,8 +1,8 @@
-"""`jfi audit inventory`: capture each view in Chromium, read-only, into the content-inventory/v1 shape."""
+"""The browser's part of a capture: each view loaded in Chromium, read-only, in a reused tab, and inventoried into
+the content-inventory/v1 view shape (records and screenshots, in the views' order)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -11,17 +11,14 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import __version__
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, writer_lock
-from ..output import utc_now
+from ..manifest import SHOT_MAX_HEIGHT
 from ..progress import Progress
 from . import axnames
 from .routing import FolderSite, Guard
 from .views import View
 
-SCHEMA = "content-inventory/v1"
 CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
 NETWORK_IDLE_MS = 8000
 WHAT_THIS_IS = ("Content inventory (title, headings, links in context, images with alternatives, form labels, "
@@ -51,8 +48,6 @@ NO_WEBRTC = """(() => { for (const name of ["RTCPeerConnection", "webkitRTCPeerC
   try { Object.defineProperty(globalThis, name, {value: undefined, writable: false, configurable: false}); } catch (e) {}
 } })();"""
 
-
-SHOT_MAX_HEIGHT = 10_000  # px of a view's screenshot, from the top of the page
 
 
 @dataclass
@@ -251,67 +246,3 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
     finally:
         shutil.rmtree(options["env"]["HOME"], ignore_errors=True)
     return list(records), shots
-
-
-def manifest(records: list[dict], opts: Options, started: str, finished: str, shard: dict | None = None) -> dict:
-    return {
-        "schema": SCHEMA, "engagement": opts.engagement, "run_started_utc": started, "run_finished_utc": finished,
-        "what_this_is": WHAT_THIS_IS, "method_boundary": METHOD_BOUNDARY, "urls_source": opts.urls_source,
-        "viewport": {"id": opts.viewport_id, "width": opts.viewport[0], "height": opts.viewport[1]},
-        "caps": CAPS, **({"shard": shard} if shard else {}), "view_count": len(records), "views": records,
-    }
-
-
-# What the steps after a capture derive from it (build, merge, sample, worklist, receipts, report, eval, export,
-# judge-kit's rubric, the kept stores): a capture that replaces another removes them with it. What people wrote
-# (judged batches, spot checks, standards, the ratification ledger, audit.toml) stays.
-DERIVED = ("judgment-units.json", "nav-consistency.csv", "draft-judgments*.csv", "draft-judgments.json",
-           "draft-judgments.xlsx", "calibration.json", "spot-check-sample.jsonl", "worklist.md", "worklist.csv",
-           "receipts.jsonl", "receipts.csv", "report.html", "eval.md", "eval.json", "audit.duckdb", "audit-*.parquet",
-           "judgment-rubric.md", ".jfi/*.duckdb", ".jfi/*.duckdb.wal")
-
-
-def derived_files(out: Path, shots: dict[str, bytes]) -> list[Path]:
-    """The files of `out` derived from the capture it holds (see DERIVED): also every batch file made by build and
-    every screenshot the new capture does not make."""
-    found = [p for pattern in DERIVED for p in out.glob(pattern)]
-    found += [p for p in out.glob("batches/*.jsonl") if not p.name.endswith(".judged.jsonl")]
-    found += [p for p in out.glob("screenshots/*.png") if f"screenshots/{p.name}" not in shots]
-    return sorted({p for p in found if p.is_symlink() or p.is_file()})
-
-
-def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None, *, replace: bool = False) -> None:
-    """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json;
-    replacing a capture, what was derived from the old one goes in the same commit."""
-    header = {"record": "run", "jfi_version": __version__, **{k: v for k, v in run.items() if k != "views"}}
-    lines = [json.dumps(header, ensure_ascii=False)]
-    lines += [json.dumps({"record": "view", **v}, ensure_ascii=False) for v in run["views"]]
-    with AtomicFiles() as files:  # screenshots, inventory.jsonl, the manifest and the removals land together
-        for rel, data in (shots or {}).items():
-            files.write(out / rel, data)
-        files.write(out / "inventory.jsonl", "\n".join(lines) + "\n")
-        files.write(out / "inventory-run.json", json.dumps(run, ensure_ascii=False, indent=1) + "\n")
-        for path in derived_files(out, shots or {}) if replace else ():
-            files.remove(path)
-
-
-def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None,
-        cluster: str | None = None) -> int:
-    out = Path(out)
-    if (out / "inventory.jsonl").exists() and not replace:
-        raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
-                       "(or pass --replace)", source=str(out))
-    started = utc_now()
-    if cluster is not None:
-        from .cluster import capture_on_cluster
-        records, shots = capture_on_cluster(views, opts, cluster)
-    else:
-        records, shots = asyncio.run(_capture_all(views, opts))
-    finished = utc_now()
-    out.mkdir(parents=True, exist_ok=True)
-    with writer_lock(out):
-        write_outputs(out, manifest(records, opts, started, finished, shard), shots, replace=replace)
-    noted = [r for r in records if r["inventory"] is None]
-    print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
-          f"{len(noted)} with environment notes only")
-    return 1 if noted else 0

@@ -15,7 +15,7 @@ import re
 
 from ..errors import JfiError
 from ..progress import Progress
-from .capture import Options, _capture_all, describe
+from .browse import Options, _capture_all, describe
 from .views import View
 
 LOCAL = re.compile(r"^local:(\d+)$")

@@ -1,15 +1,13 @@
 """The views to capture: a views file (id,product,url[,settle_ms] | id<TAB>url | url) and URLs given as arguments."""
 from __future__ import annotations
 
-import re
-import unicodedata
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JfiError, clip
+from ..errors import JfiError
+from ..manifest import NAME_MAX, name_problem
 
-ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 @dataclass
@@ -30,28 +28,6 @@ def _url(raw: str, base: str | None, where: tuple[str, int]) -> str:
         raise JfiError("invalid_url", f"{raw!r} is not an absolute http(s) URL{hint}",
                        source=where[0], line=where[1], field="url")
     return raw
-
-
-NAME_MAX = 100  # characters of a view id or product name, which become parts of file names
-UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # control, invisible and unassigned characters
-
-
-def name_problem(field: str, value) -> str | None:
-    """Why a view id or product cannot name a file inside the audit folder (the same rule as the build's
-    audit_inventory_violations), or None. A view id is letters, digits, . _ or -; a product starts with a letter
-    or digit and holds no / or \\ and no control or invisible character."""
-    if not isinstance(value, str):
-        return f"{field} must be a string"
-    if len(value) > NAME_MAX:
-        return f"{field} is {len(value):,} characters; at most {NAME_MAX}"
-    if field == "product":
-        if not value[:1].isalnum() or "/" in value or "\\" in value or \
-                any(unicodedata.category(ch) in UNSAFE_CATEGORIES for ch in value):
-            return (f"product {clip(value, 80)!r} must start with a letter or digit and hold no / or \\ and no "
-                    "control or invisible character (it names files)")
-    elif not ID.match(value):
-        return f"view id {clip(value, 80)!r} must be letters, digits, . _ or -"
-    return None
 
 
 def is_origin(text: str) -> bool:

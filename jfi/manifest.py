@@ -1,21 +1,42 @@
-"""`jfi audit import-inventory FILE.json --out DIR`: take in a content-inventory/v1 manifest made elsewhere. The
-manifest is read view by view (a streaming JSON parser), so memory stays flat whatever the file's size."""
+"""The content-inventory/v1 format that capture writes and the audit reads (they meet through it, never through
+imports): its schema name, the rule for names that become file names, the screenshots' extent, and the streaming
+reader of a manifest (inventory-run.json) made here or elsewhere."""
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import tempfile
+import unicodedata
 from pathlib import Path
 from typing import Iterator
 
 import ijson
 from ijson.common import ObjectBuilder
 
-from ..errors import JfiError, clip
-from ..jsonl import AtomicFiles, writer_lock
-from .capture import SCHEMA
-from .views import name_problem
+from .errors import JfiError, clip
+
+SCHEMA = "content-inventory/v1"
+SHOT_MAX_HEIGHT = 10_000  # px of a view's screenshot, from the top of the page
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+NAME_MAX = 100  # characters of a view id or product name, which become parts of file names
+UNSAFE_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # control, invisible and unassigned characters
+
+
+def name_problem(field: str, value) -> str | None:
+    """Why a view id or product cannot name a file inside the audit folder (the same rule as the build's
+    audit_inventory_violations), or None. A view id is letters, digits, . _ or -; a product starts with a letter
+    or digit and holds no / or \\ and no control or invisible character."""
+    if not isinstance(value, str):
+        return f"{field} must be a string"
+    if len(value) > NAME_MAX:
+        return f"{field} is {len(value):,} characters; at most {NAME_MAX}"
+    if field == "product":
+        if not value[:1].isalnum() or "/" in value or "\\" in value or \
+                any(unicodedata.category(ch) in UNSAFE_CATEGORIES for ch in value):
+            return (f"product {clip(value, 80)!r} must start with a letter or digit and hold no / or \\ and no "
+                    "control or invisible character (it names files)")
+    elif not ID.match(value):
+        return f"view id {clip(value, 80)!r} must be letters, digits, . _ or -"
+    return None
+
 
 VIEW_KEYS = ("view_id", "product", "url", "viewport", "nav_error", "final_url", "stayed_on_route_host", "inventory")
 INVENTORY_KEYS = ("meta", "counts", "headings", "links", "images", "fields", "navs")
@@ -110,40 +131,3 @@ def checked_header(path: Path) -> dict:
 def read_manifest(path: Path) -> dict:
     """The whole manifest (for a folder that holds only inventory-run.json)."""
     return {**checked_header(path), "views": list(views_of(path))}
-
-
-def run(path: Path, out: Path) -> int:
-    """inventory.jsonl (the run header, then a line per view) and inventory-run.json: the manifest itself when no
-    view had to change, else the manifest with the changed views (both written as the views stream by)."""
-    from .. import __version__
-    fields = checked_header(path)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    total = noted = 0
-    with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body, \
-            tempfile.TemporaryFile(dir=out) as copy:
-        # the views go to scratch files; the run header (it needs their count) is written first at the end
-        head = {k: v for k, v in fields.items() if k != "view_count"}
-        copy.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + (b", " if head else b"") + b'"views": [\n')
-        for view in views_of(path):
-            text = json.dumps(view, ensure_ascii=False)
-            copy.write(((",\n" if total else "") + text).encode("utf-8"))
-            body.write(b'{"record": "view", ' + text[1:].encode("utf-8") + b"\n" if len(text) > 2 else
-                       b'{"record": "view"}\n')
-            total += 1
-            noted += view["inventory"] is None
-        copy.write(f'\n], "view_count": {fields.get("view_count", total)}}}\n'.encode("utf-8"))
-        header = {"record": "run", "jfi_version": __version__, **head, "view_count": fields.get("view_count", total)}
-        with files.open(out / "inventory.jsonl") as fh:
-            fh.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n")
-            body.seek(0)
-            shutil.copyfileobj(body, fh, 1 << 20)
-        with files.open(out / "inventory-run.json") as fh:
-            if noted == 0 and "view_count" in fields:  # nothing changed: the manifest as it came
-                with open(path, "rb") as src:
-                    shutil.copyfileobj(src, fh, 1 << 20)
-            else:
-                copy.seek(0)
-                shutil.copyfileobj(copy, fh, 1 << 20)
-    print(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
-    return 0

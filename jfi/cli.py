@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from . import __version__
+from .version import __version__
 from .errors import JfiError
 from .output import Shown, dumps, err
 

@@ -1,6 +1,8 @@
 """Writing results for people and programs: aligned tables, formula-safe CSV, JSON."""
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import csv
 import datetime as dt
 import decimal
@@ -131,6 +133,38 @@ def utc_now(timespec: str = "milliseconds") -> str:
 
 def err(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+# Where a command's words go: the command line prints them as they come (the default); the Python API (jfi.api)
+# collects them on the result it returns. Workflow modules never print: they say (stdout) or note (stderr).
+_voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=None)
+
+
+def say(text: str) -> None:
+    """What a command tells its user on stdout (a summary line, a table, a JSON report)."""
+    sink = _voice.get()
+    print(text) if sink is None else sink("out", str(text))
+
+
+def note(text: str) -> None:
+    """What a command tells its user on stderr (a problem it met, a warning, a refused row)."""
+    sink = _voice.get()
+    err(text) if sink is None else sink("err", str(text))
+
+
+def collecting() -> bool:
+    """Whether a command's words are being collected (the Python API) rather than shown on a terminal."""
+    return _voice.get() is not None
+
+
+@contextlib.contextmanager
+def collected(sink):
+    """Within the block, say() and note() go to sink(stream, text) instead of the terminal."""
+    token = _voice.set(sink)
+    try:
+        yield
+    finally:
+        _voice.reset(token)
 
 
 # Characters a terminal would obey or hide: controls (but newline and tab), format characters such as bidi overrides

@@ -4,13 +4,15 @@ from __future__ import annotations
 import sys
 import time
 
+from .output import collecting, note as say_note
+
 
 class Progress:
     def __init__(self, total: int, unit: str, problem: str):
         self.total, self.unit, self.problem = total, unit, problem
         self.done, self.problems, self.start = 0, 0, time.monotonic()
         self.bar = None
-        if sys.stderr.isatty() and total:
+        if sys.stderr.isatty() and total and not collecting():
             from rich.console import Console
             from .output import raw_stream
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
@@ -28,5 +30,4 @@ class Progress:
             if self.done >= self.total:
                 self.bar.stop()
         elif note:
-            sys.stderr.write(f"{note} ({self.done}/{self.total}, {time.monotonic() - self.start:.1f}s)\n")
-            sys.stderr.flush()
+            say_note(f"{note} ({self.done}/{self.total}, {time.monotonic() - self.start:.1f}s)")

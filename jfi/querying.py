@@ -6,6 +6,7 @@ import duckdb
 from . import readonly
 from .errors import JfiError
 from .output import csv_text, dumps, table
+from .rulebook import internal, sections_of
 from .store import Store
 
 
@@ -24,7 +25,8 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
     return project.store(goal=project.resolve_goal(None)).describe()
 
 
-def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
+def rows(project, sql: str, inventory=None, verify=None) -> tuple[list[str], list[tuple]]:
+    """(columns, rows) of one read statement over the project's store (or an audit or verification folder's)."""
     readonly.check(sql)
     store = open_project_store(project, inventory, verify)
     try:
@@ -36,11 +38,21 @@ def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
         except duckdb.Error as e:
             raise JfiError("invalid_query", str(e).splitlines()[0]) from None
         if cur.description is None:
-            return ""
-        columns = [d[0] for d in cur.description]
-        rows = cur.fetchall()
+            return [], []
+        return [d[0] for d in cur.description], cur.fetchall()
     finally:
         store.close()
+
+
+def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
+    """The query's result as text: a table for people, CSV or JSON for programs."""
+    columns, rows_ = rows(project, sql, inventory, verify)
+    if not columns:
+        return ""
+    return render(columns, rows_, fmt)
+
+
+def render(columns: list[str], rows: list[tuple], fmt: str) -> str:
     if fmt == "csv":
         return csv_text(columns, rows)
     if fmt == "json":
@@ -82,23 +94,7 @@ def schema_rows(store: Store) -> list[dict]:
 
 # The store's plumbing: input tables and the long forms rules are made from. `jfi schema` lists them under --all only,
 # and `audit export` leaves them out.
-INTERNAL_PREFIXES = ("raw_", "jsonl_", "field_", "ledger_", "unit_pins", "image_copies", "audit_inventory_",
-                     "audit_occurrences", "audit_batch_lines")
 SECTIONS = ("corpus", "audit", "verify")
-
-
-def internal(name: str) -> bool:
-    return name.startswith(INTERNAL_PREFIXES)
-
-
-def sections_of() -> dict[str, str]:
-    """Each object's rulebook section (corpus, audit, verify; core for the shared plumbing)."""
-    from . import rulebook
-    out = {}
-    for f in rulebook.load()[0]:
-        for name in f.objects:
-            out.setdefault(name, f.rel.split("/")[0])
-    return out
 
 
 def schema(as_json: bool, section: str | None = None, include_all: bool = False) -> str:

@@ -127,3 +127,21 @@ def meanings() -> tuple[dict[str, str], dict[str, dict[str, str]]]:
         objects.update(f.objects)
         columns.update(f.columns)
     return objects, columns
+
+
+# objects analysts do not query: raw inputs and the plumbing between them and the views people read
+INTERNAL_PREFIXES = ("raw_", "jsonl_", "field_", "ledger_", "unit_pins", "image_copies", "audit_inventory_",
+                     "audit_occurrences", "audit_batch_lines")
+
+
+def internal(name: str) -> bool:
+    return name.startswith(INTERNAL_PREFIXES)
+
+
+def sections_of() -> dict[str, str]:
+    """Each object's rulebook section (corpus, audit, verify; core for the shared plumbing)."""
+    out = {}
+    for f in load()[0]:
+        for name in f.objects:
+            out.setdefault(name, f.rel.split("/")[0])
+    return out

@@ -8,7 +8,8 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from . import __version__, rulebook
+from . import rulebook
+from .version import __version__
 from .errors import JfiError
 from .jsonl import json_problems
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from .. import __version__
+from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import utc_now, write_json_document
+from ..output import say, utc_now, write_json_document
 from .folder import AuditFolder
 
 UNITS_PER_CHUNK = 2_000
@@ -46,7 +46,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             con = store.con
             views_ok = store.scalar("SELECT count(*) FROM audit_views WHERE ok")
             if not views_ok:
-                print("no view of the inventory has content (every view has only an environment note); nothing written")
+                say("no view of the inventory has content (every view has only an environment note); nothing written")
                 return 1
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
@@ -67,7 +67,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                         files.remove(stale)
         finally:
             store.close()
-    print(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
+    say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
     return 0

@@ -11,7 +11,7 @@ import yaml
 
 from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import to_jsonable
+from ..output import say, to_jsonable
 from ..store import Store
 from .folder import AuditFolder, add_file, load_folder
 
@@ -156,8 +156,8 @@ def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, ru
             files.write(folder.root / INPUTS, json.dumps(inputs, indent=2) + "\n")
     verdicts = result["eval_verdicts"]
     for v in verdicts:
-        print(f"{v['tier']}: {v['verdict']}" + (f" ({'; '.join(v['reasons'])})" if v["reasons"] else ""))
-    print(f"{folder.root / 'eval.md'}")
+        say(f"{v['tier']}: {v['verdict']}" + (f" ({'; '.join(v['reasons'])})" if v["reasons"] else ""))
+    say(f"{folder.root / 'eval.md'}")
     return 0 if verdicts and all(v["promoted"] for v in verdicts) else 1
 
 

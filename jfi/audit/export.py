@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from .. import __version__
+from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..querying import internal, sections_of
+from ..rulebook import internal, sections_of
 from ..store import sql_string as _quote
+from ..output import say
 from .evaluation import load_saved
 from .folder import AuditFolder, load_folder
 
@@ -62,7 +63,7 @@ def export(folder: AuditFolder, out: Path | None) -> int:
         finally:
             store.close()
     for path in written:
-        print(path)
-    print(f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
+        say(path)
+    say(f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
           "client, or query the folder with `jfi query --inventory`")
     return 0

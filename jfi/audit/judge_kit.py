@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, line_columns, parse_json, writer_lock
+from ..output import say
 from .folder import AuditFolder
 
 KIT = Path(__file__).with_name("kit")
@@ -70,5 +71,5 @@ def run(folder: AuditFolder) -> int:
         for stale in kit_root.iterdir():
             if stale.is_dir() and not (folder.batches / f"{stale.name}.jsonl").is_file():
                 shutil.rmtree(stale)
-    print(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s); return each as batches/<batch>.judged.jsonl")
+    say(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s); return each as batches/<batch>.judged.jsonl")
     return 0

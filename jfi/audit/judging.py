@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-from .. import __version__
+from ..version import __version__
 from ..jsonl import AtomicFiles, atomic_write, writer_lock
-from ..output import csv_lines, csv_text, sql_csv_line, sql_json_object, utc_now, write_json_document
+from ..output import csv_lines, csv_text, note, say, sql_csv_line, sql_json_object, utc_now, write_json_document
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
@@ -44,10 +44,10 @@ def sample(folder: AuditFolder, seed: str) -> int:
         finally:
             store.close()
         if not judged:
-            print("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
+            say("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
             return 1
         atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
-    print(json.dumps({"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed}))
+    say(json.dumps({"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed}))
     return 0
 
 
@@ -132,8 +132,7 @@ def merge(folder: AuditFolder) -> int:
                 if workbook is not None:
                     files.write(folder.root / "draft-judgments.xlsx", workbook)
                 else:  # a workbook this long is no desk (and takes minutes to write); the CSV and JSON hold every row
-                    from ..output import err
-                    err(f"draft-judgments.xlsx not written: {n_rows:,} rows (a workbook is written up to "
+                    note(f"draft-judgments.xlsx not written: {n_rows:,} rows (a workbook is written up to "
                         f"{WORKBOOK_MAX_ROWS:,}); read draft-judgments.csv, the worklist and report.html")
                     if (folder.root / "draft-judgments.xlsx").exists():
                         files.remove(folder.root / "draft-judgments.xlsx")  # never a workbook of an older merge
@@ -146,7 +145,7 @@ def merge(folder: AuditFolder) -> int:
                      "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
         finally:
             store.close()
-    print(json.dumps({"rows": n_rows, "missing": missing, "status": status,
+    say(json.dumps({"rows": n_rows, "missing": missing, "status": status,
                       "files": [*names, *(["draft-judgments.xlsx"] if workbook is not None else []),
                                 "draft-judgments.json", "calibration.json"]}, ensure_ascii=False))
     return 0
@@ -190,5 +189,5 @@ def receipts(folder: AuditFolder) -> int:
             files.write(folder.root / "receipts.csv",
                         csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]))
             files.write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    print(f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no")
+    say(f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no")
     return 0

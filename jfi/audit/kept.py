@@ -27,11 +27,11 @@ from pathlib import Path
 
 import duckdb
 
-from .. import __version__
+from ..version import __version__
 from ..atomic import PRIVATE
 from ..jsonl import sha256_file
 from ..errors import JfiError
-from ..output import err
+from ..output import note
 from ..paths import own_folder, regular_file
 from ..store import Store, sql_string
 
@@ -142,7 +142,7 @@ class KeptStore:
             regular_file(self.path)
             return True
         except JfiError as e:
-            err(f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
+            note(f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
                 f"(remove {self.dir} to keep one again)")
             return False
 
@@ -266,7 +266,7 @@ def commits(command):
                 while _pending:
                     _pending.pop().discard()
                 if attempt == 1 and _reused and isinstance(e, duckdb.Error):
-                    err(f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
+                    note(f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
                         "building it anew")
                     _distrusted.update(_reused)
                     continue

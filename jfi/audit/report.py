@@ -9,10 +9,11 @@ import json
 import re
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..paths import inside, png_bytes, regular_file
 from ..manifest import SHOT_MAX_HEIGHT
+from ..output import say
 from .folder import AuditFolder, load_folder
 from .kept import commits
 from .worklist import worklist_parts
@@ -241,6 +242,6 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
     path = folder.root / "report.html"
     if shot is not None:
         screenshot(path, shot)
-        print(f"{shot}: a picture of the report")
-    print(f"{path}: {len(rows)} row(s); open it in a browser (it needs no server)")
+        say(f"{shot}: a picture of the report")
+    say(f"{path}: {len(rows)} row(s); open it in a browser (it needs no server)")
     return 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
-from ..output import csv_text, utc_now
+from ..output import csv_text, say, utc_now
 from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
@@ -59,7 +59,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
                       "context": unit["context"], "views": unit["views"], "unit_sha256": digest(unit),
                       "base_decision_id": decided["decision_id"] if decided else ""})
     if not tasks:
-        print("every unit has a complete decision; nothing to review (use --all for a re-review)")
+        say("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
@@ -89,15 +89,13 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
         files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
         files.write(out / "review-tasks.md", "\n".join(md))
         files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
-    print(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
+    say(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
     return 0
 
 
 def _refuse(problems: list[str]) -> None:
-    from ..output import err
-    for p in problems:
-        err(p)
-    raise JfiError("return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged")
+    raise JfiError("return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged",
+                   problems=problems)
 
 
 def _read_json(path: Path):
@@ -255,7 +253,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         if problems:
             _refuse(problems)
         if not records:
-            print(f"nothing new to record ({pending} task(s) still pending)")
+            say(f"nothing new to record ({pending} task(s) still pending)")
             return 1
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
@@ -263,5 +261,5 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
                 or _snapshot(folder) != snapshot:
             raise JfiError("changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again")
         atomic_write(ledger, new)
-    print(f"{len(records)} decision(s) recorded, {pending} task(s) still pending")
+    say(f"{len(records)} decision(s) recorded, {pending} task(s) still pending")
     return 0

@@ -6,7 +6,7 @@ import json
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
-from ..output import csv_text, utc_now
+from ..output import csv_text, say, utc_now
 from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
@@ -51,7 +51,7 @@ def worklist(folder: AuditFolder) -> int:
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
-    print(json.dumps({"families": len(families), "rows_to_look_at": len(rows), "fact_classes": len(facts)}))
+    say(json.dumps({"families": len(families), "rows_to_look_at": len(rows), "fact_classes": len(facts)}))
     return 0
 
 
@@ -78,7 +78,7 @@ def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by
         finally:
             store.close()
         if not found and recorded:  # re-running a completed ruling
-            print(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
+            say(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
             return 1
         if not found and fact_class:
             raise JfiError("unknown_fact_class", f"no open fact class {fact_class!r} in the worklist (its name, e.g. "
@@ -102,5 +102,5 @@ def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate first
         atomic_write(ledger, new)
-    print(f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}")
+    say(f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}")
     return 0

@@ -6,11 +6,11 @@ import asyncio
 import json
 from pathlib import Path
 
-from .. import __version__
+from ..version import __version__
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
-from ..output import utc_now
+from ..output import say, utc_now
 from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all
 from .views import View
 
@@ -74,6 +74,6 @@ def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, s
     with writer_lock(out):
         write_outputs(out, manifest(records, opts, started, finished, shard), shots, replace=replace)
     noted = [r for r in records if r["inventory"] is None]
-    print(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
+    say(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
           f"{len(noted)} with environment notes only")
     return 1 if noted else 0

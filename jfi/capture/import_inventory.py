@@ -9,12 +9,13 @@ from pathlib import Path
 
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import checked_header, views_of
+from ..output import say
 
 
 def run(path: Path, out: Path) -> int:
     """inventory.jsonl (the run header, then a line per view) and inventory-run.json: the manifest itself when no
     view had to change, else the manifest with the changed views (both written as the views stream by)."""
-    from .. import __version__
+    from ..version import __version__
     fields = checked_header(path)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -44,5 +45,5 @@ def run(path: Path, out: Path) -> int:
             else:
                 copy.seek(0)
                 shutil.copyfileobj(copy, fh, 1 << 20)
-    print(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
+    say(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
     return 0

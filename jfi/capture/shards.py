@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import writer_lock
 from ..paths import inside, png_bytes, regular_file
+from ..output import say
 from .capture import write_outputs
 from .views import View
 
@@ -104,5 +105,5 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):
         write_outputs(out, run, shots, replace=replace)
-    print(f"{out / 'inventory.jsonl'}: {total} view(s) from {n} slice(s)")
+    say(f"{out / 'inventory.jsonl'}: {total} view(s) from {n} slice(s)")
     return 1 if any(r.get("inventory") is None for r in records) else 0

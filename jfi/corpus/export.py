@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from .. import __version__
+from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import csv_text, to_jsonable
+from ..output import csv_text, say, to_jsonable
 from ..workbook import Sheet, workbook_bytes
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -79,8 +79,8 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
             write_duckdb(project, files.temp_path(out / "jfi.duckdb"), goal)
         written = [path for _, path in files.pending]
     for path in written:
-        print(display_path(path))
-    print(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
+        say(display_path(path))
+    say(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
     return 0
 
 

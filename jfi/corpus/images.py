@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import atomic_write, sha256_file, update_records, writer_lock
-from ..output import err
+from ..output import note, say
 from ..progress import Progress
 from ..store import Store
 from .guard import refuse_on_violations
@@ -88,7 +88,7 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
         finally:
             store.close()
         if not due:
-            print("every item with an image_url has its local copy; nothing to fetch")
+            say("every item with an image_url has its local copy; nothing to fetch")
             return 0
         recorded, failures = [], []
         progress = Progress(0 if dry_run else len(due), "images", "failed")
@@ -96,7 +96,7 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
             existing = [project.images_dir / f"{item['item_id']}.{t.ext}" for t in types]
             existing = [p for p in existing if p.is_file()]
             if dry_run:
-                print(f"{item['item_id']}: would {'adopt ' + display_path(existing[0]) if existing else 'fetch ' + item['image_url']}")
+                say(f"{item['item_id']}: would {'adopt ' + display_path(existing[0]) if existing else 'fetch ' + item['image_url']}")
                 continue
             try:
                 if existing:
@@ -124,11 +124,11 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
                 (item["line"], lambda rec, f=rel, h=digest: rec.update(image_file=f, image_sha256=h))
                 for item, rel, digest in recorded])
         for item, rel, digest in recorded:
-            print(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
+            say(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
         for item, reason in failures:
-            err(f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
+            note(f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
                 f"{item['item_id']}: {item['image_url']}: {reason}")
-        print(f"{len(recorded)} copied, {len(failures)} failed")
+        say(f"{len(recorded)} copied, {len(failures)} failed")
     return 1 if failures else 0
 
 
@@ -144,17 +144,17 @@ def verify(project: CorpusProject) -> int:
     for r in rows:
         where = f"{display_path(project.corpus_path)}:{r['line']}: image_file"
         if not r["present"]:
-            err(f"{where}: missing_copy: {r['image_file']} is missing")
+            note(f"{where}: missing_copy: {r['image_file']} is missing")
             bad += 1
         elif r["sha256"] != r["image_sha256"]:
-            err(f"{where}: hash_mismatch: {r['image_file']} hashes to {r['sha256']}, not {r['image_sha256']}")
+            note(f"{where}: hash_mismatch: {r['image_file']} hashes to {r['sha256']}, not {r['image_sha256']}")
             bad += 1
     referenced = {(project.root / r["image_file"]).resolve() for r in rows}
     orphans = sorted(p for p in project.images_dir.glob("*") if p.is_file() and p.resolve() not in referenced) \
         if project.images_dir.is_dir() else []
     for p in orphans:
-        print(f"orphan: {display_path(p)} is not referenced by any item")
-    print(f"{len(rows)} copie(s) checked: {len(rows) - bad} ok, {bad} missing or mismatched, {len(orphans)} orphan(s)")
+        say(f"orphan: {display_path(p)} is not referenced by any item")
+    say(f"{len(rows)} copie(s) checked: {len(rows) - bad} ok, {bad} missing or mismatched, {len(orphans)} orphan(s)")
     if bad:
         raise JfiError("copies_invalid", f"{bad} local cop{'y' if bad == 1 else 'ies'} missing or mismatched")
     return 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, JsonlDocument, writer_lock
-from ..output import err
+from ..output import note, say
 from .project import PROFILE_HEADER, CorpusProject, display_path
 
 NAME_FIELDS = ("accessible_name", "accessible_name_source")
@@ -73,7 +73,7 @@ def migrate(project: CorpusProject, to: str, *, sector: str | None = None, dry_r
 def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool) -> int:
     current = project.require_profile()
     if to == current:
-        print(f"the corpus is already {to}; nothing to do")
+        say(f"the corpus is already {to}; nothing to do")
         return 1
     allowed = {"round-v1": ("round-v2", "harvest"), "round-v2": ("harvest",)}.get(current, ())
     if to not in allowed:
@@ -92,10 +92,10 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
             out.append(new)
         if refused:
             for number, item, problems in refused:
-                err(f"{display_path(project.corpus_path)}:{number}: {item}: not_mappable: {'; '.join(problems)}")
+                note(f"{display_path(project.corpus_path)}:{number}: {item}: not_mappable: {'; '.join(problems)}")
             raise JfiError("migration_refused", f"{len(refused)} item(s) cannot be mapped to harvest (listed above); "
                            "nothing written", source=display_path(project.corpus_path))
-    print(f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
+    say(f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
           + (" (dry run, nothing written)" if dry_run else ""))
     if dry_run:
         return 0

@@ -13,6 +13,7 @@ from ..paths import own_folder, regular_file
 from ..jsonl import line_columns, sha256_file
 from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
+from ..output import say
 
 DEFAULT_GOAL = 250
 MIN_GOAL = 25
@@ -138,7 +139,7 @@ class CorpusProject:
         """Create the corpus project's layout: an empty corpus file, rounds/ (review/ for harvest), the goal and the
         profile when given."""
         if self.corpus_path.is_file():
-            print(f"{display_path(self.corpus_path)} already exists; nothing to do")
+            say(f"{display_path(self.corpus_path)} already exists; nothing to do")
             return 1
         goal = self.resolve_goal(goal) if goal is not None else None
         self.root.mkdir(parents=True, exist_ok=True)
@@ -149,7 +150,7 @@ class CorpusProject:
                 files.write(self.target_file, f"{TARGET_HEADER}{goal}\n")
             if self.profile_override:
                 files.write(self.profile_file, f"{PROFILE_HEADER}{self.profile_override}\n")
-        print(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else "")
+        say(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else "")
               + (f", profile {self.profile_override}" if self.profile_override else ""))
         return 0
 
@@ -158,12 +159,12 @@ class CorpusProject:
         name = self.profile_override
         current = CorpusProject.at(self.root, self.corpus_path, self.rounds_dir)
         if current.profile_file.is_file() and current.profile == name:
-            print(f"the profile is already {name}; nothing to do")
+            say(f"the profile is already {name}; nothing to do")
             return 1
         self.require_profile()  # data in another profile's shape is refused: migrate it instead
         with writer_lock(self.root), AtomicFiles() as files:
             files.write(self.profile_file, f"{PROFILE_HEADER}{name}\n")
-        print(f"{display_path(self.profile_file)}: profile {name}")
+        say(f"{display_path(self.profile_file)}: profile {name}")
         return 0
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import err
+from ..output import note, say
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -27,14 +27,14 @@ def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> int:
         blocked = [u for u in updates if u["blocker"]]
         if blocked:
             for u in blocked:
-                err(f"{display_path(path)}:{u['batch_line']}: {u['item_id']}: verdict_refused: {u['blocker']}")
+                note(f"{display_path(path)}:{u['batch_line']}: {u['item_id']}: verdict_refused: {u['blocker']}")
             raise JfiError("batch_refused", f"batch {batch} refused: {len(blocked)} verdict(s) cannot be applied "
                            f"({', '.join(u['item_id'] for u in blocked)}); nothing written")
         changes = [u for u in updates if not u["applied"]]
         verb = "would change" if dry_run else "changed"
         for u in changes:
-            print(f"{u['item_id']}: {u['current_status']} -> {u['new_status']} ({u['review_verdict']}/{u['alt_quality']})")
-        print(f"batch {batch}: {len(updates)} verdict(s), {len(changes)} item(s) {verb}, "
+            say(f"{u['item_id']}: {u['current_status']} -> {u['new_status']} ({u['review_verdict']}/{u['alt_quality']})")
+        say(f"batch {batch}: {len(updates)} verdict(s), {len(changes)} item(s) {verb}, "
               f"{len(updates) - len(changes)} already applied")
         if changes and not dry_run:
             update_records(project.corpus_path, [(u["item_line"], _setter(u)) for u in changes])

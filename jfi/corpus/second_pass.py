@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import JfiError
-from ..output import err
+from ..output import note, say
 from ..jsonl import atomic_write, update_records, writer_lock
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -28,10 +28,10 @@ def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> 
         finally:
             store.close()
         if not due:
-            print("no item owes a second pass; nothing written")
+            say("no item owes a second pass; nothing written")
             return 1
         atomic_write(out, "".join(d["input_record"] + "\n" for d in due))
-    print(f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}")
+    say(f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}")
     return 0
 
 
@@ -56,16 +56,16 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         conflicts = [r for r in rows if r["action"] == "conflict"]
         if conflicts:
             for r in conflicts:
-                err(f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
+                note(f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
                       f"{r['item_id']} already has a different pass-b")
             raise JfiError("conflicting_second_pass", f"{len(conflicts)} answer(s) conflict with a recorded pass-b; "
                            "nothing written")
         new = [r for r in rows if r["action"] == "append"]
         for r in rows:
             if not r["agrees"]:
-                print(f"{r['item_id']}: disagreement: pass-b \"{r['alt']}\" vs {r['other_alts']}")
+                say(f"{r['item_id']}: disagreement: pass-b \"{r['alt']}\" vs {r['other_alts']}")
         verb = "would append" if dry_run else "appended"
-        print(f"round {round_no}: {len(rows)} answer(s), {len(new)} pass-b {verb}, "
+        say(f"round {round_no}: {len(rows)} answer(s), {len(new)} pass-b {verb}, "
               f"{len(rows) - len(new)} already recorded, {sum(1 for r in rows if not r['agrees'])} disagreement(s)")
         if new and not dry_run:
             update_records(project.corpus_path, [

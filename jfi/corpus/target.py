@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..jsonl import atomic_write, writer_lock
+from ..output import say
 from .project import TARGET_HEADER as HEADER, CorpusProject, display_path
 
 
@@ -10,5 +11,5 @@ def write(project: CorpusProject, n: int) -> int:
     goal = project.resolve_goal(n)
     with writer_lock(project.root):
         atomic_write(project.target_file, f"{HEADER}{goal}\n")
-    print(f"{display_path(project.target_file)}: goal {goal}")
+    say(f"{display_path(project.target_file)}: goal {goal}")
     return 0

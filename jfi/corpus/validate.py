@@ -1,7 +1,7 @@
 """`jfi corpus validate`: violations, acceptance criteria, concentration and pending work in one report."""
 from __future__ import annotations
 
-from .. import __version__
+from ..version import __version__
 from ..errors import MESSAGE_MAX, clip
 from ..output import table
 from .project import CorpusProject, display_path

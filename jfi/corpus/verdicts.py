@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import err
+from ..output import note, say
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -29,15 +29,15 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
             store.close()
         if blockers:
             for b in blockers:
-                err(f"{display_path(review)}:{b['review_line']}: {b['item_id']}: accept_refused: {b['reason']}")
+                note(f"{display_path(review)}:{b['review_line']}: {b['item_id']}: accept_refused: {b['reason']}")
             items = sorted({b["item_id"] for b in blockers})
             raise JfiError("round_refused", f"round {round_no} refused: {len(items)} accept(s) cannot be applied "
                            f"({', '.join(items)}); nothing written")
         changes = [u for u in updates if u["current_status"] != u["new_status"]]
         verb = "would change" if dry_run else "changed"
         for u in changes:
-            print(f"{u['item_id']}: {u['current_status']} -> {u['new_status']}")
-        print(f"round {round_no}: {len(updates)} verdict(s), {len(changes)} status(es) {verb}, "
+            say(f"{u['item_id']}: {u['current_status']} -> {u['new_status']}")
+        say(f"round {round_no}: {len(updates)} verdict(s), {len(changes)} status(es) {verb}, "
               f"{len(updates) - len(changes)} already applied")
         if changes and not dry_run:
             update_records(project.corpus_path, [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, writer_lock
-from ..output import table, utc_now
+from ..output import say, table, utc_now
 from ..store import Store
 from ..canonical import digest
 
@@ -67,7 +67,7 @@ def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
     folder.root.mkdir(exist_ok=True)  # the first snapshot starts the folder
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
-    print(f"version {record['version_id']}: {len(entries)} file(s)")
+    say(f"version {record['version_id']}: {len(entries)} file(s)")
     return 0
 
 
@@ -90,7 +90,7 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
                 "changes": changes, "known_issues": known_issues}
         record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
-    print(f"checkpoint {record['checkpoint_id']} on version {version}")
+    say(f"checkpoint {record['checkpoint_id']} on version {version}")
     return 0
 
 
@@ -120,7 +120,7 @@ def import_claims(folder: VerifyFolder, source: Path) -> int:
             rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)
         folder.append(folder.claims, records)
-    print(f"{len(records)} claim(s) imported")
+    say(f"{len(records)} claim(s) imported")
     return 0
 
 
@@ -137,7 +137,7 @@ def gate(folder: VerifyFolder) -> int:
                             [cp[0]["checkpoint_id"]]) if cp else []
     finally:
         store.close()
-    print(table(["condition", "holds", "evidence"], [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"])
+    say(table(["condition", "holds", "evidence"], [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"])
                                                     for r in rows], title="Completion gate"))
     if cp:
         c = cp[0]
@@ -146,12 +146,12 @@ def gate(folder: VerifyFolder) -> int:
             got = [e["result"] for e in evidence if e["kind"] == kind]
             return ", ".join(f"{got.count(x)} {x}" for x in ("PASS", "FAIL", "INSUFFICIENT") if got.count(x)) or "none"
         uncertain = [e["claim"] for e in evidence if e["result"] == "INSUFFICIENT"]
-        print("\nSummary")
-        print(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
-        print(f"  inputs: {', '.join(i['path'] + ' [' + i['role'] + ']' for i in inputs) or 'none'}")
-        print(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
-        print(f"  spatial result: {tally('spatial')}")
-        print(f"  visual result: {tally('visual')}")
-        print(f"  remaining uncertainty: {'; '.join(uncertain + ([c['known_issues']] if c['known_issues'] else [])) or 'none recorded'}")
+        say("\nSummary")
+        say(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
+        say(f"  inputs: {', '.join(i['path'] + ' [' + i['role'] + ']' for i in inputs) or 'none'}")
+        say(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
+        say(f"  spatial result: {tally('spatial')}")
+        say(f"  visual result: {tally('visual')}")
+        say(f"  remaining uncertainty: {'; '.join(uncertain + ([c['known_issues']] if c['known_issues'] else [])) or 'none recorded'}")
     failing = [r for r in rows if not r["holds"]]
     return 1 if failing else 0

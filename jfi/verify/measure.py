@@ -10,7 +10,7 @@ from pathlib import Path
 from ..browser import launch_options
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, read_lines, sha256_file
-from ..output import utc_now
+from ..output import say, utc_now
 
 SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
 DRIFT_LIMIT_PX = 5.0
@@ -146,5 +146,5 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
         files.write(dom_path, dom)
         files.write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
     for x in lines:
-        print(f"{x['region']}: {x['result']}: {x['evidence']}")
+        say(f"{x['region']}: {x['result']}: {x['evidence']}")
     return 0 if all(x["result"] == "PASS" for x in lines) else 1

@@ -1,0 +1,69 @@
+"""The Python API: the README's example runs as written, and calls return results instead of printing."""
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import jfi
+from conftest import REPO, snapshot
+
+MANIFEST = REPO.parent / "shared" / "conformance" / "audit" / "reference" / "clean-control" / "inventory-run.json"
+
+
+def readme_python(section: str) -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    body = text[text.index(f"## {section}\n"):]
+    body = body[:body.index("\n## ", 4)]
+    return re.findall(r"```python\n(.*?)```", body, re.S)
+
+
+@pytest.fixture
+def repo_like(tmp_path, monkeypatch):
+    """A folder laid out as the repository after `make`: the example corpus, and an audit folder in exports/."""
+    if not MANIFEST.is_file():
+        pytest.skip("conformance data not present")
+    shutil.copytree(REPO / "corpus" / "example-project", tmp_path / "corpus" / "example-project")
+    jfi.import_inventory(MANIFEST, tmp_path / "exports" / "audit").build()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_readme_example_runs_as_written(repo_like, capsys):
+    [example] = readme_python("Python API")
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    items = (repo_like / "corpus" / "example-project" / "corpus" / "functional-images.jsonl").read_text().splitlines()
+    assert printed[0] == f"1 {len([x for x in items if x.strip()])}"
+    assert "'status': 'accepted'" in printed[1]
+    assert "'type': 'title'" in printed[2]
+    assert printed[-1] == "refused: read_only"
+
+
+def test_a_call_returns_what_it_said_and_prints_nothing(repo_like, capsys):
+    audit = jfi.open_audit("exports/audit")
+    result = audit.merge()
+    assert capsys.readouterr() == ("", "")
+    assert result.code == 0 and result.data["rows"] > 0 and "draft-judgments.csv" in result.data["files"]
+    again = audit.build()
+    assert again.ok and again.data["unit_count"] == result.data["rows"]
+
+
+def test_a_refusal_raises_and_writes_nothing(repo_like):
+    folder = Path("exports/audit")
+    (folder / "spot-checks.jsonl").write_text('{"id": 1,}\n')
+    before = snapshot(folder)
+    with pytest.raises(jfi.JfiError) as e:
+        jfi.open_audit(folder).merge()
+    assert e.value.code == "invalid_judgments"
+    assert any(p["code"] == "invalid_json" and p["line"] == 1 for p in e.value.problems)
+    assert snapshot(folder) == before
+
+
+def test_version_and_help_do_not_load_the_api():
+    import subprocess
+    import sys
+    code = "import jfi, sys; jfi.__version__; print('duckdb' in sys.modules, 'jfi.api' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}).stdout
+    assert out.strip() == "False False"

@@ -1,14 +1,22 @@
-"""The rulebook: every `sql/**/*.sql` file, in a defined order, hashed, with its header meanings.
+"""The rulebook: every `sql/**/*.sql` file, in dependency order, hashed, with its header meanings.
 
-Order: the number that starts each file name, then the path relative to `sql/`. A file may only use
-views created by files before it. The header of a file is its leading `--` comment block:
+Order: what each file creates and reads, as sqlglot parses it (a view or table it creates or inserts into, the
+tables, views and macros it reads), gives the order: a file runs after every file that creates or adds to what it
+reads; a cycle or a read of something no file creates is refused (RulebookError). Among files free to go in either
+order, the number that starts the file name, then the path, decides. A file whose statements are only `CREATE TABLE
+IF NOT EXISTS` and macros is the input layer, run when a store opens; the rest derive from loaded data. Which files a
+command runs follows from the objects it queries (`needs`). The header of a file is its leading `--` comment block:
 
     -- view_name: one line saying what a row of the view means
     --   column: one line saying what the column holds   (optional, indented)
+
+The parse (about 0.7 s for the whole rulebook) is kept in the user's cache folder, keyed by the files' bytes.
 """
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -23,7 +31,6 @@ PROFILES = {
 }
 DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
-INPUT_LAYER_BELOW = 5
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
 
 
@@ -35,6 +42,10 @@ def sql_dir() -> Path:
     raise FileNotFoundError("the sql/ rulebook is missing from this installation")
 
 
+class RulebookError(Exception):
+    """The rulebook cannot be ordered: a cycle, or a file reading what no file creates."""
+
+
 @dataclass
 class RuleFile:
     path: Path
@@ -42,16 +53,104 @@ class RuleFile:
     text: str
     objects: dict[str, str] = field(default_factory=dict)            # name -> meaning
     columns: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> column -> meaning
-
-    @property
-    def input_layer(self) -> bool:
-        """Files numbered below 05 define input tables and macros; the rest derive from loaded data."""
-        return _order_key(self.rel)[0] < INPUT_LAYER_BELOW
+    creates: frozenset = frozenset()  # tables, views and macros it creates
+    adds: frozenset = frozenset()     # tables it inserts into, updates or deletes from
+    reads: frozenset = frozenset()    # tables, views and macros it reads (names no file creates: built-in functions)
+    table_reads: frozenset = frozenset()  # of those, the ones read as tables or views (each must be created)
+    input_layer: bool = False         # only CREATE TABLE IF NOT EXISTS and macros: run when a store opens
 
 
 def _order_key(rel: str) -> tuple[int, str]:
     m = re.match(r"(\d+)", rel.rsplit("/", 1)[-1])
     return (int(m.group(1)) if m else 10**6, rel)
+
+
+def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool]:
+    """(creates, adds, reads, table reads, input layer) of a rule file, from sqlglot's parse."""
+    import sqlglot
+    from sqlglot import exp
+    creates, adds, reads, tables, ctes = set(), set(), set(), set(), set()
+    input_layer = True
+    for st in sqlglot.parse(text, read="duckdb"):
+        if isinstance(st, exp.Create):
+            target = st.this.this if isinstance(st.this, (exp.Schema, exp.UserDefinedFunction)) else st.this
+            creates.add(target.name)
+            kind = st.args.get("kind")
+            input_layer &= kind in ("MACRO", "FUNCTION") or (kind == "TABLE" and bool(st.args.get("exists")))
+        elif isinstance(st, (exp.Insert, exp.Update, exp.Delete)):
+            adds.add(st.this.find(exp.Table).name if not isinstance(st.this, exp.Table) else st.this.name)
+            input_layer = False
+        else:
+            input_layer = False
+        ctes |= {c.alias_or_name for c in st.find_all(exp.CTE)}
+        for t in st.find_all(exp.Table):
+            if t.name and not isinstance(t.this, exp.Anonymous):
+                tables.add(t.name)
+        reads |= {f.name for f in st.find_all(exp.Anonymous)}
+    tables -= ctes | creates | adds
+    reads = (reads | tables) - creates
+    return sorted(creates), sorted(adds), sorted(reads), sorted(tables), input_layer
+
+
+def _cache_path(digest: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "jfi" / f"rulebook-{digest[:20]}.json"
+
+
+def _analysed(texts: dict[str, str], digest: str) -> dict[str, list]:
+    """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent)."""
+    path = _cache_path(digest)
+    try:
+        cached = json.loads(path.read_text(encoding="utf-8"))
+        if set(cached) == set(texts):
+            return cached
+    except (OSError, ValueError):
+        pass
+    out = {rel: list(analyse(text)) for rel, text in texts.items()}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(out), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # no cache folder: parsed each time
+    return out
+
+
+def ordered(files: tuple[RuleFile, ...] | list[RuleFile]) -> tuple[RuleFile, ...]:
+    """The files in dependency order (ties by number, then path); RulebookError on a cycle or a missing object."""
+    creator: dict[str, RuleFile] = {}
+    adders: dict[str, list[RuleFile]] = {}
+    for f in files:
+        for name in f.creates:
+            creator[name] = f
+        for name in f.adds:
+            adders.setdefault(name, []).append(f)
+    after: dict[str, set[str]] = {}
+    for f in files:
+        before = set()
+        for name in f.reads | f.adds:
+            if name in creator:
+                before.add(creator[name].rel)
+            elif name in f.adds:
+                raise RulebookError(f"{f.rel} adds to {name}, which no rule file in use creates")
+            if name in f.reads:
+                before |= {a.rel for a in adders.get(name, ())}
+        for name in f.table_reads:
+            if name not in creator:
+                raise RulebookError(f"{f.rel} reads {name}, which no rule file in use creates")
+        after[f.rel] = before - {f.rel}
+    by_rel = {f.rel: f for f in files}
+    out, done = [], set()
+    waiting = sorted(by_rel, key=_order_key)
+    while waiting:
+        ready = next((rel for rel in waiting if after[rel] <= done), None)
+        if ready is None:
+            raise RulebookError("the rule files " + ", ".join(waiting) + " wait on each other (a cycle)")
+        waiting.remove(ready)
+        done.add(ready)
+        out.append(by_rel[ready])
+    return tuple(out)
 
 
 def parse_header(text: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
@@ -72,16 +171,22 @@ def parse_header(text: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
 
 @lru_cache(maxsize=4)
 def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
-    """All rule files in order and `rulebook_sha256` over their relative paths and bytes."""
+    """All rule files, each with what it creates and reads, and `rulebook_sha256` over their relative paths and
+    bytes. Files are listed by number then path; `in_use` orders the ones a store runs by their dependencies."""
     base = Path(root) if root else sql_dir()
-    files = []
+    texts = {}
     digest = hashlib.sha256()
     for rel in sorted((p.relative_to(base).as_posix() for p in base.rglob("*.sql")), key=_order_key):
-        path = base / rel
-        data = path.read_bytes()
+        data = (base / rel).read_bytes()
         digest.update(rel.encode() + b"\0" + data + b"\0")
-        objects, columns = parse_header(data.decode("utf-8"))
-        files.append(RuleFile(path, rel, data.decode("utf-8"), objects, columns))
+        texts[rel] = data.decode("utf-8")
+    deps = _analysed(texts, digest.hexdigest())
+    files = []
+    for rel, text in texts.items():
+        objects, columns = parse_header(text)
+        creates, adds, reads, tables, input_layer = deps[rel]
+        files.append(RuleFile(base / rel, rel, text, objects, columns, frozenset(creates), frozenset(adds),
+                              frozenset(reads), frozenset(tables), input_layer))
     return tuple(files), digest.hexdigest()
 
 
@@ -92,22 +197,41 @@ def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None
 
 
 def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profile: str | None,
-           through: int | None = None) -> tuple[RuleFile, ...]:
-    """The rule files a store runs: sql/core, the sections asked for (all by default) and, in the corpus section, the
-    shared core plus the folders of the profile; with `through`, only files numbered up to it (the order is the
-    dependency order, so a command that needs no later view runs no later file)."""
+           needs: tuple[str, ...] | None = None) -> tuple[RuleFile, ...]:
+    """The rule files a store runs, in dependency order: sql/core, the sections asked for (all by default) and, in the
+    corpus section, the shared core plus the folders of the profile; with `needs`, only the files that make those
+    objects and what they read, so a command runs no rule it does not query."""
     folders = PROFILES[profile or DEFAULT_PROFILE]
     out = []
     for f in files:
-        if through is not None and _order_key(f.rel)[0] > through:
-            continue
         parts = f.rel.split("/")
         if sections is not None and parts[0] not in ("core", *sections):
             continue
         if parts[0] == "corpus" and len(parts) > 2 and parts[1] not in folders:
             continue
         out.append(f)
-    return tuple(out)
+    if needs is not None:
+        out = _closure(out, needs)
+    return ordered(out)
+
+
+def _closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
+    """The files that create or add to the needed objects, and, transitively, to everything those read."""
+    makers: dict[str, list[RuleFile]] = {}
+    for f in files:
+        for name in f.creates | f.adds:
+            makers.setdefault(name, []).append(f)
+    missing = [n for n in needs if n not in makers]
+    if missing:
+        raise RulebookError(f"no rule file creates {', '.join(missing)}")
+    chosen: dict[str, RuleFile] = {}
+    todo = list(needs)
+    while todo:
+        for f in makers.get(todo.pop(), ()):
+            if f.rel not in chosen:
+                chosen[f.rel] = f
+                todo += [*f.reads, *f.adds]
+    return [f for f in files if f.rel in chosen or f.input_layer]
 
 
 def digest_of(files: tuple[RuleFile, ...], profile: str | None = None) -> str:

@@ -28,11 +28,11 @@ class Store:
     """
 
     def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
-                 profile: str | None = None, *, reopen: bool = False, through: int | None = None):
+                 profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
         only its own part of the rulebook, and `rulebook_sha256` covers exactly the rules it ran (and the profile).
-        `through`: run the rule files numbered up to this only (what a command needs, in dependency order).
+        `needs`: the objects the command queries; only the rule files that make them (and what they read) run.
         `reopen`: the file at `path` is a store built before with the same sections (raises duckdb.Error when it
         cannot be opened); nothing is loaded or run again."""
         self.con = duckdb.connect(str(path))
@@ -52,7 +52,7 @@ class Store:
         self._pending: dict[str, dict[str, list]] = {}
         self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
-        self.files = rulebook.in_use(rulebook.load()[0], sections, self.profile, through)
+        self.files = rulebook.in_use(rulebook.load()[0], sections, self.profile, needs)
         corpus = sections is None or "corpus" in sections
         self.rulebook_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)
         if reopen:
@@ -64,9 +64,9 @@ class Store:
                          [__version__, self.rulebook_sha256, self.profile if corpus else None])
 
     @staticmethod
-    def digest(sections: tuple[str, ...], through: int | None = None) -> str:
+    def digest(sections: tuple[str, ...], needs: tuple[str, ...] | None = None) -> str:
         """The rulebook_sha256 of a store of these sections (without the corpus), without opening one."""
-        return rulebook.digest_of(rulebook.in_use(rulebook.load()[0], sections, rulebook.DEFAULT_PROFILE, through), None)
+        return rulebook.digest_of(rulebook.in_use(rulebook.load()[0], sections, rulebook.DEFAULT_PROFILE, needs), None)
 
     def build(self) -> "Store":
         """Run the rulebook over the loaded inputs."""

@@ -55,10 +55,47 @@ def test_every_flag_rule_has_one_branch_of_the_flags_view_and_each_branch_a_rule
         store.close()
 
 
-def test_load_order_is_numeric_then_path():
-    files, _ = rulebook.load()
-    keys = [(int(re.match(r"\d+", f.path.name).group()), f.rel) for f in files]
-    assert keys == sorted(keys)
+def test_files_run_after_everything_they_read_and_numbers_only_break_ties():
+    files = rulebook.in_use(rulebook.load()[0], None, None)
+    made = {}
+    for k, f in enumerate(files):
+        for name in f.creates | f.adds:
+            made.setdefault(name, []).append(k)
+    for k, f in enumerate(files):
+        for name in f.reads:
+            assert all(m < k for m in made.get(name, []) if m != k), f"{f.rel} runs before a maker of {name}"
+
+
+def _rulebook(tmp_path, files: dict[str, str]):
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    rulebook.load.cache_clear()
+    try:
+        return rulebook.load(str(tmp_path))[0]
+    finally:
+        rulebook.load.cache_clear()
+
+
+def test_the_order_follows_dependencies_not_numbers(tmp_path):
+    files = _rulebook(tmp_path, {"core/00_in.sql": "-- t: input\nCREATE TABLE IF NOT EXISTS t (a INT);\n",
+                                 "core/10_late.sql": "-- b: reads a\nCREATE VIEW b AS SELECT * FROM a;\n",
+                                 "core/90_early.sql": "-- a: reads t\nCREATE VIEW a AS SELECT * FROM t;\n"})
+    assert [f.rel for f in rulebook.in_use(files, None, None)] == ["core/00_in.sql", "core/90_early.sql",
+                                                                   "core/10_late.sql"]
+    assert [f.rel for f in rulebook.in_use(files, None, None, needs=("a",))] == ["core/00_in.sql", "core/90_early.sql"]
+    assert [f.input_layer for f in files] == [True, False, False]
+
+
+@pytest.mark.parametrize("files,words", [
+    ({"core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM b;\n",
+      "core/20_b.sql": "-- b: x\nCREATE VIEW b AS SELECT * FROM a;\n"}, "cycle"),
+    ({"core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM nowhere;\n"}, "nowhere"),
+])
+def test_a_cycle_or_a_missing_object_is_refused(tmp_path, files, words):
+    loaded = _rulebook(tmp_path, files)
+    with pytest.raises(rulebook.RulebookError, match=words):
+        rulebook.in_use(loaded, None, None)
 
 
 def test_hash_covers_paths_and_bytes(tmp_path):

@@ -21,10 +21,11 @@ from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, spl
 from ..paths import own_folder, regular_file
 from ..canonical import decision_id, digest
 from ..store import Store
-from .kept import THROUGH, KeptStore
+from .kept import NEEDS, KeptStore
 
 
-BUILD_THROUGH = 46  # the last rule file `build` reads from (46_audit_nav_consistency): units, batches, the 3.2.3 check
+# what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
+BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency")
 
 
 def units_head(path: Path) -> dict:
@@ -146,7 +147,7 @@ class AuditFolder:
 
     def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
         """(built store, sha256, whether read whole, the inventory's violations)."""
-        store = Store(sections=("audit",), through=BUILD_THROUGH)
+        store = Store(sections=("audit",), needs=BUILD_NEEDS)
         try:
             store.set_batch_size(batch_size)
             sha, whole = self.load_inventory(store, whole=whole)
@@ -208,7 +209,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
     store = kept.new_store() if kept is not None else Store(
-        sections=("audit",), through=THROUGH if strict and before_build is None else None)
+        sections=("audit",), needs=NEEDS if strict and before_build is None else None)
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)

@@ -39,7 +39,12 @@ DIR = PRIVATE
 FORMAT = "kept-store/1"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
-THROUGH = 79  # the commands after build read no view past 72_audit_unit_places (the eval's views are for eval and queries)
+# what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
+# rule files that make these and nothing else (the eval's views are for eval and queries)
+NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample",
+         "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
+         "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_violations", "audit_standards_violations",
+         "ratification_effective", "ratification_records", "ratification_violations", "ratification_import")
 
 _pending: list["KeptStore"] = []
 _reused: list[Path] = []  # the kept stores this command took as they were (a failure on reading one rebuilds it)
@@ -125,7 +130,7 @@ class KeptStore:
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if regular_file(p)}
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
-        self.reader = json.dumps([FORMAT, __version__, Store.digest(("audit",), THROUGH), str(root)])
+        self.reader = json.dumps([FORMAT, __version__, Store.digest(("audit",), NEEDS), str(root)])
         self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
         self.temp: Path | None = None
         self.store: Store | None = None
@@ -152,7 +157,7 @@ class KeptStore:
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return None
         try:
-            store = Store(self.path, sections=("audit",), reopen=True, through=THROUGH)
+            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS)
         except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return None
         try:
@@ -170,14 +175,14 @@ class KeptStore:
         """An empty store in a temp file beside the kept one, the old kept store attached to take unchanged files
         from. Where no store can be kept, an in-memory one."""
         if not self.usable:
-            self.store = Store(sections=("audit",), through=THROUGH)
+            self.store = Store(sections=("audit",), needs=NEEDS)
             return self.store
         self.dir.mkdir(exist_ok=True)
         for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock)
             if regular_file(leftover):
                 leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
-        self.store = Store(self.temp, sections=("audit",), through=THROUGH)
+        self.store = Store(self.temp, sections=("audit",), needs=NEEDS)
         if self.path.is_file() and self.path not in _distrusted:
             try:
                 self.store.con.execute(f"ATTACH {sql_string(str(self.path))} AS kept_before (READ_ONLY)")

@@ -11,9 +11,9 @@ from ..browser import launch_options
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, read_lines, sha256_file
 from ..output import say, utc_now
+from ..store import Store
 
 SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
-DRIFT_LIMIT_PX = 5.0
 EDGES = ("left", "top", "right", "bottom", "width", "height")
 
 
@@ -56,8 +56,18 @@ def _overlap(a: dict, b: dict) -> bool:
             and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > 0.5)
 
 
-def judge(bindings: list[dict], measured: list[dict]) -> list[dict]:
+def drift_limit_px() -> float:
+    """The drift limit, from the rulebook (sql/verify/05_verify_limits.sql), where the gate reads it too."""
+    store = Store(sections=("verify",), needs=("drift_limit_px",))
+    try:
+        return float(store.scalar("SELECT drift_limit_px()"))
+    finally:
+        store.close()
+
+
+def judge(bindings: list[dict], measured: list[dict], limit: float | None = None) -> list[dict]:
     """One claim-shaped line per binding: PASS, FAIL with the numbers, or INSUFFICIENT."""
+    limit = drift_limit_px() if limit is None else limit
     by_region = {m["region"]: m for m in measured}
     lines = []
     for b in bindings:
@@ -80,8 +90,8 @@ def judge(bindings: list[dict], measured: list[dict]) -> list[dict]:
                           and _overlap(m["box"], by_region[o["region"]]["box"]) and not _overlap(ref, o["box"]))
         problems = []
         if b["significant"]:
-            problems += [f"{edge} edge drifts {drift[edge]:+.1f} px (limit {DRIFT_LIMIT_PX:.0f})"
-                         for edge in ("left", "top", "right", "bottom") if abs(drift[edge]) >= DRIFT_LIMIT_PX]
+            problems += [f"{edge} edge drifts {drift[edge]:+.1f} px (limit {limit:g})"
+                         for edge in ("left", "top", "right", "bottom") if abs(drift[edge]) >= limit]
         if m["clipped"]:
             problems.append("text is clipped: its content is larger than its box with overflow hidden")
         if overlaps:
@@ -89,7 +99,7 @@ def judge(bindings: list[dict], measured: list[dict]) -> list[dict]:
         if m["escapes"]:
             problems.append("escapes past the page bounds")
         evidence = "; ".join(problems) if problems else (
-            "every edge within 5 px of the reference (max drift "
+            f"every edge within {limit:g} px of the reference (max drift "
             f"{max(abs(drift[e]) for e in ('left', 'top', 'right', 'bottom')):.1f} px); nothing clips, overlaps or escapes")
         lines.append({**line, "result": "FAIL" if problems else "PASS", "box": box, "drift": drift,
                       "clipped": m["clipped"], "overlaps": overlaps, "escapes": m["escapes"], "evidence": evidence})
@@ -133,10 +143,10 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
         local = Path(urllib.parse.unquote(urllib.parse.urlsplit(url).path))
         pinned.insert(0, {"role": "code", "path": str(local), "sha256": sha256_file(local)})
     stamp = utc_now("seconds")
-    lines = []
-    for line in judge(bindings, measured):
+    lines, limit = [], drift_limit_px()
+    for line in judge(bindings, measured, limit):
         lines.append({**line, "claim": f"region {line['region']} ({line['selector']}) matches its reference box within "
-                      f"{DRIFT_LIMIT_PX:.0f} px and does not clip, overlap or escape",
+                      f"{limit:g} px and does not clip, overlap or escape",
                       "kind": "spatial", "verifier": "jfi-measure", "url": url,
                       "viewport": {"width": viewport[0], "height": viewport[1]},
                       "inputs": pinned,

@@ -27,7 +27,7 @@
 --   clipped: measured clipping
 --   overlapping: measured new overlaps
 --   escaped: measured escape past the page
---   drift_failed: whether a significant edge drifted 5 px or more
+--   drift_failed: whether a significant edge drifted drift_limit_px() (5 px) or more
 CREATE OR REPLACE TABLE verify_broad_claims AS
 SELECT * FROM (VALUES ('^the (page|site|screen|ui|output) (is|looks) (correct|right|fine|good|ok|okay|done)\.?$'),
     ('^(it |everything |all )?(looks|seems|is) (good|fine|ok|okay|correct|right|great)\.?$'),
@@ -60,6 +60,6 @@ SELECT line AS pos, jstr(doc, '$.claim') AS claim, jstr(doc, '$.kind') AS kind,
     coalesce(CAST(json_transform(doc -> '$.overlaps', '["VARCHAR"]') AS VARCHAR[]), []) AS overlapping,
     coalesce(jbool(doc, '$.escapes'), false) AS escaped,
     coalesce(greatest(abs(TRY_CAST(doc ->> '$.drift.left' AS DOUBLE)), abs(TRY_CAST(doc ->> '$.drift.top' AS DOUBLE)),
-        abs(TRY_CAST(doc ->> '$.drift.right' AS DOUBLE)), abs(TRY_CAST(doc ->> '$.drift.bottom' AS DOUBLE))) >= 5, false)
+        abs(TRY_CAST(doc ->> '$.drift.right' AS DOUBLE)), abs(TRY_CAST(doc ->> '$.drift.bottom' AS DOUBLE))) >= drift_limit_px(), false)
         AND coalesce(jbool(doc, '$.significant'), true) AS drift_failed
 FROM jsonl_records WHERE kind = 'verify_claim' AND is_object;

@@ -93,7 +93,15 @@ def units(tmp_path_factory):
                str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     built = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
-    return {u["selector"]: u for u in built}
+    out = Units({u["selector"]: u for u in built})
+    out.hidden = {r["selector"] for r in jfi("query", "--inventory", str(site / "out"), "--format", "json",
+                                             "SELECT selector FROM audit_hidden_units").json}
+    return out
+
+
+class Units(dict):
+    """Units by selector; `hidden`: the selectors of what was captured but neither drawn nor exposed anywhere."""
+    hidden: set
 
 
 
@@ -107,12 +115,13 @@ def objective(unit):
     ("#empty-link", "link_no_accessible_name"),
     ("#f-none", "field_no_accessible_name"),
     ("#h-hidden", "heading_no_accessible_name"),
+    ("#inimg-none", "image_no_accessible_name"),  # Chromium's default "Submit" is no name an author gave
 ])
 def test_objective_flags_come_from_the_computed_name(units, selector, flag):
     assert objective(units[selector]) == [flag]
 
 
-@pytest.mark.parametrize("selector", ["#img-title", "#img-aria", "#inimg-none", "#svgt", "#roleimg", "#link-img-aria",
+@pytest.mark.parametrize("selector", ["#img-title", "#img-aria", "#inimg-alt", "#roleimg", "#link-img-aria",
                                       "#link-img-title", "#lb-hidden", "#f-lab", "#f-ph"])
 def test_named_elements_get_no_objective_flag(units, selector):
     assert objective(units[selector]) == []
@@ -129,8 +138,16 @@ def test_hidden_and_decorative_elements_get_no_flag_that_counts(units, selector)
     finally:
         store.close()
     import re
+    if selector not in units:  # neither drawn nor exposed anywhere: no row at all, only queryable
+        assert selector in units.hidden, selector
+        return
     counted = [f for f in units[selector]["flags"] if not any(re.match(p, f) for p in informational)]
     assert counted == [], (selector, units[selector]["flags"])
+
+
+def test_what_is_neither_drawn_nor_exposed_anywhere_is_no_judgment_row(units):
+    assert {"#l-none", "#hidden-noalt"} <= units.hidden and not units.hidden & set(units)
+    assert "#roleimg" in units  # drawn at no size, but exposed: a screen reader meets it
 
 
 def test_aria_fields_pseudo_links_areas_and_open_shadow_roots_are_captured(tmp_path):
@@ -220,12 +237,12 @@ def test_a_field_inside_a_shadow_root_wrapped_by_an_outer_label_gets_chromiums_n
 @pytest.mark.parametrize("selector,flags", [
     ("#obj-svg", ["image_no_accessible_name"]), ("#cv-none", ["image_no_accessible_name"]),
     ("#area-none", ["image_no_accessible_name"]), ("#obj-fallback", []), ("#obj-aria", []), ("#cv-aria", []),
-    ("#area-alt", []), ("#area-hidden", []),
+    ("#area-alt", []), ("#area-hidden", None),  # None: its image is display:none, so the area is no row at all
 ])
 def test_one_flag_for_every_kind_of_unnamed_image(frames, selector, flags):
     _, _, units = frames
-    unit = next(u for u in units if u["type"] == "image" and u["selector"] == selector)
-    assert objective(unit) == flags
+    unit = next((u for u in units if u["type"] == "image" and u["selector"] == selector), None)
+    assert (None if unit is None else objective(unit)) == flags
 
 
 def test_units_in_frames_say_so_and_unnamed_links_there_are_flagged(frames):
@@ -247,13 +264,13 @@ def test_units_carry_the_computed_name_with_the_approximation_beside_it(units):
     assert field["name"] == "Search the site" and field["name_source"] == "placeholder"
     assert "field_unlabeled_placeholder-only" in field["flags"]  # a placeholder alone is still no label
     assert all(u["needs_human"] is False for u in units.values() if u["type"] != "title")
-    assert units["#l-none"]["exposed"] is False and units["#l-none"]["name"] == "display none"
+    assert "#l-none" not in units and "#l-none" in units.hidden  # display:none everywhere: no row
 
 
 def test_names_from_the_tree_silence_the_approximations_false_alarms(units):
     assert "img_missing_alt_attr" not in units["#img-title"]["flags"]     # a title names it
     assert "link_empty_name" not in units["#link-img-aria"]["flags"]      # its image's aria-label names it
-    assert units["#inimg-none"]["name"] == "Submit"                        # Chromium's default name
+    assert units["#inimg-none"]["name"] == "(no alt attribute)"            # not Chromium's default "Submit"
     assert "heading_empty" not in units["#h-hidden"]["flags"]              # said once, by the tree's flag
 
 
@@ -269,3 +286,57 @@ def test_a_manifest_made_elsewhere_is_named_by_its_approximation_and_marked(tmp_
     assert got["#empty-link"]["needs_human"] is True and got["#empty-link"]["flags"] == ["link_empty_name"]
     assert got["#img-title"]["needs_human"] is True and got["#img-title"]["exposed"] is None
     assert got["#img-title"]["flags"][0] == "img_missing_alt_attr"  # the approximation cannot know better
+
+
+@pytest.fixture(scope="module")
+def applicability(tmp_path_factory):
+    """The applicability page captured and built: (image records by selector, units by selector, link records)."""
+    site = tmp_path_factory.mktemp("applicability")
+    shutil.copy(PAGES / "applicability.html", site / "index.html")
+    (site / "views.txt").write_text("app,lab,/\n")
+    jfi = Jfi(site)
+    assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
+               str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
+    assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
+    view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
+    built = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
+    return ({m["selector"]: m for m in view["images"]}, {u["selector"]: u for u in built},
+            {ln["selector"]: ln for ln in view["links"]})
+
+
+@pytest.mark.parametrize("selector,why", [
+    ("#btn-svg > svg", "inside a button"), ("#btn-img > img", "inside a button"), ("#link-arrow > svg", "without an img"),
+    ("#bare-svg", "without an img"), ("#img-in-tab", "inside a tab"), ("#obj-pres", "presentational object"),
+    ("#obj-fallback", "fallback"),
+])
+def test_no_image_question_applies_where_the_rules_say_none_does(applicability, selector, why):
+    images, units, _ = applicability
+    assert why in images[selector]["not_applicable"], images[selector]
+    assert selector not in units  # no image row: a screen reader says the control's name, never the icon
+
+
+@pytest.mark.parametrize("selector", ["#svg-img-in-link", "#svg-roleimg", "#fallback-img", "#inimg-default"])
+def test_an_image_question_applies_to_images_and_graphics_roles(applicability, selector):
+    images, units, _ = applicability
+    assert "not_applicable" not in images[selector] and units[selector]["type"] == "image"
+
+
+def test_the_browsers_default_name_of_an_image_button_is_no_name(applicability):
+    _, units, _ = applicability
+    assert "image_no_accessible_name" in units["#inimg-default"]["flags"]
+
+
+def test_a_permalink_is_never_a_same_name_different_destination_case(applicability):
+    _, units, links = applicability
+    assert links["#permalink"]["permalink"] is True and "permalink" not in links["#side"]
+    assert "permalink" not in links["#perm-target"]  # a link to a section from elsewhere is a choice, not a permalink
+    for sel in ("#permalink", "#side"):
+        assert "same_name_different_hrefs_in_page" not in units[sel]["flags"], units[sel]
+
+
+def test_context_is_only_the_text_a_person_perceives(applicability):
+    _, _, links = applicability
+    context = links["#ctx-link"]["context"]
+    assert context == "Before the link after."
+    for hidden in ("script words", "hidden words", "aria words", "none words", "secret"):
+        assert hidden not in context

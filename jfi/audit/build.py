@@ -51,6 +51,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
             flagged = store.scalar("SELECT count(*) FROM audit_units WHERE len(flags) > 0")
+            hidden = store.scalar("SELECT count(*) FROM audit_hidden_units")
             nav = con.execute("SELECT CAST(to_json(n) AS VARCHAR), order_consistent FROM audit_nav_consistency AS n").fetchall()
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
@@ -68,6 +69,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
         finally:
             store.close()
     say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
+                    "hidden_units": hidden,
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
     return 0

@@ -25,7 +25,8 @@ from .kept import NEEDS, KeptStore
 
 
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
-BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency")
+BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency",
+               "audit_hidden_units")
 
 
 def units_head(path: Path) -> dict:

@@ -37,6 +37,9 @@
     return { x: Math.round(x), y: Math.round(y), width: Math.round(r.width), height: Math.round(r.height) };
   };
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
+  // not drawn at all (display:none, visibility:hidden, content-visibility, also through an ancestor): written only then
+  const undrawn = (el) => (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })
+    && (el.ownerDocument.defaultView || window).getComputedStyle(el).display !== 'contents' ? { undrawn: true } : {});
   // ids resolve in the element's own tree: its document, shadow root or frame
   const byId = (id, el) => {
     if (!id) return null;
@@ -114,32 +117,83 @@
     return { name: '', source: 'none' };
   };
 
+  // The text a person perceives in a node: never script, style, template or noscript source, nor text that is not
+  // drawn (display:none, visibility:hidden, content-visibility) or sits under aria-hidden; at most `limit` characters.
+  const UNSEEN = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+  const perceivedTextOf = (node, limit = TEXT_LIMIT) => {
+    if (!node) return '';
+    const walker = (node.ownerDocument || document).createTreeWalker(node, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => {
+        if (n.nodeType === 3) return NodeFilter.FILTER_ACCEPT;
+        if (UNSEEN.has(n.tagName) || n.getAttribute('aria-hidden') === 'true') return NodeFilter.FILTER_REJECT;
+        if (n.checkVisibility && !n.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })
+            && (n.ownerDocument.defaultView || window).getComputedStyle(n).display !== 'contents') {
+          return NodeFilter.FILTER_REJECT;
+        }
+        return NodeFilter.FILTER_SKIP;
+      },
+    });
+    let out = '';
+    while (out.length < limit && walker.nextNode()) if (walker.currentNode.nodeType === 3) out += walker.currentNode.nodeValue;
+    return out;
+  };
   // The text block around an element: the nearest block ancestor (within six steps) that says more
-  // than the element itself.
+  // than the element itself, as a person perceives it.
   const BLOCKS = 'p,li,td,th,dd,dt,figcaption,h1,h2,h3,h4,h5,h6,blockquote,label,summary,article,section,div';
   const surroundingText = (el, n) => {
-    const own = squash(textOf(el)).length;
+    const own = squash(perceivedTextOf(el)).length;
     let node = el.parentElement;
     for (let hops = 0; node && hops < 6; hops++, node = node.parentElement) {
       if (node.matches(BLOCKS)) {
-        const text = squash(textOf(node));
+        const text = squash(perceivedTextOf(node));
         if (text.length > own + 3) return cut(text, n);
       }
     }
     return '';
   };
-  // What follows a heading: the next sibling with text (up to four), else the rest of its parent.
+  // What follows a heading: the next sibling with perceivable text (up to four), else the rest of its parent.
   const followingText = (el, n) => {
     let node = el.nextElementSibling;
     for (let hops = 0; node && hops < 4; hops++, node = node.nextElementSibling) {
-      const text = squash(textOf(node));
+      const text = squash(perceivedTextOf(node));
       if (text) return cut(text, n);
     }
     if (el.parentElement) {
-      const rest = squash(textOf(el.parentElement)).replace(squash(textOf(el)), '').trim();
+      const rest = squash(perceivedTextOf(el.parentElement)).replace(squash(perceivedTextOf(el)), '').trim();
       if (rest) return cut(rest, n);
     }
     return '';
+  };
+  // A same-page link to the heading or section it sits in (or to the heading beside it): a permalink, not a
+  // destination a person chooses among others.
+  const isPermalink = (el, raw) => {
+    if (!raw.startsWith('#') || raw.length < 2) return false;
+    let id = raw.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* the raw fragment */ }
+    const target = byId(id, el);
+    if (!target) return false;
+    if (target === el || target.contains(el)) return true;
+    return /^H[1-6]$/.test(target.tagName) && target.parentElement === el.parentElement;
+  };
+  // Whether an image question applies (the accessibility rules' applicability); the reason when it does not.
+  const PRESENTATIONAL_CHILDREN = new Set(['button', 'checkbox', 'img', 'menuitemcheckbox', 'menuitemradio', 'meter',
+    'option', 'progressbar', 'radio', 'scrollbar', 'separator', 'slider', 'switch', 'tab']);
+  const IMPLICIT_ROLE = { BUTTON: 'button', OPTION: 'option', PROGRESS: 'progressbar', METER: 'meter', HR: 'separator' };
+  const roleOf = (node) => (node.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase()
+    || IMPLICIT_ROLE[node.tagName] || (node.tagName === 'INPUT' && ['checkbox', 'radio'].includes(node.type) ? node.type : '');
+  const GRAPHICS = new Set(['img', 'image', 'graphics-document', 'graphics-symbol']);
+  const notApplicable = (el, tag) => {
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const role = roleOf(node);
+      if (PRESENTATIONAL_CHILDREN.has(role)) return `inside a ${role === 'img' ? 'role=img element' : role}, whose children are presentational`;
+    }
+    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+    if (tag === 'svg' && !GRAPHICS.has(role)) return 'an svg without an img or graphics role';
+    if (tag === 'object' && ['presentation', 'none'].includes(role)) return 'a presentational object';
+    if (tag === 'object' && Array.from(el.children).some((c) => c.getClientRects().length > 0)) {
+      return 'an object showing its fallback content (the fallback is the image)';
+    }
+    return null;
   };
   // an element in a frame resolves against its frame's address
   const absolute = (raw, el) => {
@@ -202,7 +256,7 @@
     headings.push({
       i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
       visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
-      section_preview: followingText(el, 200), box: boxOf(el), ...inFrame(el),
+      section_preview: followingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el),
     });
   }
 
@@ -229,7 +283,8 @@
       has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
       icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
       aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
-      context: surroundingText(el, 220), box: boxOf(el), ...inFrame(el),
+      context: surroundingText(el, 220), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      ...(isPermalink(el, raw) ? { permalink: true } : {}),
     });
   }
 
@@ -272,7 +327,8 @@
       svg_title: tag === 'svg' ? orNull(el.querySelector('title')?.textContent, 120) : null,
       in_control: inControl, figcaption: orNull(caption, 160),
       width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
-      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el),
+      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      ...(notApplicable(el, tag) ? { not_applicable: notApplicable(el, tag) } : {}),
     });
   }
 
@@ -305,7 +361,7 @@
       required: el.required || el.getAttribute('aria-required') === 'true',
       describedby_text: orNull(described, 160),
       fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
-      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el),
+      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el), ...undrawn(el),
     });
   }
 

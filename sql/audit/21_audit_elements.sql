@@ -14,6 +14,7 @@
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -42,6 +43,8 @@
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   permalink: whether it is a same-page link to the heading or section it sits in (or the heading beside it); NULL when not
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
 --   pos: the view's position
@@ -71,6 +74,8 @@
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   not_applicable: why no image question applies to it (an svg without a graphics role, inside a button or other control whose children are presentational, a presentational object or one showing its fallback); NULL when one does
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -91,6 +96,7 @@
 --   ax: what the browser exposes: the computed name, its source, the computed role, and whether it is exposed (NULL for a capture without the accessibility tree)
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position
 --   view_id: view id

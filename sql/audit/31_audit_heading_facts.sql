@@ -21,6 +21,7 @@
 --   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
 --   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor)
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
 --   ax_role: the role the browser computed
@@ -39,5 +40,5 @@ SELECT 'heading' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     CAST(NULL AS VARCHAR) AS href, level, name_source,
     last_value(nullif(level, 0) IGNORE NULLS) OVER (PARTITION BY pos ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_level,
     count(*) OVER (PARTITION BY pos, level, norm_text(text)) AS same_in_page, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
-    dom_name, ax.exposed IS NULL AS needs_human, frame
+    dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn
 FROM h;

@@ -5,7 +5,7 @@
 --   pos: the view's position
 --   view_id: view id
 --   i: the link's index in the page
---   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context))
+--   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context)); a link that is not shown takes the key of a shown twin on its view (same name and destination)
 --   name: accessible name: the browser's when it exposes the link, else the DOM approximation
 --   detail: name source, icon-only alt, file type, external, new window and title, as text
 --   context: the enclosing text block
@@ -23,13 +23,15 @@
 --   icon_only: whether an image is its only content
 --   img_alt: alt of the image inside
 --   empty_name: whether it has no name
---   hrefs_for_name: distinct destinations in the page for links with the same normalised name
+--   hrefs_for_name: distinct destinations in the page for links with the same normalised name, permalinks aside
+--   permalink: whether it links to the heading or section it sits in (never a "same name, different destination" case)
 --   name_norm: the normalised name norm(name)
 --   dest: the destination identity dest(href)
 --   exposed: whether the browser exposes it to assistive technology (NULL when the capture has no accessibility tree)
 --   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
 --   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor)
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
 --   ax_role: the role the browser computed
@@ -42,9 +44,15 @@ WITH named AS (
     FROM audit_links
 ),
 l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM named),
-per_name AS (SELECT pos, n, count(DISTINCT dest) AS hrefs_for_name FROM l GROUP BY ALL)
+per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT coalesce(permalink, false)) AS hrefs_for_name
+             FROM l GROUP BY ALL),
+keyed AS (SELECT *, n || '|' || dest || '|' || substr(sha256(substr(norm_text(context), 1, 120)), 1, 8) AS own_key,
+                 coalesce(visible, false) AND ax.exposed IS NOT FALSE AS shown FROM l),
+-- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
+-- person meets: it takes the unit of the first shown twin
+twins AS (SELECT pos, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key FROM keyed GROUP BY ALL)
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
-    l.n || '|' || l.dest || '|' || substr(sha256(substr(norm_text(l.context), 1, 120)), 1, 8) AS unit_key,
+    CASE WHEN l.shown THEN l.own_key ELSE coalesce(t.shown_key, l.own_key) END AS unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
         || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
@@ -57,5 +65,7 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
     l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest,
     l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role,
-    coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame
-FROM l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n;
+    coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame, coalesce(l.undrawn, false) AS undrawn,
+    coalesce(l.permalink, false) AS permalink
+FROM keyed AS l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n
+JOIN twins AS t ON t.pos = l.pos AND t.n = l.n AND t.dest IS NOT DISTINCT FROM l.dest;

@@ -1,4 +1,4 @@
--- audit_image_facts: one row per captured image, with its dedupe key and the facts its flags test
+-- audit_image_facts: one row per captured image an image question applies to (img, input type=image, area, object, canvas, and elements with an img or graphics role; not an svg without such a role, nor anything inside an element whose children are presentational such as a button, nor a presentational object or one showing its fallback: audit_images.not_applicable says why), with its dedupe key and the facts its flags test
 --   type: image
 --   sc: WCAG success criterion judged (1.1.1)
 --   product: product
@@ -35,6 +35,7 @@
 --   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
 --   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor)
 --   text_alt: the text alternative the judgment flags read: the browser's name when it exposes the image, else the alt
 --   name_source: where the name came from: the attribute the approximation read where the browser agrees with it, else the browser's source
 --   ax_name: the accessible name the browser computed (NULL without the tree)
@@ -47,6 +48,16 @@ WITH m AS (
         CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text, ''), '(no alt attribute)')
                WHEN alt = '' THEN '(alt="")' ELSE alt END AS dom_name
     FROM audit_images
+    WHERE not_applicable IS NULL
+),
+-- the name the browser exposes, less a default no author gave: an input type=image with no alt, aria-label,
+-- aria-labelledby or title is exposed as "Submit", which names nothing
+authored AS (
+    SELECT * REPLACE (CASE WHEN tag = 'input' AND coalesce(alt, '') = '' AND coalesce(aria_label, '') = ''
+                            AND coalesce(aria_labelledby_text, '') = '' AND coalesce(title, '') = ''
+                           THEN struct_pack(name := '', name_source := 'default', role := ax.role, exposed := ax.exposed)
+                           ELSE ax END AS ax)
+    FROM m
 )
 SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
     coalesce(src_basename, '') || '|' || coalesce(alt, '∅') || '|' || coalesce(aria_label, '') || '|'
@@ -69,10 +80,10 @@ SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
     CASE WHEN functional THEN 'functional'
          WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
          ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
-    dom_name, ax.exposed IS NULL AS needs_human, frame,
+    dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn,
     CASE WHEN ax.exposed THEN ax.name ELSE alt END AS text_alt,
     CASE WHEN ax.exposed AND ax.name <> '' AND ax.name <> dom_name THEN ax.name_source
          WHEN alt IS NOT NULL THEN 'alt' WHEN coalesce(aria_label, '') <> '' THEN 'aria-label'
          WHEN coalesce(svg_title, '') <> '' THEN 'title' WHEN coalesce(aria_labelledby_text, '') <> '' THEN 'aria-labelledby'
          ELSE 'none' END AS name_source
-FROM m;
+FROM authored;

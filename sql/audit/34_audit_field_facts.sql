@@ -23,6 +23,7 @@
 --   dom_name: the name the DOM approximation gives (the name itself when the capture has no accessibility tree)
 --   needs_human: whether the name is only the DOM approximation (no accessibility tree): a person must check it in a browser
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
+--   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor)
 --   name_source: where the name came from: the label source where the browser agrees with the approximation, else the browser's source
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
@@ -59,6 +60,6 @@ SELECT 'field' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     coalesce(visible, false) AS visible, CAST(NULL AS VARCHAR) AS href,
     type AS field_type, coalesce(label, '') AS label, label_source, placeholder, coalesce(required, false) AS required,
     describedby_text, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
-    dom_name, ax.exposed IS NULL AS needs_human, frame,
+    dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn,
     CASE WHEN ax.exposed AND ax.name <> dom_name THEN coalesce(ax.name_source, 'none') ELSE label_source END AS name_source
 FROM g;

@@ -1,4 +1,4 @@
--- audit_ident_variants: per product, each distinct link name that leads to a destination reached by two or more names (links with a name, not same-page, never a pseudo-destination such as javascript:, # or void(0))
+-- audit_ident_variants: per product, each distinct link name that leads to a destination reached by two or more names (links with a name, not same-page nor a permalink, never a pseudo-destination such as javascript:, # or void(0))
 --   product: product
 --   dest: the destination (dest(href))
 --   n: the normalised name
@@ -20,7 +20,7 @@ CREATE OR REPLACE TABLE audit_ident_variants AS
 WITH named AS MATERIALIZED (
     SELECT product, dest, name_norm AS n, name, landmark, pos, i, view_id
     FROM audit_link_facts
-    WHERE name <> '' AND NOT same_page
+    WHERE name <> '' AND NOT same_page AND NOT permalink
         AND NOT matches_i(href_raw, '^(javascript:|#?$|void\(0\))')
         AND NOT matches_i(coalesce(href, ''), '^(javascript:|#?$|void\(0\))')
 ),

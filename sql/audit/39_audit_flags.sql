@@ -111,7 +111,7 @@ UNION ALL
 -- 21 same_name_different_hrefs_in_page: links with this name go to different destinations in the same page
 SELECT type, product, pos, i, unit_key, 'same_name_different_hrefs_in_page' AS flag, 21 AS ord, 'same_name_different_hrefs_in_page' AS rule
 FROM audit_link_facts
-WHERE (name <> '' AND hrefs_for_name > 1) AND exposed IS NOT FALSE
+WHERE (name <> '' AND hrefs_for_name > 1 AND NOT permalink) AND exposed IS NOT FALSE
 UNION ALL
 -- 22 title_duplicates_text: the title attribute repeats the link text
 SELECT type, product, pos, i, unit_key, 'title_duplicates_text' AS flag, 22 AS ord, 'title_duplicates_text' AS rule

@@ -13,8 +13,8 @@
 --   selector: CSS path
 --   visible: whether it was rendered
 --   href: href or src
---   evidence: what the browser exposes beside the DOM approximation (dom_name, name_source, role, exposed, needs_human, frame); NULL for a title
--- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built)
+--   evidence: what the browser exposes beside the DOM approximation (dom_name, name_source, role, exposed, needs_human, frame, undrawn); NULL for a title
+-- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built); a heading, link, image or field that is not drawn (display:none, visibility:hidden) and not exposed to assistive technology at any occurrence is no row (audit_hidden_units)
 --   unit_ord: build order (titles, headings, fields... as the judgment-units file lists them)
 --   id: unit id TYPE-PR-<first 10 hex of sha256("type|product|key")>
 --   type: title, heading, link, image, field or ident
@@ -41,19 +41,20 @@
 --   unit_json: the unit as written to judgment-units.json
 CREATE OR REPLACE VIEW audit_occurrences AS
 SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
-    CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN, frame VARCHAR)) AS evidence
+    CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN, frame VARCHAR, undrawn BOOLEAN)) AS evidence
 FROM audit_title_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_heading_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_link_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_image_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame} AS evidence FROM audit_field_facts;
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_heading_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_link_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_image_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts;
 
 CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
 counted AS (SELECT type, product, unit_key, count(*) AS occurrences FROM audit_occurrences GROUP BY ALL),
 single_units AS (  -- most units occur once: no aggregation needed
     SELECT o.type, o.sc, o.product, o.unit_key, [o.view_id] AS views, 1 AS occurrences, o.name, o.detail, o.context,
-        o.landmark, o.selector, o.visible, o.href, {'p': o.pos, 'i': o.i} AS first_occ, o.evidence
+        o.landmark, o.selector, o.visible, o.href, {'p': o.pos, 'i': o.i} AS first_occ, o.evidence,
+        NOT (coalesce(o.evidence.undrawn, false) AND o.evidence.exposed IS FALSE) AS met
     FROM audit_occurrences AS o SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences = 1
 ),
@@ -65,7 +66,7 @@ repeated_units AS (
                  'evidence': evidence},
             {'p': pos, 'i': i}) AS first,
         CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
-        bool_or(visible) AS visible,
+        bool_or(visible) AS visible, bool_or(NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met,
         min({'p': pos, 'i': i}) AS first_occ
     FROM audit_occurrences AS o SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences > 1
@@ -95,11 +96,11 @@ all_units AS (
     UNION ALL
     SELECT type, sc, product, unit_key, views, occurrences, first.name, first.detail,
         coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href, first_occ,
-        first.evidence
+        first.evidence, met
     FROM repeated_units
     UNION ALL
     SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views), u.name, u.detail, '', NULL, NULL, true, u.unit_key,
-        u.first_occ, NULL
+        u.first_occ, NULL, true
     FROM ident_units AS u JOIN ident_views AS w USING (product, unit_key)
 ),
 flags AS (
@@ -117,6 +118,7 @@ units AS (
         u.evidence.role AS role, u.evidence.exposed AS exposed, u.evidence.needs_human AS needs_human, u.evidence.frame AS frame
     FROM all_units AS u JOIN products AS p USING (product)
     LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
+    WHERE u.met OR u.type = 'title'  -- neither drawn nor exposed anywhere: nothing a person meets (audit_hidden_units)
 )
 SELECT *, CAST(CASE WHEN type IN ('title', 'ident') THEN
         json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,

@@ -11,7 +11,7 @@ SITES = ["clean-control", "headings-fields-labels", "identification-across-views
 TIMINGS = {"load_ms"}
 # jfi adds a key the reference does not have; everything else must be equal
 ADDED = {("capped", "navs")}
-ADDED_EVERYWHERE = {"ax", "box"}  # the browser's own name, role and exposure of each element; where it is drawn
+ADDED_EVERYWHERE = {"ax", "box", "undrawn", "permalink", "not_applicable"}  # the browser's own name, role and exposure of each element; where it is drawn; whether it is drawn at all, a permalink, or no image question applies (written only when so)
 
 
 def diff(ref, got, path=()):
@@ -46,6 +46,8 @@ def captures(conformance, tmp_path_factory):
         r = CliRunner().invoke(app, ["audit", "build", "--inventory", str(dest)])
         assert r.exit_code == 0, r.stderr
         out[site]["units"] = json.loads((dest / "judgment-units.json").read_text())["units"]
+        r = CliRunner().invoke(app, ["query", "--inventory", str(dest), "--format", "json", "SELECT id FROM audit_hidden_units"])
+        out[site]["hidden"] = {row["id"] for row in json.loads(r.stdout)}
     return out
 
 
@@ -102,7 +104,10 @@ def test_units_from_the_browsers_names_differ_from_the_reference_only_where_list
                                           .read_text())["units"]}
     got = {u["id"]: u for u in captures[site]["units"]}
     renamed = NAME_DIFFERENCES.get(site, [])
-    assert set(ref) - set(got) == {r[0] for r in renamed}
+    # what is neither drawn nor exposed at any occurrence is no row (issue 20): only units the reference saw hidden
+    hidden = captures[site]["hidden"] & set(ref)
+    assert all(ref[uid]["visible"] is False for uid in hidden), hidden
+    assert set(ref) - set(got) == {r[0] for r in renamed} | hidden
     assert set(got) - set(ref) == {r[1] for r in renamed}
     for ref_id, got_id, dom_name, ax_name, _ in renamed:
         assert ref[ref_id]["name"] == got[got_id]["dom_name"] == dom_name and got[got_id]["name"] == ax_name

@@ -83,18 +83,24 @@ def test_protocol_nodes_in_jfis_words():
                                      "superseded": True}, {"type": "contents", "value": {"value": "y"}}]}) == "contents"
 
 
-@pytest.fixture(scope="module")
-def units(tmp_path_factory):
-    site = tmp_path_factory.mktemp("axunits")
-    shutil.copy(PAGES / "names.html", site / "index.html")
-    (site / "views.txt").write_text("names,lab,/\n")
+def captured(tmp_path_factory, page: str) -> tuple[Jfi, Path]:
+    """One test page captured in Chromium (served, no port) and built: (runner, audit folder)."""
+    site = tmp_path_factory.mktemp(page.split(".")[0])
+    shutil.copy(PAGES / page, site / "index.html")
+    (site / "views.txt").write_text("page,lab,/\n")
     jfi = Jfi(site)
     assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
                str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
-    built = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
+    return jfi, site / "out"
+
+
+@pytest.fixture(scope="module")
+def units(tmp_path_factory):
+    jfi, out_dir = captured(tmp_path_factory, "names.html")
+    built = json.loads((out_dir / "judgment-units.json").read_text())["units"]
     out = Units({u["selector"]: u for u in built})
-    out.hidden = {r["selector"] for r in jfi("query", "--inventory", str(site / "out"), "--format", "json",
+    out.hidden = {r["selector"] for r in jfi("query", "--inventory", str(out_dir), "--format", "json",
                                              "SELECT selector FROM audit_hidden_units").json}
     return out
 
@@ -291,15 +297,9 @@ def test_a_manifest_made_elsewhere_is_named_by_its_approximation_and_marked(tmp_
 @pytest.fixture(scope="module")
 def applicability(tmp_path_factory):
     """The applicability page captured and built: (image records by selector, units by selector, link records)."""
-    site = tmp_path_factory.mktemp("applicability")
-    shutil.copy(PAGES / "applicability.html", site / "index.html")
-    (site / "views.txt").write_text("app,lab,/\n")
-    jfi = Jfi(site)
-    assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-               str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
-    assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
-    view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
-    built = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
+    _, out = captured(tmp_path_factory, "applicability.html")
+    view = json.loads((out / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
+    built = json.loads((out / "judgment-units.json").read_text())["units"]
     return ({m["selector"]: m for m in view["images"]}, {u["selector"]: u for u in built},
             {ln["selector"]: ln for ln in view["links"]})
 

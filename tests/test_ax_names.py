@@ -301,7 +301,7 @@ def applicability(tmp_path_factory):
     view = json.loads((out / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
     built = json.loads((out / "judgment-units.json").read_text())["units"]
     return ({m["selector"]: m for m in view["images"]}, {u["selector"]: u for u in built},
-            {ln["selector"]: ln for ln in view["links"]})
+            {ln["selector"]: ln for ln in view["links"]}, {f["selector"]: f for f in view["fields"]})
 
 
 @pytest.mark.parametrize("selector,why", [
@@ -310,24 +310,24 @@ def applicability(tmp_path_factory):
     ("#obj-fallback", "fallback"),
 ])
 def test_no_image_question_applies_where_the_rules_say_none_does(applicability, selector, why):
-    images, units, _ = applicability
+    images, units, *_ = applicability
     assert why in images[selector]["not_applicable"], images[selector]
     assert selector not in units  # no image row: a screen reader says the control's name, never the icon
 
 
 @pytest.mark.parametrize("selector", ["#svg-img-in-link", "#svg-roleimg", "#fallback-img", "#inimg-default"])
 def test_an_image_question_applies_to_images_and_graphics_roles(applicability, selector):
-    images, units, _ = applicability
+    images, units, *_ = applicability
     assert "not_applicable" not in images[selector] and units[selector]["type"] == "image"
 
 
 def test_the_browsers_default_name_of_an_image_button_is_no_name(applicability):
-    _, units, _ = applicability
+    _, units, *_ = applicability
     assert "image_no_accessible_name" in units["#inimg-default"]["flags"]
 
 
 def test_a_permalink_is_never_a_same_name_different_destination_case(applicability):
-    _, units, links = applicability
+    _, units, links, _ = applicability
     assert links["#permalink"]["permalink"] is True and "permalink" not in links["#side"]
     assert "permalink" not in links["#perm-target"]  # a link to a section from elsewhere is a choice, not a permalink
     for sel in ("#permalink", "#side"):
@@ -335,8 +335,15 @@ def test_a_permalink_is_never_a_same_name_different_destination_case(applicabili
 
 
 def test_context_is_only_the_text_a_person_perceives(applicability):
-    _, _, links = applicability
+    _, _, links, _ = applicability
     context = links["#ctx-link"]["context"]
     assert context == "Before the link after."
     for hidden in ("script words", "hidden words", "aria words", "none words", "secret"):
         assert hidden not in context
+
+
+def test_an_image_only_link_is_boxed_around_its_image_and_a_field_records_its_label(applicability):
+    images, _, links, fields = applicability
+    assert links["#logo-link"]["box"] == images["#logo"]["box"]  # not the text line box it sits on
+    field = fields["#q"]
+    assert field["label_box"]["width"] > 0 and field["label_box"]["x"] < field["box"]["x"]

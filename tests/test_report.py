@@ -97,3 +97,40 @@ def test_the_report_passes_jfis_own_audit(reported, tmp_path):
     found = {(u["id"], f) for u in units for f in u["flags"] if f in OBJECTIVE}
     assert found == set()
     assert any(u["type"] == "field" for u in units)  # the filters were audited as fields, and are labelled
+
+
+def _png(width: int) -> bytes:
+    return b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + width.to_bytes(4, "big") + (500).to_bytes(4, "big")
+
+
+def _window(html: str) -> dict:
+    import re as _re
+    style = dict(_re.findall(r"(left|top|width|height):(-?\d+)px", _re.search(r'class="outline" style="([^"]*)"', html)[1]))
+    pos = _re.search(r"background-position:-(\d+)px -(\d+)px", html)
+    return {"outline": {k: int(v) for k, v in style.items()}, "left": int(pos[1]), "top": int(pos[2])}
+
+
+def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outlines():
+    from jfi.audit.report import CROP_H, CROP_W, _crop
+    row = {"type": "image", "name": "Timer diagram"}
+    place = {"view_id": "timers", "box": {"x": 300, "y": 900, "width": 750, "height": 427}}
+    html = _crop(row, place, {"timers": _png(1440)}, {"timers": "timers-0"}, "image")
+    o = _window(html)["outline"]
+    assert 0 <= o["left"] and o["left"] + o["width"] <= CROP_W and 0 <= o["top"] and o["top"] + o["height"] <= CROP_H
+    import html as _html
+    assert "background-size:" in html and 'view timers around the image "Timer diagram", outlined (scaled to' in _html.unescape(html)
+    small = _crop(row, {"view_id": "timers", "box": {"x": 10, "y": 20, "width": 40, "height": 30}},
+                  {"timers": _png(1440)}, {"timers": "timers-0"}, "image")
+    assert "background-size" not in small and "scaled" not in small
+
+
+def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
+    from jfi.audit.report import _crop
+    row = {"type": "field", "name": "Search"}
+    place = {"view_id": "v", "box": {"x": 400, "y": 100, "width": 60, "height": 30},
+             "label_box": {"x": 300, "y": 105, "width": 80, "height": 20}}
+    w = _window(_crop(row, place, {"v": _png(1440)}, {"v": "v-0"}, "searchbox"))
+    assert w["left"] <= 300 and w["outline"]["left"] == 400 - w["left"]  # the label is in the window, the field outlined
+    gone = _crop({"type": "link", "name": "Intro"}, {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
+                 {"v": _png(1440)}, {"v": "v-0"})
+    assert "scrolled out of view" in gone

@@ -46,8 +46,22 @@ def _screenshots(folder: AuditFolder) -> dict[str, bytes]:
     return out
 
 
-def _crop(row: dict, place: dict | None, shots: dict[str, str], view_names: dict[str, str]) -> str:
-    """A window on the view's screenshot around the element, the element outlined; or why there is none."""
+def _png_width(data: bytes) -> int:
+    """The width of a PNG image, from its header (the screenshot's width in CSS pixels)."""
+    return int.from_bytes(data[16:20], "big")
+
+
+def _union(a: dict, b: dict | None) -> dict:
+    if not b or b["width"] <= 0 or b["height"] <= 0:
+        return a
+    x0, y0 = min(a["x"], b["x"]), min(a["y"], b["y"])
+    x1, y1 = max(a["x"] + a["width"], b["x"] + b["width"]), max(a["y"] + a["height"], b["y"] + b["height"])
+    return {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
+
+
+def _crop(row: dict, place: dict | None, shots: dict[str, bytes], view_names: dict[str, str], role: str = "") -> str:
+    """A window on the view's screenshot around the element, the element outlined (a field with its label in the
+    window; something larger than the window scaled down to fit); or why there is none."""
     if not place or not place.get("box") or place["view_id"] not in shots:
         return '<p class="nocrop">No crop: the capture has no screenshot or no position for this element.</p>'
     box = place["box"]
@@ -55,15 +69,24 @@ def _crop(row: dict, place: dict | None, shots: dict[str, str], view_names: dict
         return '<p class="nocrop">No crop: the element is not drawn (hidden or of zero size).</p>'
     if box["y"] >= SHOT_MAX_HEIGHT:
         return f'<p class="nocrop">No crop: the element is {box["y"]} px down the page, below the screenshot.</p>'
-    left = max(0, box["x"] - PAD)
-    top = max(0, box["y"] + box["height"] // 2 - CROP_H // 2) if row["type"] != "title" else 0  # the element mid-height
+    if box["y"] + box["height"] <= 0 or box["x"] + box["width"] <= 0:
+        return ('<p class="nocrop">No crop: the element lies outside the page as drawn (scrolled out of view inside '
+                'its container).</p>')
+    shown = _union(box, place.get("label_box")) if row["type"] == "field" else box
+    scale = 1.0 if row["type"] == "title" else min(1.0, CROP_W / (shown["width"] + 2 * PAD),
+                                                     CROP_H / (shown["height"] + 2 * PAD))
+    left = max(0, round(shown["x"] * scale) - PAD)
+    top = 0 if row["type"] == "title" else \
+        max(0, round((shown["y"] + shown["height"] / 2) * scale) - CROP_H // 2)  # the element mid-height
     outline = "" if row["type"] == "title" else (
-        f'<span class="outline" style="left:{box["x"] - left}px;top:{box["y"] - top}px;'
-        f'width:{box["width"]}px;height:{box["height"]}px"></span>')
-    label = (f"Screenshot of the {view_names[place['view_id']]} view" + ("" if row["type"] == "title" else
-             f" around the {row['type']} {row['name'] or '(no name)'}, outlined"))
+        f'<span class="outline" style="left:{round(box["x"] * scale) - left}px;top:{round(box["y"] * scale) - top}px;'
+        f'width:{round(box["width"] * scale)}px;height:{round(box["height"] * scale)}px"></span>')
+    what = f'{role or row["type"]} "{row["name"]}"' if row["name"] else f'{role or row["type"]} with no name'
+    label = (f"Screenshot of view {place['view_id']}" + ("" if row["type"] == "title" else
+             f" around the {what}, outlined" + (f" (scaled to {scale:.0%})" if scale < 1 else "")))
+    size = "" if scale == 1 else f";background-size:{round(_png_width(shots[place['view_id']]) * scale)}px auto"
     return (f'<div class="crop shot-{view_names[place["view_id"]]}" role="img" aria-label="{esc(label)}" '
-            f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px">{outline}</div>')
+            f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px{size}">{outline}</div>')
 
 
 STYLE = """
@@ -182,7 +205,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 f'data-type="{esc(r["type"])}" data-product="{esc(r["product"])}" data-flags="{esc(" ".join(r["flags"]))}">',
                 f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
                 f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
-                _crop(r, places.get(r["id"]), shots, view_names),
+                _crop(r, places.get(r["id"]), shots, view_names, role),
                 '<dl>',
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',

@@ -36,6 +36,23 @@
     }
     return { x: Math.round(x), y: Math.round(y), width: Math.round(r.width), height: Math.round(r.height) };
   };
+  // what a person looks at for an element: its own box when it holds text; else the union of the boxes of what it
+  // holds (an image-only link is its image, not the text line box it sits on), in page pixels like boxOf
+  const contentBoxOf = (el) => {
+    const own = boxOf(el);
+    if (squash(el.textContent)) return own;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const node of Array.from(el.querySelectorAll('*')).slice(0, 200)) {
+      for (const r of node.getClientRects()) {
+        if (r.width <= 0 || r.height <= 0) continue;
+        x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top); x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+      }
+    }
+    if (x0 === Infinity) return own;
+    const r = el.getBoundingClientRect();
+    return { x: Math.round(own.x + x0 - r.left), y: Math.round(own.y + y0 - r.top),
+      width: Math.round(x1 - x0), height: Math.round(y1 - y0) };
+  };
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
   // not drawn at all (display:none, visibility:hidden, content-visibility, also through an ancestor): written only then
   const undrawn = (el) => (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })
@@ -283,7 +300,7 @@
       has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
       icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
       aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
-      context: surroundingText(el, 220), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      context: surroundingText(el, 220), box: contentBoxOf(el), ...inFrame(el), ...undrawn(el),
       ...(isPermalink(el, raw) ? { permalink: true } : {}),
     });
   }
@@ -343,6 +360,9 @@
       ? squash(Array.from(el.getRootNode().querySelectorAll('label')).filter((l) => l.htmlFor === el.id).map((l) => l.textContent).join(' '))
       : '';
     const wrapping = el.closest('label') ? squash(el.closest('label').textContent) : '';
+    const labelEl = (el.id ? Array.from(el.getRootNode().querySelectorAll('label')).find((l) => l.htmlFor === el.id) : null)
+      || el.closest('label') || byId((el.getAttribute('aria-labelledby') || '').split(/\s+/)[0], el);
+    const labelBox = labelEl && labelEl.getClientRects().length ? boxOf(labelEl) : null;
     // one order for every element kind: aria-labelledby > aria-label > label[for] > wrapping label;
     // a placeholder or title alone never counts as a label
     const sources = [
@@ -362,6 +382,7 @@
       describedby_text: orNull(described, 160),
       fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
       visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      ...(labelBox ? { label_box: labelBox } : {}),
     });
   }
 

@@ -35,7 +35,8 @@ CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
     "fields": [{"i": "INTEGER", "type": "VARCHAR", "name_attr": "VARCHAR", "id": "VARCHAR", "label": "VARCHAR",
         "label_source": "VARCHAR", "placeholder": "VARCHAR", "required": "BOOLEAN", "describedby_text": "VARCHAR",
         "fieldset_legend": "VARCHAR", "visible": "BOOLEAN", "landmark": "VARCHAR", "selector": "VARCHAR",
-        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}, "undrawn": "BOOLEAN"}],
+        "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}, "undrawn": "BOOLEAN",
+        "label_box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
     "navs": [{"role": "VARCHAR", "label": "VARCHAR", "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}]
 }';
 

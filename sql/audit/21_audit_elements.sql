@@ -97,6 +97,7 @@
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   label_box: where its visible label is drawn (label[for], a wrapping label or aria-labelledby), for crops; NULL without one
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position
 --   view_id: view id

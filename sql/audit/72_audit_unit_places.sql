@@ -1,20 +1,24 @@
--- audit_unit_places: where each unit is first seen: the view and the element's box there (what a report crops the view's screenshot around); a title's box is the top of its page
+-- audit_unit_places: where a report shows each unit: its first drawn occurrence (else its first), the view and the element's box there (what a report crops the view's screenshot around; a field's label box beside it); a title's box is the top of its page
 --   id: unit id
---   view_id: the view of its first occurrence
+--   view_id: the view of that occurrence
 --   box: x, y, width and height in CSS pixels of that page (NULL when the capture did not record one)
+--   label_box: a field's visible label, where it is drawn (NULL for other types, or without one)
 CREATE OR REPLACE VIEW audit_unit_places AS
-WITH firsts AS (
-    SELECT type, product, unit_key, arg_min({'pos': pos, 'view_id': view_id, 'i': i}, {'p': pos, 'i': i}) AS f
-    FROM audit_occurrences GROUP BY type, product, unit_key
+WITH boxes AS (
+    SELECT 'heading' AS type, pos, i, box, CAST(NULL AS STRUCT(x INTEGER, y INTEGER, width INTEGER, height INTEGER)) AS label_box FROM audit_headings
+    UNION ALL SELECT 'link', pos, i, box, NULL FROM audit_links
+    UNION ALL SELECT 'image', pos, i, box, NULL FROM audit_images
+    UNION ALL SELECT 'field', pos, i, box, label_box FROM audit_fields
 ),
-boxes AS (
-    SELECT 'heading' AS type, pos, i, box FROM audit_headings
-    UNION ALL SELECT 'link', pos, i, box FROM audit_links
-    UNION ALL SELECT 'image', pos, i, box FROM audit_images
-    UNION ALL SELECT 'field', pos, i, box FROM audit_fields
+firsts AS (
+    SELECT o.type, o.product, o.unit_key,
+        arg_min({'pos': o.pos, 'view_id': o.view_id, 'i': o.i},
+                {'undrawn': coalesce(b.box.width, 0) <= 0 OR coalesce(b.box.height, 0) <= 0, 'p': o.pos, 'i': o.i}) AS f
+    FROM audit_occurrences AS o LEFT JOIN boxes AS b ON b.type = o.type AND b.pos = o.pos AND b.i = o.i
+    GROUP BY o.type, o.product, o.unit_key
 )
 SELECT u.id, f.f.view_id AS view_id,
-    CASE WHEN u.type = 'title' THEN {'x': 0, 'y': 0, 'width': 0, 'height': 0} ELSE b.box END AS box
+    CASE WHEN u.type = 'title' THEN {'x': 0, 'y': 0, 'width': 0, 'height': 0} ELSE b.box END AS box, b.label_box
 FROM audit_units AS u
 JOIN firsts AS f USING (type, product, unit_key)
 LEFT JOIN boxes AS b ON b.type = u.type AND b.pos = f.f.pos AND b.i = f.f.i;

@@ -143,13 +143,19 @@ _voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=Non
 def say(text: str) -> None:
     """What a command tells its user on stdout (a summary line, a table, a JSON report)."""
     sink = _voice.get()
-    print(text) if sink is None else sink("out", str(text))
+    if sink is None:
+        print(text)
+    else:
+        sink("out", str(text))
 
 
 def note(text: str) -> None:
     """What a command tells its user on stderr (a problem it met, a warning, a refused row)."""
     sink = _voice.get()
-    err(text) if sink is None else sink("err", str(text))
+    if sink is None:
+        err(text)
+    else:
+        sink("err", str(text))
 
 
 def collecting() -> bool:

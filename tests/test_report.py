@@ -134,3 +134,47 @@ def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
     gone = _crop({"type": "link", "name": "Intro"}, {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
                  {"v": _png(1440)}, {"v": "v-0"})
     assert "scrolled out of view" in gone
+
+
+async def _navigate(report: Path):
+    from playwright.async_api import async_playwright
+    from jfi.browser import launch_options
+    visible = "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.id)"
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(**launch_options())
+        try:
+            page = await browser.new_page(viewport={"width": 1100, "height": 800})
+            ids = await page.goto(report.resolve().as_uri()) and await page.evaluate(visible)
+            last = ids[-1]
+            await page.goto(report.resolve().as_uri() + f"?type=title#{last}")  # a fragment on load, under a filter
+            seen = await page.evaluate(f"""() => {{ const r = document.getElementById('{last}').getBoundingClientRect();
+                return [r.top >= 0 && r.top < innerHeight, location.hash, location.search]; }}""")
+            await page.goto(report.resolve().as_uri())
+            family = page.locator("a[href^='?family=']").first
+            family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
+            await family.click()
+            in_family = await page.evaluate(visible)
+            families = await page.evaluate("() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"
+                                           ".map((r) => r.dataset.families)")
+            await page.select_option("#f-type", "link")
+            narrowed = await page.evaluate(visible)
+            await page.go_back()
+            back = (await page.evaluate(visible), await page.locator("#f-type").input_value())
+            await page.goto(report.resolve().as_uri())
+            await page.fill("#f-q", ids[0])
+            searched = await page.evaluate(visible)
+            return {"ids": ids, "seen": seen, "family_id": family_id, "in_family": in_family, "families": families,
+                    "narrowed": narrowed, "back": back, "searched": searched}
+        finally:
+            await browser.close()
+
+
+@pytest.mark.slow
+def test_the_report_is_navigable_by_fragment_family_link_back_button_and_search(reported):
+    _, audit = reported
+    got = asyncio.run(_navigate(audit / "report.html"))
+    assert got["seen"][0] is True and got["seen"][1].endswith(got["ids"][-1]) and got["seen"][2] == "?type=title"
+    assert 0 < len(got["in_family"]) < len(got["ids"]) and all(got["family_id"] in f.split() for f in got["families"])
+    assert len(got["narrowed"]) <= len(got["in_family"])
+    assert got["back"] == (got["in_family"], "")  # back undoes the last filter
+    assert got["searched"] == [got["ids"][0]]

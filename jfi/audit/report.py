@@ -115,30 +115,49 @@ SCRIPT = """
   const form = document.getElementById('filters');
   const rows = Array.from(document.querySelectorAll('.row'));
   const count = document.getElementById('shown');
-  const keys = ['status', 'type', 'flag', 'product'];
-  const apply = () => {
-    const want = Object.fromEntries(keys.map((k) => [k, form.elements[k].value]));
+  const keys = ['status', 'type', 'flag', 'product', 'family', 'draft', 'look', 'q'];
+  const has = (list, value) => (list || '').split(' ').includes(value);
+  const wanted = () => Object.fromEntries(keys.map((k) => [k, form.elements[k].value.trim()]));
+  const show = (want) => {
+    const words = want.q.toLowerCase();
     let shown = 0;
     for (const row of rows) {
-      const flags = (row.dataset.flags || '').split(' ');
-      const ok = (!want.status || row.dataset.status === want.status) && (!want.type || row.dataset.type === want.type)
-        && (!want.product || row.dataset.product === want.product) && (!want.flag || flags.includes(want.flag));
+      const d = row.dataset;
+      const ok = (!want.status || d.status === want.status) && (!want.type || d.type === want.type)
+        && (!want.product || d.product === want.product) && (!want.flag || has(d.flags, want.flag))
+        && (!want.family || has(d.families, want.family)) && (!want.draft || d.draft === want.draft)
+        && (!want.look || d.look === 'yes') && (!words || row.textContent.toLowerCase().includes(words));
       row.hidden = !ok;
       if (ok) shown += 1;
     }
     count.textContent = `${shown} of ${rows.length} rows shown`;
+  };
+  const url = (want) => {
     const params = new URLSearchParams();
     for (const k of keys) if (want[k]) params.set(k, want[k]);
     const query = params.toString();
-    history.replaceState(null, '', query ? `?${query}` : location.pathname);
+    return (query ? `?${query}` : location.pathname) + location.hash;
   };
-  const params = new URLSearchParams(location.search);
-  for (const k of keys) {
-    const value = params.get(k);
-    if (value !== null && Array.from(form.elements[k].options).some((o) => o.value === value)) form.elements[k].value = value;
-  }
-  form.addEventListener('change', apply);
-  apply();
+  const read = () => {  // the filters the URL names (a shared link, the back button)
+    const params = new URLSearchParams(location.search);
+    for (const k of keys) {
+      const el = form.elements[k];
+      const value = params.get(k) || '';
+      el.value = el.tagName === 'SELECT' && !Array.from(el.options).some((o) => o.value === value) ? '' : value;
+    }
+    show(wanted());
+  };
+  const reveal = () => {  // a fragment naming a row: shown (whatever the filters) and scrolled to
+    const row = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (row && row.classList.contains('row')) { row.hidden = false; row.scrollIntoView(); }
+  };
+  form.addEventListener('change', () => { history.pushState(null, '', url(wanted())); show(wanted()); });
+  form.addEventListener('input', (e) => { if (e.target.name === 'q') { history.replaceState(null, '', url(wanted())); show(wanted()); } });
+  form.addEventListener('submit', (e) => e.preventDefault());
+  window.addEventListener('popstate', () => { read(); reveal(); });
+  window.addEventListener('hashchange', reveal);
+  read();
+  reveal();
 })();
 """
 
@@ -184,9 +203,10 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     out += ['</tbody></table>', '</section>',
             '<section aria-labelledby="s-worklist">', '<h2 id="s-worklist">Worklist</h2>']
     out.append("<ul>" + "".join(
-        f'<li><strong>{esc(f["family_id"])}</strong>: {f["units"]} {esc(f["type"])} rows, {esc(f["shows"])} '
-        f'(they share {esc(f["kind"])} <code>{esc(f["key"])}</code>)</li>' for f in families)
-        + "".join(f'<li><strong>{esc(r["id"])}</strong> needs a look ({esc(r["reason"])}): {esc(r["name"])}</li>' for r in looks)
+        f'<li><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a>: {f["units"]} {esc(f["type"])} '
+        f'rows, {esc(f["shows"])} (they share {esc(f["kind"])} <code>{esc(f["key"])}</code>)</li>' for f in families)
+        + "".join(f'<li><a href="#{esc(r["id"])}">{esc(r["id"])}</a> needs a look ({esc(r["reason"])}): {esc(r["name"])}</li>'
+                  for r in looks)
         + "".join(f'<li>Fact class <strong>{esc(f["fact_class"])}</strong>: {f["units"]} row(s), {esc(f["meaning"])}</li>'
                   for f in facts) + "</ul>" if (families or looks or facts) else "<p>Nothing open.</p>")
     out += ['</section>', '<section aria-labelledby="s-rows">', '<h2 id="s-rows">Rows</h2>',
@@ -195,14 +215,26 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
             _select("type", "Type", sorted({r["type"] for r in rows})),
             _select("flag", "Flag", flags_all),
             _select("product", "Product", sorted({r["product"] for r in rows})),
+            _select("family", "Family", [f["family_id"] for f in families]),
+            _select("draft", "Draft judgment", sorted({r["session_draft_judgment"] or "not judged" for r in rows})),
+            _select("look", "Needs a look", ["yes"]),
+            '<label for="f-q">Search<input id="f-q" name="q" type="search"></label>',
             '</form>', '<p id="shown" role="status" aria-live="polite"></p>']
+    family_of: dict[str, list[str]] = {}
+    for f in families:
+        for uid in f["unit_ids"]:
+            family_of.setdefault(uid, []).append(f["family_id"])
+    look_ids = {r["id"] for r in looks}
     for r in rows:
         unit = units.get(r["id"], {})
         facts_list = "".join(f'<li><code>{esc(f)}</code>: {esc(meaning(f))}</li>' for f in r["flags"])
         source = unit.get("name_source") or ""
         role = unit.get("role") or ""
         out += [f'<article class="row" id="{esc(r["id"])}" aria-labelledby="h-{esc(r["id"])}" data-status="{esc(r["status"])}" '
-                f'data-type="{esc(r["type"])}" data-product="{esc(r["product"])}" data-flags="{esc(" ".join(r["flags"]))}">',
+                f'data-type="{esc(r["type"])}" data-product="{esc(r["product"])}" data-flags="{esc(" ".join(r["flags"]))}" '
+                f'data-families="{esc(" ".join(family_of.get(r["id"], [])))}" '
+                f'data-draft="{esc(r["session_draft_judgment"] or "not judged")}" '
+                f'data-look="{"yes" if r["id"] in look_ids else "no"}">',
                 f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
                 f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
                 _crop(r, places.get(r["id"]), shots, view_names, role),

@@ -1,5 +1,6 @@
 """Workbooks for people (the CSVs stay for programs): a sheet per table, the header frozen, filters on, sensible
-widths, long text wrapped, the status column coloured by state, and a Columns sheet saying what each column means.
+widths, long text wrapped, the status column coloured by state, machine columns grouped and collapsed at the right,
+a print setup (landscape, one page wide, the header row repeated), and a Columns sheet saying what each column means.
 Every cell is a string or a number, never a formula, whatever the text starts with."""
 from __future__ import annotations
 
@@ -31,14 +32,13 @@ class Sheet:
     rows: list[tuple]
     meanings: dict[str, str] = field(default_factory=dict)
     status_column: str | None = None
+    grouped_from: str | None = None  # this column and the ones after it are grouped at the right, collapsed
 
 
 def cell_value(value):
-    """The CSV's cell without its formula guard: a number stays a number; lists and objects are JSON; booleans and
-    None are spelled as in the CSV; everything else is its text."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    """The CSV's cell without its formula guard: a number stays a number and a boolean a boolean; lists and objects
+    are JSON; None is empty; everything else is its text."""
+    if isinstance(value, (bool, int, float)):  # a boolean stays a boolean (TRUE/FALSE in the sheet)
         return value
     if isinstance(value, decimal.Decimal):
         return float(value)
@@ -79,6 +79,14 @@ def _fill(ws, sheet: Sheet) -> None:
     ws.freeze_panes = "B2" if status_at == 0 else "A2"
     if sheet.rows:
         ws.auto_filter.ref = ws.dimensions
+    if sheet.grouped_from in sheet.columns:
+        first = get_column_letter(sheet.columns.index(sheet.grouped_from) + 1)
+        ws.column_dimensions.group(first, get_column_letter(len(sheet.columns)), hidden=True, outline_level=1)
+    # printed: landscape, as wide as one page, the header row on every page
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_title_rows = "1:1"
 
 
 def workbook_bytes(sheets: list[Sheet]) -> bytes:

@@ -178,3 +178,21 @@ def test_the_report_is_navigable_by_fragment_family_link_back_button_and_search(
     assert len(got["narrowed"]) <= len(got["in_family"])
     assert got["back"] == (got["in_family"], "")  # back undoes the last filter
     assert got["searched"] == [got["ids"][0]]
+
+
+def test_rows_state_their_question_and_the_3_2_3_finding_reaches_report_and_workbook(reported):
+    import html as _html
+    import openpyxl
+    _, audit = reported
+    page = _html.unescape((audit / "report.html").read_text())
+    nav = json.loads((audit / "judgment-units.json").read_text())["nav_consistency"]
+    broken = [n for n in nav if n["order_consistent"] is False]
+    assert broken, "the bundled example changes its navigation order on one view"
+    assert "Navigation order (WCAG 3.2.3)" in page and broken[0]["first_order_violation"] in page
+    assert page.count('class="question"') == page.count('class="row"') > 0
+    assert "read with its context, say where the link goes" in page
+    book = openpyxl.load_workbook(audit / "draft-judgments.xlsx", read_only=True)
+    sheet = book["Navigation 3.2.3"]
+    values = [[c.value for c in row] for row in sheet.iter_rows()]
+    assert values[0][:3] == ["product", "host", "view_id"] and len(values) == len(nav) + 1
+    assert any(broken[0]["first_order_violation"] in [str(v) for v in row] for row in values[1:])

@@ -24,6 +24,8 @@ def csv_cells(path):
 
 
 def same(workbook_cell, csv_cell) -> bool:
+    if isinstance(workbook_cell, bool):  # a real boolean in the workbook, spelled in the CSV
+        return csv_cell == ("true" if workbook_cell else "false")
     text = "" if workbook_cell is None else str(workbook_cell)
     return csv_cell in (text, "'" + text) or csv_cell.replace("\r\n", "\n") in (text, "'" + text)
 
@@ -57,15 +59,24 @@ def merged(tmp_path):
 
 def test_the_merge_workbook_holds_the_csv_rows_as_text(merged):
     wb = openpyxl.load_workbook(merged / "draft-judgments.xlsx")
-    assert wb.sheetnames == ["Draft judgments", "Worklist", "Columns"]
+    assert wb.sheetnames == ["Draft judgments", "Worklist", "Navigation 3.2.3", "Columns"]
     ws = wb["Draft judgments"]
     got, want = cells(ws), csv_cells(merged / "draft-judgments.csv")
-    assert got[0] == want[0] and got[0][0] == "status" and len(got) == len(want)
+    assert sorted(got[0]) == sorted(want[0]) and len(got) == len(want)
+    assert got[0][:8] == ["status", "type", "name", "flags", "draft_judgment", "confidence", "rationale", "fix"]
+    at = {name: want[0].index(name) for name in got[0]}
     for g, w in zip(got[1:], want[1:]):
-        assert all(same(a, b) for a, b in zip(g, w)), (g, w)
+        assert all(same(a, w[at[name]]) for a, name in zip(g, got[0])), (g, w)
     for row in ws.iter_rows(min_row=2):
         for c in row:
-            assert c.data_type in ("s", "n", "inlineStr"), (c.coordinate, c.value)
+            assert c.data_type in ("s", "n", "b", "inlineStr"), (c.coordinate, c.value)
+    needs_human = ws.cell(row=2, column=got[0].index("needs_human") + 1).value
+    assert needs_human is False  # a real boolean, not the text "false"
+    machine, readable = got[0].index("selector") + 1, got[0].index("rationale") + 1  # grouped, collapsed at the right
+    assert any(d.hidden and d.outline_level == 1 and d.min <= machine <= d.max for d in ws.column_dimensions.values())
+    assert not any(d.hidden and d.min <= readable <= d.max for d in ws.column_dimensions.values())
+    assert ws.page_setup.orientation == "landscape" and ws.page_setup.fitToWidth == 1
+    assert ws.sheet_properties.pageSetUpPr.fitToPage and ws.print_title_rows == "$1:$1"
     rationales = {r[got[0].index("rationale")] for r in got[1:]}
     assert {"=1+1", "@SUM(1)", "+1", "-1", "\t=1"} <= rationales  # the text itself, not a guarded copy
     assert ws.freeze_panes == "B2" and ws.auto_filter.ref

@@ -23,6 +23,11 @@ CSV_COLUMNS = [
     "client_ratification_decision_id", "client_ratification_unit_sha256", "client_ratification_pin_status",
     "client_ratification_date_precision", "client_ratification_diagnostic",
 ]
+# the workbook opens on what a ratifier reads first; the machine columns follow, grouped and collapsed
+READ_FIRST = ["status", "type", "name", "flags", "draft_judgment", "confidence", "rationale", "fix", "needs_human",
+              "ratification_state", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "id", "views",
+              "context"]
+WORKBOOK_COLUMNS = READ_FIRST + [c for c in CSV_COLUMNS if c not in READ_FIRST]
 NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "present_shared", "missing_shared",
                "extra_items", "order_consistent", "first_order_violation", "note"]
 RUBRIC_FILE = "judgment-rubric.md"
@@ -55,6 +60,13 @@ def _cell(value):
     if isinstance(value, list):
         return "; ".join(str(v) for v in value)
     return value
+
+
+def _book_cell(column: str, value):
+    """A workbook cell: as the CSV's, but a yes/no a person filters on is a real boolean."""
+    if column == "needs_human" and value in ("true", "false"):
+        return value == "true"
+    return _cell(value)
 
 
 def _merge_rows(con) -> int:
@@ -96,7 +108,7 @@ def merge(folder: AuditFolder) -> int:
             if n_rows <= WORKBOOK_MAX_ROWS:
                 from .worklist import worklist_parts
                 workbook = draft_workbook(store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows ORDER BY sort_ord"),
-                                          worklist_parts(store)[3])
+                                          worklist_parts(store)[3], built.get("nav_consistency", []))
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
             calibration = store.rows("SELECT * FROM audit_calibration")
@@ -155,20 +167,22 @@ def merge(folder: AuditFolder) -> int:
 WORKBOOK_MAX_ROWS = 10_000
 
 
-def draft_workbook(rows: list[dict], worklist_table: list[tuple]) -> bytes:
+def draft_workbook(rows: list[dict], worklist_table: list[tuple], nav: list[dict] | None = None) -> bytes:
     """draft-judgments.xlsx for the ratifier: the rows (cells as the CSV's, without its formula guard: a workbook
-    cell is text, never a formula), the worklist, and what each column means."""
+    cell is text, never a formula), the worklist, the 3.2.3 navigation-order check, and what each column means."""
     from .. import rulebook
     from ..workbook import Sheet, workbook_bytes
     from .worklist import WORKLIST_COLUMNS
     meanings = rulebook.meanings()[1]
     return workbook_bytes([
-        Sheet("Draft judgments", CSV_COLUMNS, [tuple(_cell(r[c]) for c in CSV_COLUMNS) for r in rows],
-              meanings.get("audit_draft_rows", {}), "status"),
+        Sheet("Draft judgments", WORKBOOK_COLUMNS, [tuple(_book_cell(c, r[c]) for c in WORKBOOK_COLUMNS) for r in rows],
+              meanings.get("audit_draft_rows", {}), "status", grouped_from=WORKBOOK_COLUMNS[len(READ_FIRST)]),
         Sheet("Worklist", WORKLIST_COLUMNS, worklist_table, {
             "section": "family (one answer settles every row), look (a row to look at) or fact (a fact class to sign once)",
             "key": "the family, row or fact class", "kind": "what the family shares, or why the row needs a look",
             "type": "unit type", "units": "rows it covers", "unit_ids": "the unit ids", "detail": "what a person sees"}),
+        Sheet("Navigation 3.2.3", NAV_COLUMNS, [tuple(_cell(n.get(c)) for c in NAV_COLUMNS) for n in nav or []],
+              meanings.get("audit_nav_consistency", {})),
     ])
 
 

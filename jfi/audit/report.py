@@ -174,6 +174,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     shot_css = "".join(f'.shot-{view_names[v]}{{background-image:url("data:image/png;base64,'
                        f'{base64.b64encode(p).decode()}")}}\n' for v, p in sorted(shots.items()))
 
+    def question(r: dict) -> str:
+        return summary.get("questions", {}).get(r["type"], "").replace("{name}", r["name"] or "(no name)")
+
     def meaning(flag: str) -> str:
         return next((m for pattern, _, m in meanings if re.match(pattern, flag)), "")
     families, looks, facts, _ = worklist
@@ -209,6 +212,13 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                   for r in looks)
         + "".join(f'<li>Fact class <strong>{esc(f["fact_class"])}</strong>: {f["units"]} row(s), {esc(f["meaning"])}</li>'
                   for f in facts) + "</ul>" if (families or looks or facts) else "<p>Nothing open.</p>")
+    nav = summary.get("nav", [])
+    broken = [n for n in nav if n.get("order_consistent") is False]
+    out += ['</section>', '<section aria-labelledby="s-nav">', '<h2 id="s-nav">Navigation order (WCAG 3.2.3)</h2>',
+            (f'<p>{len(broken)} view(s) change the relative order of the navigation their product shares:</p><ul>'
+             + "".join(f'<li>{esc(n["product"])}, view {esc(n["view_id"])}: {esc(n["first_order_violation"])} '
+                       f'({esc(n["note"])})</li>' for n in broken) + '</ul>') if broken else
+            f'<p>No view changes the order of the shared navigation ({len(nav)} view(s) checked).</p>']
     out += ['</section>', '<section aria-labelledby="s-rows">', '<h2 id="s-rows">Rows</h2>',
             '<form id="filters" class="filters" aria-label="Filter the rows">',
             _select("status", "Status", sorted({r["status"] for r in rows})),
@@ -236,6 +246,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 f'data-draft="{esc(r["session_draft_judgment"] or "not judged")}" '
                 f'data-look="{"yes" if r["id"] in look_ids else "no"}">',
                 f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
+                f'<p class="question">{esc(question(r))}</p>',
                 f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
                 _crop(r, places.get(r["id"]), shots, view_names, role),
                 '<dl>',
@@ -286,8 +297,10 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
                 places = {}
             meanings = [(p, f, m) for p, f, m in store.con.execute(
                 "SELECT pattern, flag, meaning FROM audit_flag_rules ORDER BY ord").fetchall()]
+            questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             worklist = worklist_parts(store)
-            summary = {"folder": folder.root.name, "views": built.get("views_ok"), "rulebook": store.rulebook_sha256}
+            summary = {"folder": folder.root.name, "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
+                       "questions": questions, "nav": built.get("nav_consistency", [])}
         finally:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}

@@ -64,29 +64,35 @@ def _views_last(path: Path) -> bool:
         return re.search(rb"\]\s*\}\s*$", fh.read()) is not None
 
 
+def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
+    """The top-level fields of the JSON object on a binary handle, read as a stream into `fields`; the value of the
+    key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all)."""
+    builder, key = None, None
+    for prefix, event, value in ijson.parse(fh, use_float=True):
+        if prefix == "":
+            if event == "map_key":
+                if builder is not None:
+                    fields[key] = builder.value
+                key, builder = value, (None if value == skipped else ObjectBuilder())
+                if value == skipped and stop:
+                    break
+            elif event == "end_map" and builder is not None:
+                fields[key], builder = builder.value, None
+            continue
+        if builder is not None:
+            builder.event(event, value)
+    return fields
+
+
 def header_of(path: Path) -> dict:
     """The manifest's fields other than its views (streamed; the views themselves are skipped when they come last)."""
     fields: dict = {}
-    builder, key = None, None
     views_last = _views_last(path)
     with _open(path) as fh:
         try:
-            for prefix, event, value in ijson.parse(fh, use_float=True):
-                if prefix == "":
-                    if event == "map_key":
-                        if builder is not None:
-                            fields[key] = builder.value
-                        key, builder = value, (None if value == "views" else ObjectBuilder())
-                        if value == "views" and views_last:
-                            break
-                    elif event == "end_map" and builder is not None:
-                        fields[key], builder = builder.value, None
-                    continue
-                if builder is not None:
-                    builder.event(event, value)
+            return fields_before(fh, "views", stop=views_last, fields=fields)
         except (ijson.JSONError, ijson.IncompleteJSONError, ValueError) as e:
             raise _bad_json(path, e) from None
-    return fields
 
 
 def views_of(path: Path) -> Iterator[dict]:

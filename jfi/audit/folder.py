@@ -13,11 +13,11 @@ from pathlib import Path
 
 import duckdb
 import ijson
-from ijson.common import ObjectBuilder
 
 from ..errors import JfiError, refuse
 from ..atomic import recover
 from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines
+from ..manifest import fields_before, read_manifest
 from ..paths import own_folder, regular_file
 from ..canonical import decision_id, digest
 from ..store import Store
@@ -34,23 +34,9 @@ def units_head(path: Path) -> dict:
     fields: dict = {}
     try:
         with open(path, "rb") as fh:
-            builder, key = None, None
-            for prefix, event, value in ijson.parse(fh, use_float=True):
-                if prefix == "" and event == "map_key":
-                    if builder is not None:
-                        fields[key] = builder.value
-                    if value == "units":
-                        return fields
-                    key, builder = value, ObjectBuilder()
-                elif prefix == "" and event == "end_map":
-                    if builder is not None:
-                        fields[key] = builder.value
-                    return fields
-                elif builder is not None:
-                    builder.event(event, value)
+            return fields_before(fh, "units", stop=True, fields=fields)
     except (ijson.JSONError, ijson.IncompleteJSONError, ValueError):
         return fields  # the readers that parse it whole name the problem
-    return fields
 
 
 @dataclass
@@ -104,7 +90,6 @@ class AuditFolder:
             numbers, texts = line_columns(self.inventory_jsonl)
             return str(self.inventory_jsonl), numbers, texts, self.inventory_jsonl.read_bytes()
         if regular_file(self.manifest):
-            from ..manifest import read_manifest
             run = read_manifest(self.manifest)
             texts = [json.dumps(v, ensure_ascii=False) for v in run["views"]]
             return str(self.manifest), list(range(1, len(texts) + 1)), texts, self.manifest.read_bytes()

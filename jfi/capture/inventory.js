@@ -332,6 +332,7 @@
         control_has_text: !!squash(ownText) || !!squash(control.textContent).replace(squash(el.textContent), ''),
       };
     }
+    const whyNot = notApplicable(el, tag);
     elementsOf.images.push(el);
     mapImages.images.push(tag === 'area' ? mapImageOf(el) : null);
     images.push({
@@ -345,7 +346,7 @@
       in_control: inControl, figcaption: orNull(caption, 160),
       width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
       landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el),
-      ...(notApplicable(el, tag) ? { not_applicable: notApplicable(el, tag) } : {}),
+      ...(whyNot ? { not_applicable: whyNot } : {}),
     });
   }
 

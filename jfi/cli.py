@@ -72,11 +72,12 @@ NEXT_STEPS = {
                    "ratifiers read draft-judgments.xlsx",
     "audit_worklist": "settle families with `jfi audit rule --inventory {inventory} --family FAM-…`, or hand rows out "
                       "with `jfi audit review export`",
-    "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified",
+    "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified, then `jfi audit report`",
     "audit_report": "open {inventory}/report.html in a browser",
     "audit_receipts": "file the receipts' findings; `jfi audit export --inventory {inventory}` for analysts",
-    "review_export": "fill review-tasks.xlsx (or .csv, or return-template.json) in {out}, then `jfi audit review apply`",
-    "review_apply": "`jfi audit merge --inventory {inventory}`",
+    "review_export": "fill review-tasks.xlsx (or .csv, or return-template.json) in {out} (in each part folder when "
+                     "split), then `jfi audit review apply` (each part on its own)",
+    "review_apply": "`jfi audit merge --inventory {inventory}`, then `jfi audit report --inventory {inventory}`",
     "verify_snapshot": "`jfi verify checkpoint --screenshot PNG`",
     "verify_checkpoint": "`jfi verify import CLAIMS` (measurements and an external verifier's verdicts), then `jfi verify gate`",
     "verify_import": "`jfi verify gate`",
@@ -346,7 +347,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     urls_file: Optional[Path] = typer.Option(None, "--urls-file", help="Views: id,product,url[,settle_ms] | id<TAB>url | url."),
                     out: Path = typer.Option(..., "--out", help="Folder for inventory.jsonl, inventory-run.json, screenshots/."),
                     settle: int = typer.Option(2600, "--settle", min=0, help="Milliseconds to wait after load."),
-                    viewport: str = typer.Option("1440x900", "--viewport", help="WIDTHxHEIGHT."),
+                    viewport: Optional[list[str]] = typer.Option(None, "--viewport", help="WIDTHxHEIGHT; repeat it to capture each view at several (default: [capture] viewports in --out's audit.toml, else 1440x900)."),
                     only: Optional[str] = typer.Option(None, "--only", help="Capture only these view ids (comma-separated)."),
                     product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
                     engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
@@ -369,7 +370,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
     """
     from .capture import browse, capture, views as views_mod
     from .capture.routing import DEFAULT_ORIGIN, FolderSite
-    size = browse.parse_viewport(viewport)
+    sizes = browse.viewports_of(viewport, out / "audit.toml")
     if origin is not None and port is not None:
         raise JfiError("usage", "give --origin or --port, not both", exit_code=3)
     site = None
@@ -384,7 +385,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
         raise JfiError("usage", "--origin and --port name the origin of a --serve folder", exit_code=3)
     selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
                                only=only.split(",") if only else None, product=product)
-    opts = browse.Options(viewport=size, workers=workers or browse.default_workers(),
+    opts = browse.Options(viewports=sizes, workers=workers or browse.default_workers(),
                            screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
                            urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
     sliced = None
@@ -526,8 +527,9 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
 @guarded
 def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
                  shot: Optional[Path] = typer.Option(None, "--screenshot", help="Also save a PNG of the report as Chromium shows it.")):
-    """Write report.html: one self-contained page (no server, no network) with a summary, the worklist, and every
-    row with a crop of its view's screenshot around the element, filterable by status, type, flag and product.
+    """Write report.html (no server, no network) and report-files/ beside it: a summary, how to record decisions, the
+    worklist, the 3.2.3 finding, and every row with its question, a crop of its view around the element, the
+    evidence, the draft and the ratification in force, filterable (status, type, flag, family, draft, search).
 
     Example: jfi audit report --inventory exports/audit
     """
@@ -574,21 +576,25 @@ def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The buil
 @guarded
 def review_export(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
                   out: Path = typer.Option(..., "--out", help="A new folder for the bundle."),
-                  include_all: bool = typer.Option(False, "--all", help="Every unit, for a re-review.")):
-    """Export the units without a complete decision as a pinned review bundle.
+                  include_all: bool = typer.Option(False, "--all", help="Every unit, for a re-review."),
+                  reviewers: int = typer.Option(1, "--reviewers", min=1, max=1000,
+                                                help="Split the tasks between N reviewers: out/part-K-of-N/, each a bundle returned alone."),
+                  by: Optional[str] = typer.Option(None, "--by", help="Split the tasks by product or type: a bundle per value.")):
+    """Export the units without a complete decision as a pinned review bundle (or several, one per reviewer).
 
-    Example: jfi audit review export --inventory audits/2026-12 --out audits/2026-12-review-1
+    Example: jfi audit review export --inventory audits/2026-12 --out audits/2026-12-review-1 --reviewers 3
     """
     from .audit import review
     from .audit.folder import AuditFolder
-    return review.export(AuditFolder(inventory), out, include_all)
+    return review.export(AuditFolder(inventory), out, include_all, reviewers, by)
 
 
 @review_app.command("apply")
 @guarded
 def review_apply(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
                  bundle: Path = typer.Option(..., "--bundle", help="The bundle folder that was exported."),
-                 responses: Path = typer.Option(..., "--responses", help="The filled return-template.json.")):
+                 responses: Path = typer.Option(..., "--responses",
+                                                help="The filled review-tasks.xlsx, review-tasks.csv or return-template.json.")):
     """Check a returned bundle and append its signed decisions to ratifications.jsonl, all or nothing.
 
     Example: jfi audit review apply --inventory audits/2026-12 --bundle audits/2026-12-review-1 --responses filled.json

@@ -1,6 +1,6 @@
 """Workbooks for people (the CSVs stay for programs): a sheet per table, the header frozen, filters on, sensible
 widths, long text wrapped, the status column coloured by state, machine columns grouped and collapsed at the right,
-a print setup (landscape, one page wide, the header row repeated), and a Columns sheet saying what each column means.
+a print setup (landscape, one page wide, the header row repeated), drop-down lists on closed columns, and a Columns sheet saying what each column means.
 Every cell is a string or a number, never a formula, whatever the text starts with."""
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
 
 MAX_WIDTH = 60
 WRAP_AFTER = 40  # characters: a column whose cells run longer is wrapped
@@ -33,6 +34,7 @@ class Sheet:
     meanings: dict[str, str] = field(default_factory=dict)
     status_column: str | None = None
     grouped_from: str | None = None  # this column and the ones after it are grouped at the right, collapsed
+    choices: dict[str, list[str]] = field(default_factory=dict)  # a drop-down list of the values a column takes
 
 
 def cell_value(value):
@@ -82,6 +84,14 @@ def _fill(ws, sheet: Sheet) -> None:
     if sheet.grouped_from in sheet.columns:
         first = get_column_letter(sheet.columns.index(sheet.grouped_from) + 1)
         ws.column_dimensions.group(first, get_column_letter(len(sheet.columns)), hidden=True, outline_level=1)
+    for column, values in sheet.choices.items():  # a drop-down in every row of the column (other text is still let in:
+        if column in sheet.columns and sheet.rows:  # the reader says what it expected)
+            letter = get_column_letter(sheet.columns.index(column) + 1)
+            dv = DataValidation(type="list", formula1='"' + ",".join(values) + '"', allow_blank=True,
+                                showErrorMessage=True, errorStyle="warning", error=f"Expected one of: {', '.join(values)}",
+                                promptTitle=column, prompt=", ".join(values))
+            dv.add(f"{letter}2:{letter}{len(sheet.rows) + 1}")
+            ws.add_data_validation(dv)
     # printed: landscape, as wide as one page, the header row on every page
     ws.page_setup.orientation = "landscape"
     ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0

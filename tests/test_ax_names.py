@@ -347,3 +347,62 @@ def test_an_image_only_link_is_boxed_around_its_image_and_a_field_records_its_la
     assert links["#logo-link"]["box"] == images["#logo"]["box"]  # not the text line box it sits on
     field = fields["#q"]
     assert field["label_box"]["width"] > 0 and field["label_box"]["x"] < field["box"]["x"]
+
+
+# Viewports: a view captured at each viewport the audit names; one unit per thing a person meets at any of them
+
+
+@pytest.fixture(scope="module")
+def responsive(tmp_path_factory):
+    site = tmp_path_factory.mktemp("responsive")
+    shutil.copy(PAGES / "responsive.html", site / "index.html")
+    (site / "views.txt").write_text("page,lab,/\n")
+    jfi = Jfi(site)
+    (site / "out").mkdir()
+    (site / "out" / "audit.toml").write_text('[capture]\nviewports = ["1440x900", "390x844"]\n')
+    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
+            str(site / "out"), "--settle", "0")
+    assert r.exit_code == 0, r.stderr
+    assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
+    return jfi, site / "out"
+
+
+def test_each_view_is_captured_at_each_viewport_the_audit_names(responsive):
+    _, out = responsive
+    lines = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()]
+    assert [v["id"] for v in lines[0]["viewports"]] == ["desktop-1440", "phone-390"]
+    assert [(r["view_id"], r["viewport"]) for r in lines[1:]] == [("page", "desktop-1440"), ("page", "phone-390")]
+    assert sorted(p.name for p in (out / "screenshots").iterdir()) == ["page__desktop-1440.png", "page__phone-390.png"]
+
+
+def test_an_element_shown_at_one_viewport_only_is_one_unit_with_both_occurrences(responsive):
+    jfi, out = responsive
+    units = json.loads((out / "judgment-units.json").read_text())["units"]
+    links = {u["name"]: u for u in units if u["type"] == "link"}
+    assert {"Guide", "Reference", "Download for desktop", "Get the app", "Next chapter"} == set(links)
+    assert all(u["view_count"] == 1 and u["views"] == ["page"] for u in links.values())
+    hidden = {r["name"] for r in jfi("query", "--inventory", str(out), "--format", "json",
+                                     "SELECT name FROM audit_hidden_units").json}
+    assert hidden == {"Never shown"}  # hidden at every viewport: captured, no row
+    # the app link is met on a phone: its crop comes from the phone's screenshot
+    place = jfi("query", "--inventory", str(out), "--format", "json",
+                f"SELECT viewport FROM audit_unit_places WHERE id = '{links['Get the app']['id']}'").json
+    assert place == [{"viewport": "phone-390"}]
+    nav = jfi("query", "--inventory", str(out), "--format", "json",
+              "SELECT view_id, viewport FROM audit_nav_consistency ORDER BY viewport").json
+    assert nav == [{"view_id": "page", "viewport": "desktop-1440"}, {"view_id": "page", "viewport": "phone-390"}]
+
+
+def test_viewports_are_checked_where_they_are_read(tmp_path):
+    jfi = Jfi(tmp_path)
+    (tmp_path / "views.txt").write_text("page,lab,/\n")
+    for given, code in ((["--viewport", "１４４０x900"], 3), (["--viewport", "1440x900", "--viewport", "1440x800"], 3)):
+        r = jfi("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path), "--out",
+                str(tmp_path / "out"), *given)
+        assert r.exit_code == code and "invalid_viewport" in r.stderr and not (tmp_path / "out").exists()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "audit.toml").write_text('[capture]\nviewports = "390x844"\n')
+    r = jfi("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path), "--out",
+            str(tmp_path / "out"))
+    assert r.exit_code == 2 and "invalid_config" in r.stderr and "audit.toml" in r.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["audit.toml"]

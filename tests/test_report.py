@@ -99,8 +99,9 @@ def test_the_report_passes_jfis_own_audit(reported, tmp_path):
     assert any(u["type"] == "field" for u in units)  # the filters were audited as fields, and are labelled
 
 
-def _png(width: int) -> bytes:
-    return b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + width.to_bytes(4, "big") + (500).to_bytes(4, "big")
+def _png(width: int):
+    from jfi.audit.report import Shot
+    return Shot("screenshots/v.png", b"", width, 3000)
 
 
 def _window(html: str) -> dict:
@@ -114,13 +115,13 @@ def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outl
     from jfi.audit.report import CROP_H, CROP_W, _crop
     row = {"type": "image", "name": "Timer diagram"}
     place = {"view_id": "timers", "box": {"x": 300, "y": 900, "width": 750, "height": 427}}
-    html = _crop(row, place, {"timers": _png(1440)}, {"timers": "timers-0"}, "image")
+    html = _crop(row, place, {("timers", None): _png(1440)}, {("timers", None): "timers-0"}, "image")
     o = _window(html)["outline"]
     assert 0 <= o["left"] and o["left"] + o["width"] <= CROP_W and 0 <= o["top"] and o["top"] + o["height"] <= CROP_H
     import html as _html
     assert "background-size:" in html and 'view timers around the image "Timer diagram", outlined (scaled to' in _html.unescape(html)
     small = _crop(row, {"view_id": "timers", "box": {"x": 10, "y": 20, "width": 40, "height": 30}},
-                  {"timers": _png(1440)}, {"timers": "timers-0"}, "image")
+                  {("timers", None): _png(1440)}, {("timers", None): "timers-0"}, "image")
     assert "background-size" not in small and "scaled" not in small
 
 
@@ -129,10 +130,10 @@ def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
     row = {"type": "field", "name": "Search"}
     place = {"view_id": "v", "box": {"x": 400, "y": 100, "width": 60, "height": 30},
              "label_box": {"x": 300, "y": 105, "width": 80, "height": 20}}
-    w = _window(_crop(row, place, {"v": _png(1440)}, {"v": "v-0"}, "searchbox"))
+    w = _window(_crop(row, place, {("v", None): _png(1440)}, {("v", None): "v-0"}, "searchbox"))
     assert w["left"] <= 300 and w["outline"]["left"] == 400 - w["left"]  # the label is in the window, the field outlined
     gone = _crop({"type": "link", "name": "Intro"}, {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
-                 {"v": _png(1440)}, {"v": "v-0"})
+                 {("v", None): _png(1440)}, {("v", None): "v-0"})
     assert "scrolled out of view" in gone
 
 
@@ -150,6 +151,7 @@ async def _navigate(report: Path):
             seen = await page.evaluate(f"""() => {{ const r = document.getElementById('{last}').getBoundingClientRect();
                 return [r.top >= 0 && r.top < innerHeight, location.hash, location.search]; }}""")
             await page.goto(report.resolve().as_uri())
+            await page.locator("#s-worklist + details > summary").click()  # the worklist opens on its counts
             family = page.locator("a[href^='?family=']").first
             family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
             await family.click()
@@ -196,3 +198,90 @@ def test_rows_state_their_question_and_the_3_2_3_finding_reaches_report_and_work
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     assert values[0][:3] == ["product", "host", "view_id"] and len(values) == len(nav) + 1
     assert any(broken[0]["first_order_violation"] in [str(v) for v in row] for row in values[1:])
+
+
+async def _axe(report: Path):
+    from axe_playwright_python.async_playwright import Axe
+    from playwright.async_api import async_playwright
+    from jfi.browser import launch_options
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(**launch_options())
+        try:
+            page = await browser.new_page()
+            requests = []
+            page.on("request", lambda r: requests.append(r.url))
+            await page.goto(report.resolve().as_uri())
+            for summary in await page.locator("summary").all():  # the worklist opened too
+                await summary.click()
+            result = await Axe().run(page, options={"runOnly": {"type": "tag", "values": [
+                "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
+            return result.response["violations"], requests
+        finally:
+            await browser.close()
+
+
+@pytest.mark.slow
+def test_axe_core_finds_no_violation_in_the_report_and_it_needs_no_network(reported):
+    _, audit = reported
+    violations, requests = asyncio.run(_axe(audit / "report.html"))
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []
+    assert requests and all(u.startswith("file://") for u in requests)
+
+
+def test_screenshots_are_stored_once_per_view_beside_the_report_as_far_as_crops_show_them(reported):
+    from PIL import Image
+    _, audit = reported
+    page = (audit / "report.html").read_text()
+    assert "data:image" not in page
+    pictures = sorted((audit / "report-files").iterdir())
+    views = {json.loads(x).get("view_id") for x in (audit / "inventory.jsonl").read_text().splitlines()[1:]}
+    assert pictures and len(pictures) <= len(views) and all(p.suffix == ".webp" for p in pictures)
+    assert all(f"report-files/{p.name}" in page for p in pictures)
+    assert sum(p.stat().st_size for p in pictures) < sum(p.stat().st_size for p in (audit / "screenshots").iterdir())
+    with Image.open(pictures[0]) as one:
+        assert one.format == "WEBP" and one.width > 0
+
+
+def test_a_picture_keeps_what_the_crops_show_and_blanks_the_rest():
+    import io as _io
+    from PIL import Image
+    from jfi.audit.report import Shot, _picture
+    page = Image.new("RGB", (600, 400), (20, 90, 160))
+    data = _io.BytesIO()
+    page.save(data, format="PNG")
+    ext, out = _picture(Shot("screenshots/v.png", data.getvalue(), 600, 400), [(100, 50, 300, 150)])
+    with Image.open(_io.BytesIO(out)) as kept:
+        kept = kept.convert("RGB")
+        assert ext == "webp" and kept.size == (600, 400)
+        inside, outside = kept.getpixel((200, 100)), kept.getpixel((500, 300))
+    assert all(abs(a - b) < 12 for a, b in zip(inside, (20, 90, 160))) and outside == (255, 255, 255)
+    assert _picture(Shot("screenshots/v.png", b"\x89PNG\r\n\x1a\nbroken" + bytes(20), 600, 400), []) is None
+
+
+def test_rows_show_the_ratification_in_force_or_why_a_record_is_not(reported):
+    import html as _html
+    _, audit = reported
+    page = _html.unescape((audit / "report.html").read_text())
+    ledger = [json.loads(x) for x in (audit / "ratifications.jsonl").read_text().splitlines()]
+    done = next(d for d in ledger if d.get("ratified_utc"))
+    assert (f"RATIFIED by {done['ratified_by']}: {done['ratified_judgment']}, {done['ratified_utc']}; decision "
+            f"{done['decision_id']}. Note: {done['ratifier_note']}") in page
+    assert "DRAFT, not in force: the record lacks ratified_judgment, ratified_utc" in page
+    assert "How to record decisions" in page and "jfi audit review export --inventory" in page
+    assert '<details><summary>' in page and "family decision(s) covering" in page
+
+
+def test_a_report_older_than_the_folders_files_is_said_to_be_so(reported, tmp_path):
+    jfi, audit = reported
+    folder = tmp_path / "copy"
+    shutil.copytree(audit, folder, ignore=shutil.ignore_patterns(".jfi"))
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert r.exit_code == 0 and "report.html shows the folder as it was" not in r.stderr
+    draft = next(x for x in (folder / "ratifications.jsonl").read_text().splitlines() if "ratified_utc" not in x)
+    with (folder / "ratifications.jsonl").open("a") as fh:
+        fh.write(draft + "\n")  # a new ledger line (an identical retry of a draft)
+    r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 0 and "report.html shows the folder as it was before its files changed" in r.stderr
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert "report.html shows the folder" not in r.stderr

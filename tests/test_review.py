@@ -51,8 +51,7 @@ def test_export_apply_retry_merge(merged):
     bundle = json.loads((tmp / "b1" / "bundle.json").read_text())
     ids = [t["id"] for t in bundle["tasks"]]
     assert len(ids) == 3 and all(t["unit_sha256"].startswith("sha256:") for t in bundle["tasks"])
-    tasks_csv = (tmp / "b1" / "review-tasks.csv").read_text()
-    assert "draft" not in tasks_csv.splitlines()[0] and "Observation:" in (tmp / "b1" / "review-tasks.md").read_text()
+    assert "Observation:" in (tmp / "b1" / "review-tasks.md").read_text()
     responses = fill(tmp / "b1", {ids[0]: signed("no"), ids[1]: signed("yes")}, tmp / "r1.json")
     r = apply(jfi, folder, tmp / "b1", responses)
     assert r.exit_code == 0, r.stderr
@@ -151,7 +150,7 @@ def fill_sheet(bundle, answers, path):
         ws = wb.worksheets[0]
         for r, row in enumerate(table[1:], start=2):
             for c, value in enumerate(row, start=1):
-                if header[c - 1] in ("observation", "decision", "reviewer", "utc", "supersession_reason"):
+                if header[c - 1] in ("observation", "decision", "reviewer", "utc", "supersession_reason", "fix"):
                     ws.cell(row=r, column=c).value = value or None
         wb.save(path)
     else:
@@ -202,3 +201,96 @@ def test_a_spreadsheet_from_another_bundle_is_refused(merged):
     path.write_text(path.read_text().replace(json.loads((tmp / "b1" / "bundle.json").read_text())["bundle_id"], "sha256:" + "0" * 64))
     r = apply(jfi, folder, tmp / "b1", path)
     assert r.exit_code == 2 and "wrong_bundle" in r.stderr
+
+
+def test_tasks_carry_the_evidence_and_every_column_says_what_it_means(merged):
+    import openpyxl
+    jfi, folder, tmp = merged
+    assert export(jfi, folder, tmp / "b1").exit_code == 0
+    tasks = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]
+    link = next(t for t in tasks if t["type"] == "link")
+    assert link["question"].startswith('Does "') and link["name_source"] and "role" in link
+    assert link["evidence"] == f"report.html#{link['id']}" and isinstance(link["flags"], list)
+    book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
+    header = [c.value for c in book["Review tasks"][1]]
+    for column in ("question", "name_source", "flags", "draft", "rationale", "evidence", "fix"):
+        assert column in header
+    meanings = {row[1]: row[2] for row in book["Columns"].iter_rows(min_row=2, values_only=True)}
+    assert set(meanings) == set(header) and all(meanings.values())
+    [dv] = book["Review tasks"].data_validations.dataValidation
+    letter = openpyxl.utils.get_column_letter(header.index("decision") + 1)
+    assert dv.type == "list" and dv.formula1 == '"yes,no,unsure"' and str(dv.sqref) == f"{letter}2:{letter}{len(tasks) + 1}"
+
+
+def test_a_sheet_filled_as_people_type_goes_back_in(merged):
+    """`Yes`, `No ` (a trailing space) and a date-and-time cell in utc are what they show; a fix reaches the
+    receipts."""
+    import datetime
+    import openpyxl
+    jfi, folder, tmp = merged
+    assert export(jfi, folder, tmp / "b1").exit_code == 0
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
+    ws = book["Review tasks"]
+    col = {c.value: c.column for c in ws[1]}
+    typed = {2: ("Yes", "2026-11-30T09:00:00Z"), 3: ("No ", datetime.datetime(2026, 11, 30, 14, 5, 0))}
+    for row, (decision, when) in typed.items():
+        ws.cell(row=row, column=col["decision"]).value = decision
+        ws.cell(row=row, column=col["observation"]).value = "Checked."
+        ws.cell(row=row, column=col["reviewer"]).value = " Ana Ruiz "
+        cell = ws.cell(row=row, column=col["utc"])
+        cell.value = when
+        if isinstance(when, datetime.datetime):
+            cell.number_format = "yyyy-mm-dd hh:mm"
+    ws.cell(row=3, column=col["fix"]).value = "Name the link after its destination."
+    book.save(tmp / "filled.xlsx")
+    r = apply(jfi, folder, tmp / "b1", tmp / "filled.xlsx")
+    assert r.exit_code == 0, r.stderr
+    ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
+    assert [(d["id"], d["ratified_judgment"], d["ratified_utc"], d["ratified_by"]) for d in ledger] == [
+        (ids[0], "yes", "2026-11-30T09:00:00Z", "Ana Ruiz"), (ids[1], "no", "2026-11-30T14:05:00Z", "Ana Ruiz")]
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
+    receipts = [json.loads(x) for x in (folder / "receipts.jsonl").read_text().splitlines()]
+    assert [(x["id"], x["fix"]) for x in receipts] == [(ids[1], "Name the link after its destination.")]
+
+
+def test_a_refusal_names_the_value_it_found_and_what_it_expected(merged):
+    import datetime
+    import openpyxl
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
+    ws = book["Review tasks"]
+    col = {c.value: c.column for c in ws[1]}
+    for name, value in (("decision", "maybe"), ("observation", "Checked."), ("reviewer", "Ana Ruiz"),
+                        ("utc", datetime.datetime(2026, 11, 30))):
+        ws.cell(row=2, column=col[name]).value = value
+    ws.cell(row=2, column=col["utc"]).number_format = "yyyy-mm-dd"  # a day without its time
+    book.save(tmp / "bad.xlsx")
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b1", tmp / "bad.xlsx")
+    assert r.exit_code == 2 and snapshot(folder) == before
+    assert 'decision: found "maybe", expected yes, no or unsure' in r.stderr
+    assert 'utc: found "2026-11-30", expected a UTC time such as' in r.stderr
+
+
+@pytest.mark.parametrize("split", [["--reviewers", "2"], ["--by", "type"]])
+def test_a_bundle_split_between_reviewers_goes_back_part_by_part(tmp_path, split):
+    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert export(jfi, folder, tmp_path / "out", *split).exit_code == 0
+    parts = sorted(p for p in (tmp_path / "out").iterdir())
+    assert len(parts) == 2 and all((p / "review-tasks.xlsx").is_file() for p in parts)
+    tasks = [[t["id"] for t in json.loads((p / "bundle.json").read_text())["tasks"]] for p in parts]
+    assert sorted(sum(tasks, [])) == sorted({u["id"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]})
+    bad = fill_sheet(parts[0], {tasks[0][0]: person(), tasks[0][-1]: person(decision="maybe")}, tmp_path / "bad.csv")
+    before = snapshot(folder)
+    assert apply(jfi, folder, parts[0], bad).exit_code == 2 and snapshot(folder) == before  # all or nothing
+    for part, ids in zip(parts, tasks):
+        r = apply(jfi, folder, part, fill_sheet(part, {i: person() for i in ids}, tmp_path / f"{part.name}.csv"))
+        assert r.exit_code == 0, r.stderr
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert {r["status"] for r in rows(folder).values()} == {"RATIFIED"}

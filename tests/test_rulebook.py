@@ -1,5 +1,4 @@
 """The rulebook: parsed by sqlglot, loaded in a defined order, hashed, documented."""
-import re
 
 import pytest
 import sqlglot

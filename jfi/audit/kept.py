@@ -21,6 +21,7 @@ import functools
 import hashlib
 import hmac
 import json
+import re
 import os
 import secrets
 from pathlib import Path
@@ -258,6 +259,27 @@ class KeptStore:
                 fh.write("*\n")
 
 
+REPORT_INPUTS = re.compile(rb'<meta name="jfi-inputs" content="([0-9a-f]{64})"')
+
+
+def report_inputs(root: Path) -> str:
+    """One digest of every file report.html shows (the built units, batches, judgments, spot checks, standards and
+    the ledger): a report carries the digest of the files it was written from."""
+    files = [p for p in input_files(root, False) if regular_file(p)]
+    return hashlib.sha256(json.dumps(sorted((p.relative_to(root).as_posix(), sha256_file(p)) for p in files))
+                          .encode()).hexdigest()
+
+
+def stale_report(root: Path) -> bool:
+    """Whether the folder's report.html was written from other files than the folder holds now."""
+    report = root / "report.html"
+    if not regular_file(report):
+        return False
+    with open(report, "rb") as fh:
+        found = REPORT_INPUTS.search(fh.read(4096))
+    return found is None or found[1].decode() != report_inputs(root)
+
+
 def commits(command):
     """A command whose new kept store (if it built one) replaces the old only when it returns; a refusal or an error
     removes it, leaving the folder byte-identical. A kept store taken as it was that fails while read (a damaged
@@ -279,5 +301,9 @@ def commits(command):
                 raise
             while _pending:
                 _pending.pop().commit()
+            root = next((a.root for a in args if hasattr(a, "units_path")), None)
+            if root is not None and stale_report(root):  # any command on the folder says so, `report` itself never
+                note(f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
+                     f"run `jfi audit report --inventory {root}` again")
             return result
     return wrapper

@@ -1,21 +1,24 @@
-"""`jfi audit report`: one self-contained report.html to look at (no server, no network): a summary, the worklist,
-then every row with a crop of its view's screenshot around the element, outlined, and what jfi knows about it.
-Filters by status, type, flag and product keep their choice in the URL."""
+"""`jfi audit report`: report.html to look at (no server, no network), with report-files/ beside it holding each
+view's screenshot once (WebP, only the parts a crop shows): a summary, how to record decisions, the worklist as
+counts that filter the rows, the 3.2.3 finding, then every row with its question, a crop of its view around the
+element, outlined, the evidence, the draft and the ratification in force. Filters keep their choice in the URL."""
 from __future__ import annotations
 
-import base64
 import html
+import io
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..paths import inside, png_bytes, regular_file
+from ..paths import inside, own_folder, png_bytes, regular_file
 from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
 from .folder import AuditFolder, load_folder
-from .kept import commits
+from .kept import commits, report_inputs
 from .worklist import worklist_parts
 
 CROP_W, CROP_H, PAD = 480, 180, 24  # the crop window, and the margin kept around the element
@@ -25,9 +28,18 @@ def esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _screenshots(folder: AuditFolder) -> dict[str, bytes]:
-    """view id -> its screenshot's bytes, from the inventory's view records. A screenshot must be a PNG image inside
-    screenshots/ (no absolute path, no .., no symlink): anything else is refused, never embedded."""
+@dataclass
+class Shot:
+    """A view's screenshot: its path in the folder (relative), its bytes, and its size in CSS pixels."""
+    path: str
+    data: bytes
+    width: int
+    height: int
+
+
+def _screenshots(folder: AuditFolder) -> dict[tuple, Shot]:
+    """(view id, viewport) -> its screenshot, from the inventory's view records. A screenshot must be a PNG image inside
+    screenshots/ (no absolute path, no .., no symlink): anything else is refused, never read."""
     out = {}
     source = folder.inventory_jsonl if regular_file(folder.inventory_jsonl) else None
     if source is None:
@@ -41,14 +53,10 @@ def _screenshots(folder: AuditFolder) -> dict[str, bytes]:
             path = inside(folder.root, rec["screenshot"], under="screenshots", source=str(source), line=number,
                           field="screenshot")
             data = png_bytes(path, source=str(source), line=number)
-            if data is not None:
-                out[rec["view_id"]] = data
+            if data is not None and len(data) >= 24:
+                out[(rec["view_id"], rec.get("viewport"))] = Shot(rec["screenshot"], data, int.from_bytes(data[16:20], "big"),
+                                           int.from_bytes(data[20:24], "big"))
     return out
-
-
-def _png_width(data: bytes) -> int:
-    """The width of a PNG image, from its header (the screenshot's width in CSS pixels)."""
-    return int.from_bytes(data[16:20], "big")
 
 
 def _union(a: dict, b: dict | None) -> dict:
@@ -59,34 +67,94 @@ def _union(a: dict, b: dict | None) -> dict:
     return {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0}
 
 
-def _crop(row: dict, place: dict | None, shots: dict[str, bytes], view_names: dict[str, str], role: str = "") -> str:
-    """A window on the view's screenshot around the element, the element outlined (a field with its label in the
-    window; something larger than the window scaled down to fit); or why there is none."""
-    if not place or not place.get("box") or place["view_id"] not in shots:
-        return '<p class="nocrop">No crop: the capture has no screenshot or no position for this element.</p>'
+def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | str:
+    """Where the crop of a row sits on its view's screenshot: the window's corner and scale (a field with its label
+    in the window; something larger than the window scaled down to fit); or, as words, why there is none."""
+    if not place or not place.get("box") or (place["view_id"], place.get("viewport")) not in shots:
+        return "the capture has no screenshot or no position for this element"
     box = place["box"]
     if row["type"] != "title" and (box["width"] <= 0 or box["height"] <= 0):
-        return '<p class="nocrop">No crop: the element is not drawn (hidden or of zero size).</p>'
+        return "the element is not drawn (hidden or of zero size)"
     if box["y"] >= SHOT_MAX_HEIGHT:
-        return f'<p class="nocrop">No crop: the element is {box["y"]} px down the page, below the screenshot.</p>'
-    if box["y"] + box["height"] <= 0 or box["x"] + box["width"] <= 0:
-        return ('<p class="nocrop">No crop: the element lies outside the page as drawn (scrolled out of view inside '
-                'its container).</p>')
+        return f"the element is {box['y']} px down the page, below the screenshot"
+    if row["type"] != "title" and (place.get("clipped") or box["y"] + box["height"] <= 0 or box["x"] + box["width"] <= 0):
+        return "the element lies outside the page as drawn (scrolled out of view inside its container) wherever it was captured"
     shown = _union(box, place.get("label_box")) if row["type"] == "field" else box
     scale = 1.0 if row["type"] == "title" else min(1.0, CROP_W / (shown["width"] + 2 * PAD),
                                                      CROP_H / (shown["height"] + 2 * PAD))
     left = max(0, round(shown["x"] * scale) - PAD)
     top = 0 if row["type"] == "title" else \
         max(0, round((shown["y"] + shown["height"] / 2) * scale) - CROP_H // 2)  # the element mid-height
+    return {"view": (place["view_id"], place.get("viewport")), "box": box, "scale": scale, "left": left, "top": top}
+
+
+def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: dict[tuple, str], role: str = "") -> str:
+    """A window on the view's screenshot around the element, the element outlined; or why there is none."""
+    w = _window(row, place, shots)
+    if isinstance(w, str):
+        return f'<p class="nocrop">No crop: {esc(w)}.</p>'
+    box, scale, left, top, view = w["box"], w["scale"], w["left"], w["top"], w["view"]
+    seen = view[0] + (f" at {view[1]}" if view[1] else "")
+    # the outline in the window's pixels (kept inside it where rounding a heavily scaled box would step out)
+    ox, oy = max(0, round(box["x"] * scale) - left), max(0, round(box["y"] * scale) - top)
+    ow, oh = min(max(1, round(box["width"] * scale)), CROP_W - ox), min(max(1, round(box["height"] * scale)), CROP_H - oy)
     outline = "" if row["type"] == "title" else (
-        f'<span class="outline" style="left:{round(box["x"] * scale) - left}px;top:{round(box["y"] * scale) - top}px;'
-        f'width:{round(box["width"] * scale)}px;height:{round(box["height"] * scale)}px"></span>')
+        f'<span class="outline" style="left:{ox}px;top:{oy}px;width:{ow}px;height:{oh}px"></span>')
     what = f'{role or row["type"]} "{row["name"]}"' if row["name"] else f'{role or row["type"]} with no name'
-    label = (f"Screenshot of view {place['view_id']}" + ("" if row["type"] == "title" else
+    label = (f"Screenshot of view {seen}" + ("" if row["type"] == "title" else
              f" around the {what}, outlined" + (f" (scaled to {scale:.0%})" if scale < 1 else "")))
-    size = "" if scale == 1 else f";background-size:{round(_png_width(shots[place['view_id']]) * scale)}px auto"
-    return (f'<div class="crop shot-{view_names[place["view_id"]]}" role="img" aria-label="{esc(label)}" '
-            f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px{size}">{outline}</div>')
+    size = "" if scale == 1 else f";background-size:{round(shots[view].width * scale)}px auto"
+    return (f'<div class="crop shot-{view_names[view]}" role="img" aria-label="{esc(label)}" '
+            f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px{size}">{outline}</div>'
+            f'<p class="whole"><a href="{esc(shots[view].path)}">The whole view {esc(seen)}</a></p>')
+
+
+FILES = "report-files"  # beside report.html: each view's screenshot once, as much of it as the crops show
+WEBP_MAX = 16383  # px: the largest side a WebP image may have (a wider screenshot is kept as PNG)
+
+
+def _regions(rows: list[dict], places: dict[str, dict], shots: dict[tuple, Shot]) -> dict[tuple, list[tuple]]:
+    """(view id, viewport) -> the rectangles of its screenshot (in its own pixels) that some crop shows."""
+    out: dict[str, list[tuple]] = {}
+    for r in rows:
+        w = _window(r, places.get(r["id"]), shots)
+        if not isinstance(w, str):
+            s = w["scale"]
+            out.setdefault(w["view"], []).append((int(w["left"] / s), int(w["top"] / s),
+                                                     int((w["left"] + CROP_W) / s) + 1, int((w["top"] + CROP_H) / s) + 1))
+    return out
+
+
+def _picture(shot: Shot, regions: list[tuple]) -> tuple[str, bytes] | None:
+    """(extension, bytes) of a view's picture for the report: the screenshot where a crop shows it, blank elsewhere,
+    in WebP (lossy, fine for reading text); None when the screenshot cannot be read."""
+    from PIL import Image, UnidentifiedImageError
+    try:
+        with Image.open(io.BytesIO(shot.data)) as image:
+            image.load()
+            page = Image.new("RGB", image.size, "white")
+            source = image.convert("RGB")
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return None
+    for x0, y0, x1, y1 in regions:
+        box = (max(0, x0), max(0, y0), min(page.width, x1), min(page.height, y1))
+        if box[0] < box[2] and box[1] < box[3]:
+            page.paste(source.crop(box), box[:2])
+    out = io.BytesIO()
+    if max(page.size) > WEBP_MAX:
+        page.save(out, format="PNG", optimize=True)
+        return "png", out.getvalue()
+    page.save(out, format="WEBP", quality=80, method=4)
+    return "webp", out.getvalue()
+
+
+def pictures(rows: list[dict], places: dict[str, dict], shots: dict[tuple, Shot]) -> dict[tuple, tuple[str, bytes]]:
+    """(view id, viewport) -> (file name in report-files/, bytes) for every view a crop shows."""
+    regions = _regions(rows, places, shots)
+    with ThreadPoolExecutor(2) as pool:  # Pillow decodes and encodes outside the interpreter's lock
+        made = dict(zip(regions, pool.map(lambda v: _picture(shots[v], regions[v]), regions)))
+    names = view_names(shots)
+    return {v: (f"{names[v]}.{p[0]}", p[1]) for v, p in made.items() if p is not None}
 
 
 STYLE = """
@@ -103,7 +171,8 @@ select{font:inherit;padding:.2rem}
 .st-RATIFIED{background:#c6efce;color:#0b4f1e} .st-DRAFT_NOT_RATIFIED{background:#ffeb9c;color:#5b4200}
 .crop{position:relative;overflow:hidden;border:1px solid #666;background-repeat:no-repeat;max-width:100%}
 .outline{position:absolute;outline:3px solid #c00000;outline-offset:2px}
-.nocrop{font-style:italic}
+.nocrop{font-style:italic} .whole{margin:.2rem 0 0;font-size:.9rem}
+summary{cursor:pointer;font-weight:600;margin:.4rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.5rem 0}
 dt{font-weight:600} dd{margin:0}
 progress{width:16rem;height:1rem}
@@ -162,17 +231,77 @@ SCRIPT = """
 """
 
 
+RECORDING = """<section aria-labelledby="s-record"><h2 id="s-record">How to record decisions</h2>
+<p>This page is for reading; decisions go into the folder's ledger (<code>ratifications.jsonl</code>) by command, each
+signed by a named person, then this report is written again:</p>
+<ol>
+<li>Rows one by one: <code>jfi audit review export --inventory {folder} --out review</code> writes
+<code>review/review-tasks.xlsx</code>; fill its <code>decision</code> column (yes, no or unsure; a blank task stays pending) and return it with
+<code>jfi audit review apply --inventory {folder} --bundle review --responses review/review-tasks.xlsx</code>.</li>
+<li>A whole worklist family or fact class at once: <code>jfi audit rule --inventory {folder} --family FAM-… --ruling R-1
+--sentence "…" --by "Your Name" --judgment no</code>.</li>
+<li>Then <code>jfi audit merge --inventory {folder}</code> and <code>jfi audit report --inventory {folder}</code>.</li>
+</ol></section>"""
+
+
+def _worklist(families: list[dict], looks: list[dict], facts: list[dict]) -> str:
+    """The worklist collapsed to its counts; each family and fact class a link that filters the rows to it."""
+    if not (families or looks or facts):
+        return "<p>Nothing open.</p>"
+    parts = []
+    if families:
+        rows = sum(f["units"] for f in families)
+        parts.append(f'<details><summary>{len(families)} family decision(s) covering {rows} row(s)</summary>'
+                     '<table><caption>One answer settles every row of a family</caption><thead><tr>'
+                     '<th scope="col">family</th><th scope="col">rows</th><th scope="col">type</th>'
+                     '<th scope="col">what they share</th></tr></thead><tbody>' + "".join(
+                         f'<tr><td><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a></td>'
+                         f'<td>{f["units"]}</td><td>{esc(f["type"])}</td><td>{esc(f["shows"])} ({esc(f["kind"])} '
+                         f'<code>{esc(f["key"])}</code>)</td></tr>' for f in families) + '</tbody></table></details>')
+    if looks:
+        parts.append(f'<details><summary>{len(looks)} row(s) that need a look</summary>'
+                     f'<p><a href="?look=yes#s-rows">Show only these rows</a></p><ul>' + "".join(
+                         f'<li><a href="#{esc(r["id"])}">{esc(r["id"])}</a> ({esc(r["reason"])}): {esc(r["name"])}</li>'
+                         for r in looks) + '</ul></details>')
+    if facts:
+        parts.append(f'<details><summary>{len(facts)} fact class(es) to sign once</summary><ul>' + "".join(
+            f'<li><a href="?flag={esc(f["fact_class"])}#s-rows">{esc(f["fact_class"])}</a>: {f["units"]} row(s), '
+            f'{esc(f["meaning"])}</li>' for f in facts) + '</ul></details>')
+    return "".join(parts)
+
+
+def _ratification(r: dict) -> str:
+    """The ratification in force (who, what, when, the note and the ruling or decision id), or why a ledger record
+    is not in force."""
+    state = r["ratification_state"]
+    if not state:
+        return "none: nobody has decided this row"
+    if state != "RATIFIED":
+        why = (r["ratification_diagnostic"] or "the record is incomplete").replace("draft: missing ", "the record lacks ")
+        return f'{esc(state)}, not in force: {esc(why)}'
+    out = f'RATIFIED by {esc(r["ratified_by"])}: {esc(r["ratified_judgment"])}, {esc(r["ratified_utc"])}'
+    out += f'; ruling {esc(r["ruling"])}' if r["ruling"] else f'; decision {esc(r["ratification_decision_id"])}'
+    return out + (f'. Note: {esc(r["ratifier_note"])}' if r["ratifier_note"] else "")
+
+
 def _select(name: str, label: str, values: list[str]) -> str:
     options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
     return (f'<label for="f-{name}">{esc(label)}<select id="f-{name}" name="{name}"><option value="">all</option>'
             f'{options}</select></label>')
 
 
+def view_names(shots: dict) -> dict[tuple, str]:
+    """(view id, viewport) -> a name for its CSS class and its file in report-files/."""
+    return {v: re.sub(r"[^a-zA-Z0-9_-]", "_", "-".join(p for p in v if p))[:80] + f"-{k}"
+            for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "")))}
+
+
 def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[tuple[str, str, str]],
-           worklist: tuple, shots: dict[str, bytes], summary: dict) -> str:
-    view_names = {v: re.sub(r"[^a-zA-Z0-9_-]", "_", v) + f"-{k}" for k, v in enumerate(sorted(shots))}
-    shot_css = "".join(f'.shot-{view_names[v]}{{background-image:url("data:image/png;base64,'
-                       f'{base64.b64encode(p).decode()}")}}\n' for v, p in sorted(shots.items()))
+           worklist: tuple, shots: dict[tuple, Shot], files: dict[tuple, str], summary: dict) -> str:
+    """report.html's text; `files` names each view's picture in report-files/ (a view without one has no crops)."""
+    shots = {v: s for v, s in shots.items() if v in files}
+    names = view_names(shots)
+    shot_css = "".join(f'.shot-{names[v]}{{background-image:url("{FILES}/{files[v]}")}}\n' for v in names)
 
     def question(r: dict) -> str:
         return summary.get("questions", {}).get(r["type"], "").replace("{name}", r["name"] or "(no name)")
@@ -189,6 +318,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
         t["ratified"] += r["status"] == "RATIFIED"
     flags_all = sorted({f for r in rows for f in r["flags"]})
     out = ['<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
+           f'<meta name="jfi-inputs" content="{esc(summary["inputs"])}">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f'<title>Content-judgment report — {esc(summary["folder"])}</title>',
            f'<style>{STYLE}{shot_css}</style>', '</head>', '<body>',
@@ -203,15 +333,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
            '<th scope="col">ratified</th></tr></thead><tbody>']
     out += [f'<tr><th scope="row">{esc(t)}</th><td>{v["rows"]}</td><td>{v["flagged"]}</td><td>{v["ratified"]}</td></tr>'
             for t, v in sorted(by_type.items())]
-    out += ['</tbody></table>', '</section>',
+    out += ['</tbody></table>', '</section>', RECORDING.format(folder=esc(summary["inventory"])),
             '<section aria-labelledby="s-worklist">', '<h2 id="s-worklist">Worklist</h2>']
-    out.append("<ul>" + "".join(
-        f'<li><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a>: {f["units"]} {esc(f["type"])} '
-        f'rows, {esc(f["shows"])} (they share {esc(f["kind"])} <code>{esc(f["key"])}</code>)</li>' for f in families)
-        + "".join(f'<li><a href="#{esc(r["id"])}">{esc(r["id"])}</a> needs a look ({esc(r["reason"])}): {esc(r["name"])}</li>'
-                  for r in looks)
-        + "".join(f'<li>Fact class <strong>{esc(f["fact_class"])}</strong>: {f["units"]} row(s), {esc(f["meaning"])}</li>'
-                  for f in facts) + "</ul>" if (families or looks or facts) else "<p>Nothing open.</p>")
+    out.append(_worklist(families, looks, facts))
     nav = summary.get("nav", [])
     broken = [n for n in nav if n.get("order_consistent") is False]
     out += ['</section>', '<section aria-labelledby="s-nav">', '<h2 id="s-nav">Navigation order (WCAG 3.2.3)</h2>',
@@ -248,15 +372,14 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
                 f'<p class="question">{esc(question(r))}</p>',
                 f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
-                _crop(r, places.get(r["id"]), shots, view_names, role),
+                _crop(r, places.get(r["id"]), shots, names, role),
                 '<dl>',
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
                 f'<dt>Views</dt><dd>{esc(r["views"] if isinstance(r["views"], str) else ", ".join(r["views"]))}</dd>',
                 f'<dt>Draft</dt><dd>{esc(r["session_draft_judgment"] or "not judged")}'
                 + (f': {esc(r["rationale"])}' if r["rationale"] else "") + '</dd>',
-                f'<dt>Ratification</dt><dd>{esc(r["ratification_state"] or "none")}'
-                + (f' by {esc(r["ratified_by"])}: {esc(r["ratified_judgment"])}' if r["ratified_by"] else "") + '</dd>',
+                f'<dt>Ratification</dt><dd>{_ratification(r)}</dd>',
                 '</dl>',
                 (f'<h4>Flags</h4><ul>{facts_list}</ul>' if facts_list else '<p>No flags.</p>'),
                 '</article>']
@@ -299,14 +422,25 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
                 "SELECT pattern, flag, meaning FROM audit_flag_rules ORDER BY ord").fetchall()]
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             worklist = worklist_parts(store)
-            summary = {"folder": folder.root.name, "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
+            summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
                        "questions": questions, "nav": built.get("nav_consistency", [])}
         finally:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}
-        text = render(rows, places, units, meanings, worklist, _screenshots(folder), summary)
+        shots = _screenshots(folder)
+        made = pictures(rows, places, shots)
+        summary["inputs"] = report_inputs(folder.root)
+        text = render(rows, places, units, meanings, worklist, shots, {v: name for v, (name, _) in made.items()}, summary)
+        pictures_dir = folder.root / FILES
         with AtomicFiles() as files:
             files.write(folder.root / "report.html", text)
+            for name, data in made.values():
+                files.write(pictures_dir / name, data)
+            if own_folder(pictures_dir):  # pictures of an earlier report that this one does not show
+                kept = {name for name, _ in made.values()}
+                for old in pictures_dir.iterdir():
+                    if old.name not in kept and old.suffix in (".webp", ".png") and regular_file(old):
+                        files.remove(old)
     path = folder.root / "report.html"
     if shot is not None:
         screenshot(path, shot)

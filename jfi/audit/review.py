@@ -1,7 +1,9 @@
 """`jfi audit review export|apply`: a pinned bundle of review tasks out, signed decisions back into the ledger."""
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from pathlib import Path
 
 from ..errors import JfiError
@@ -11,12 +13,32 @@ from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
-TASK_COLUMNS = ["task", "id", "product", "type", "sc", "name", "detail", "href", "context", "views",
-                "observation", "decision", "reviewer", "utc", "supersession_reason", "bundle_id"]
-RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason")
+TASK_COLUMNS = ["task", "id", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
+                "rationale", "evidence", "detail", "href", "context", "views",
+                "decision", "observation", "fix", "reviewer", "utc", "supersession_reason", "bundle_id"]
+TASK_MEANINGS = {
+    "task": "the task's number in this bundle", "id": "the unit id (leave as is)", "product": "the product it belongs to",
+    "type": "title, heading, link, image, field or ident", "sc": "the WCAG success criterion the question is about",
+    "question": "what to decide, in words", "name": "the accessible name the browser computed",
+    "name_source": "where the name comes from (aria-label, content, alt, title, ...)", "role": "the role the browser exposes",
+    "flags": "what jfi's rules found, semicolon-separated (see the report for each meaning)",
+    "draft": "the judge's draft judgment (never a verdict)", "rationale": "the judge's reason for the draft",
+    "evidence": "the row in the audit's report.html (`jfi audit report`), with the crop of the page around it",
+    "detail": "how the name was made, sizes and sources", "href": "where a link goes, or an image's source",
+    "context": "the text a person reads around it", "views": "the views it appears on",
+    "decision": "fill in: yes, no or unsure (any case; spaces around are ignored)",
+    "observation": "fill in: what you saw (the ratifier's note)",
+    "fix": "fill in when it needs one: the fix you ask for (it reaches the receipts)",
+    "reviewer": "fill in: your name", "utc": "fill in: when you decided, UTC, such as 2026-12-01T10:00:00Z "
+    "(a date-and-time cell is read as the UTC time it shows)",
+    "supersession_reason": "fill in when the task replaces an earlier decision: why",
+    "bundle_id": "the bundle these tasks belong to (leave as is)"}
+DECISIONS = ("yes", "no", "unsure")
+RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason", "fix")
 # the columns a person fills in review-tasks.csv / .xlsx, and the return fields they are
 FILLED = {"reviewer": "ratified_by", "decision": "ratified_judgment", "observation": "ratifier_note",
-          "utc": "ratified_utc", "supersession_reason": "supersession_reason"}
+          "utc": "ratified_utc", "supersession_reason": "supersession_reason", "fix": "fix"}
+SPLITS = ("product", "type")  # what `review export --by` may split a bundle by
 COLUMN_OF = {field: column for column, field in FILLED.items()}
 RUBRIC = Path(__file__).resolve().parent / "kit" / "rubric.md"
 
@@ -31,10 +53,16 @@ def _snapshot(folder: AuditFolder) -> dict:
 
 
 @commits
-def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
+def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1, by: str | None = None) -> int:
+    """One pinned bundle of review tasks in `out`; or, split between reviewers (`reviewers` parts of consecutive
+    tasks, or one part per product or type with `by`), one bundle per part in out/<part>/, each returned alone."""
     out = Path(out)
     if out.exists():
         raise JfiError("bundle_exists", f"{out} already exists; a bundle goes in a new folder", source=str(out))
+    if not 1 <= reviewers <= 1000:
+        raise JfiError("invalid_option", f"--reviewers must be 1 to 1000, got {reviewers}", field="--reviewers")
+    if by is not None and by not in SPLITS:
+        raise JfiError("invalid_option", f"--by must be one of {', '.join(SPLITS)}, got {by!r}", field="--by")
     merged = folder.root / "draft-judgments.json"
     if not merged.is_file():
         raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))
@@ -47,6 +75,9 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
         try:
             current = {r["id"]: r for r in store.rows(
                 "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
+            drafts = {r["id"]: r for r in store.rows(
+                "SELECT id, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows")}
+            questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
         finally:
             store.close()
     tasks = []
@@ -54,43 +85,83 @@ def export(folder: AuditFolder, out: Path, include_all: bool) -> int:
         decided = current.get(unit["id"])
         if decided and decided["state"] == "RATIFIED" and not include_all:
             continue
+        draft = drafts.get(unit["id"], {})
         tasks.append({"task": len(tasks) + 1, "id": unit["id"], "product": unit["product"], "type": unit["type"],
-                      "sc": unit["sc"], "name": unit["name"], "detail": unit["detail"], "href": unit["href"],
-                      "context": unit["context"], "views": unit["views"], "unit_sha256": digest(unit),
-                      "base_decision_id": decided["decision_id"] if decided else ""})
+                      "sc": unit["sc"], "question": questions.get(unit["type"], "").replace("{name}", unit["name"] or "(no name)"),
+                      "name": unit["name"], "name_source": unit.get("name_source") or "", "role": unit.get("role") or "",
+                      "flags": list(draft.get("flags") or []), "draft": draft.get("draft") or "",
+                      "rationale": draft.get("rationale") or "", "evidence": f"report.html#{unit['id']}",
+                      "detail": unit["detail"], "href": unit["href"], "context": unit["context"], "views": unit["views"],
+                      "unit_sha256": digest(unit), "base_decision_id": decided["decision_id"] if decided else ""})
     if not tasks:
         say("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
+    parts = _parts(tasks, reviewers, by)
+    with AtomicFiles() as files:
+        made = [(name, _write_bundle(folder, out / name if name else out, part, files)) for name, part in parts]
+    for name, bundle in made:
+        say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
+    return 0
+
+
+def _parts(tasks: list[dict], reviewers: int, by: str | None) -> list[tuple[str, list[dict]]]:
+    """(folder name under --out, tasks) per part: the whole bundle in --out itself; split by product or type, a
+    part per value; split between N reviewers, N parts of consecutive tasks (a family's rows stay together as the
+    sort keeps them), each as even as can be."""
+    if by:
+        parts, names = [], set()
+        for v in sorted({t[by] for t in tasks}):
+            name = f"{by}-{re.sub(r'[^A-Za-z0-9_-]', '_', v)[:60] or 'none'}"
+            name = name if name not in names else f"{name}-{len(parts) + 1}"  # two values that read alike
+            names.add(name)
+            parts.append((name, [t for t in tasks if t[by] == v]))
+        return parts
+    if reviewers == 1:
+        return [("", tasks)]
+    n = min(reviewers, len(tasks))
+    size, extra = divmod(len(tasks), n)
+    out, start = [], 0
+    for k in range(n):
+        end = start + size + (k < extra)
+        out.append((f"part-{k + 1}-of-{n}", tasks[start:end]))
+        start = end
+    return out
+
+
+def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles) -> dict:
+    """Write one bundle (bundle.json, the task sheets, the template, the rubric) into the group of files."""
+    tasks = [{**t, "task": k} for k, t in enumerate(tasks, 1)]
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
     md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
           "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
-          "untouched to keep it pending. Return the decisions in return-template.json.", ""]
+          "untouched to keep it pending. Return the decisions in review-tasks.xlsx, review-tasks.csv or "
+          "return-template.json.", ""]
     for t in tasks:
-        md += [f"## Task {t['task']}: {t['id']} ({t['type']}, WCAG {t['sc']})", "",
-               f"- Name: {t['name']}", f"- Detail: {t['detail']}", f"- Where: {t['href'] or '-'}",
+        md += [f"## Task {t['task']}: {t['id']} ({t['type']}, WCAG {t['sc']})", "", t["question"], "",
+               f"- Name: {t['name']} (from {t['name_source'] or '-'}; role {t['role'] or '-'})",
+               f"- Flags: {', '.join(t['flags']) or '-'}", f"- Draft: {t['draft'] or 'not judged'}"
+               + (f" ({t['rationale']})" if t["rationale"] else ""), f"- Evidence: {t['evidence']}",
+               f"- Detail: {t['detail']}", f"- Where: {t['href'] or '-'}",
                f"- Context: {t['context'] or '-'}", f"- Views: {', '.join(t['views'])}", "",
-               "Observation: ____________________", "", "Decision (yes / no / unsure): ______", "",
+               "Decision (yes / no / unsure): ______", "", "Observation: ____________________", "",
+               "Fix (when one is needed): ____________________", "",
                "Reviewer: ______________   UTC: ____-__-__T__:__:__Z", ""]
     template = {"bundle_id": bundle["bundle_id"],
                 "decisions": [{"id": t["id"], "ratified_by": "", "ratified_judgment": "", "ratifier_note": "",
-                               "ratified_utc": "", "supersession_reason": ""} for t in tasks]}
-    rows = [tuple([t["task"], t["id"], t["product"], t["type"], t["sc"], t["name"], t["detail"], t["href"],
-                   t["context"], "; ".join(t["views"]), "", "", "", "", "", bundle["bundle_id"]]) for t in tasks]
+                               "ratified_utc": "", "supersession_reason": "", "fix": ""} for t in tasks]}
+    shown = {"flags": lambda t: "; ".join(t["flags"]), "views": lambda t: "; ".join(t["views"])}
+    rows = [tuple(shown[c](t) if c in shown else ("" if c in FILLED else bundle["bundle_id"] if c == "bundle_id"
+                                                   else t[c]) for c in TASK_COLUMNS) for t in tasks]
     from ..workbook import Sheet, workbook_bytes
-    with AtomicFiles() as files:
-        files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
-        files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
-        files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet("Review tasks", TASK_COLUMNS, rows, {
-            "observation": "what you saw (the ratifier's note)", "decision": "yes, no or unsure",
-            "reviewer": "your name", "utc": "when you decided, a UTC timestamp such as 2026-12-01T10:00:00Z",
-            "supersession_reason": "why, when the task replaces an earlier decision",
-            "bundle_id": "the bundle these tasks belong to (leave as is)"})]))
-        files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
-        files.write(out / "review-tasks.md", "\n".join(md))
-        files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
-    say(f"{out}: bundle {bundle['bundle_id']} with {len(tasks)} task(s)")
-    return 0
+    files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
+    files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
+    files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet("Review tasks", TASK_COLUMNS, rows, TASK_MEANINGS,
+                                                                 choices={"decision": list(DECISIONS)})]))
+    files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
+    files.write(out / "review-tasks.md", "\n".join(md))
+    files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
+    return bundle
 
 
 def _refuse(problems: list[str]) -> None:
@@ -119,9 +190,9 @@ def _table_rows(path: Path) -> list[tuple[int, dict]]:
         import openpyxl
         try:
             ws = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
+            table = [[_cell_text(c) for c in row] for row in ws.iter_rows()]
         except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
             raise JfiError("invalid_workbook", f"cannot read the workbook ({e})", source=str(path)) from None
-        table = [[("" if v is None else str(v)) for v in row] for row in ws.iter_rows(values_only=True)]
     else:
         import csv
         import io
@@ -143,6 +214,26 @@ def _table_rows(path: Path) -> list[tuple[int, dict]]:
     if missing:
         raise JfiError("invalid_responses", f"the header lacks {', '.join(missing)}", source=str(path), line=1)
     return [(n, dict(zip(header, row))) for n, row in enumerate(table[1:], start=2) if any(c.strip() for c in row)]
+
+
+def _cell_text(cell) -> str:
+    """A workbook cell as the text a person sees: a date-and-time cell is the UTC time it shows (the utc column says
+    UTC), a date-only cell the day it shows; a whole number without its .0."""
+    v = getattr(cell, "value", None)
+    if v is None:
+        return ""
+    if isinstance(v, datetime.datetime):
+        shows_time = re.search(r"[hs]", re.sub(r"\[[^\]]*\]|\"[^\"]*\"", "", (cell.number_format or "").lower()))
+        return v.strftime("%Y-%m-%dT%H:%M:%SZ") if shows_time else v.strftime("%Y-%m-%d")
+    if isinstance(v, (datetime.date, datetime.time)):
+        return v.isoformat()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _found(value: str) -> str:
+    return "nothing" if not value.strip() else json.dumps(value, ensure_ascii=False)
 
 
 def _unguard(text: str) -> str:
@@ -194,7 +285,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             stamps = [d.get("ratified_utc") for d in answer.get("decisions", []) if isinstance(d, dict)]
             instants = {t for (t,) in store.con.execute(
                 "SELECT t FROM unnest(?::VARCHAR[]) AS s(t) WHERE is_utc_instant(t)",
-                [[t for t in stamps if isinstance(t, str)]]).fetchall()}
+                [[t.strip() for t in stamps if isinstance(t, str)]]).fetchall()}
         finally:
             store.close()
         units = {u["id"]: u for u in built["units"]}
@@ -220,18 +311,23 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             if unit is None or digest(unit) != task["unit_sha256"]:
                 problems.append(f"{where}: unit_revision_mismatch: {d['id']} changed since export")
                 continue
-            missing = [column(k) for k in ("ratified_by", "ratifier_note") if not values[k].strip()]
-            if values["ratified_judgment"] not in ("yes", "no", "unsure"):
-                missing.append(f"{column('ratified_judgment')} (yes, no or unsure)")
-            if values["ratified_utc"] not in instants:
-                missing.append(f"{column('ratified_utc')} (a UTC timestamp ending in Z)")
-            if missing:
-                problems.append(f"{where}: {missing[0].split(' ')[0]}: incomplete_decision: {d['id']} needs "
-                                f"{', '.join(missing)}")
+            judgment = values["ratified_judgment"].strip().lower()  # `Yes`, `no ` and `NO` are what they say
+            wrong = [f"{column(k)}: found nothing, expected {what}" for k, what in
+                     (("ratified_by", "your name"), ("ratifier_note", "what you saw")) if not values[k].strip()]
+            if judgment not in DECISIONS:
+                wrong.append(f"{column('ratified_judgment')}: found {_found(values['ratified_judgment'])}, "
+                             "expected yes, no or unsure")
+            if values["ratified_utc"].strip() not in instants:
+                wrong.append(f"{column('ratified_utc')}: found {_found(values['ratified_utc'])}, expected a UTC time "
+                             "such as 2026-12-01T10:00:00Z")
+            if wrong:
+                problems.append(f"{where}: {wrong[0].split(':')[0]}: incomplete_decision: {d['id']}: {'; '.join(wrong)}")
                 continue
-            rec = {"id": d["id"], "scope": "wcag", "ratified_by": values["ratified_by"],
-                   "ratified_judgment": values["ratified_judgment"], "ratifier_note": values["ratifier_note"],
-                   "ratified_utc": values["ratified_utc"], "ruling": "", "unit_sha256": task["unit_sha256"]}
+            rec = {"id": d["id"], "scope": "wcag", "ratified_by": values["ratified_by"].strip(),
+                   "ratified_judgment": judgment, "ratifier_note": values["ratifier_note"],
+                   "ratified_utc": values["ratified_utc"].strip(), "ruling": "", "unit_sha256": task["unit_sha256"]}
+            if values["fix"].strip():
+                rec["fix"] = values["fix"].strip()
             now = current.get(d["id"])
             if now and now["decision_id"] == decision_id(rec):
                 continue  # identical re-application adds nothing

@@ -22,7 +22,7 @@ from .views import View
 CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
 NETWORK_IDLE_MS = 8000
 WHAT_THIS_IS = ("Content inventory (title, headings, links in context, images with alternatives, form labels, "
-                "navigation link maps) for each listed URL at one viewport. Nothing was activated. Substrate for the "
+                "navigation link maps) for each listed URL at each listed viewport. Nothing was activated. Substrate for the "
                 "draft-judgment pass; it is not coverage, not a scan result, and never a criterion outcome.")
 METHOD_BOUNDARY = [
     "Accessible names are a DOM approximation in one order for every element kind (aria-labelledby > aria-label > "
@@ -31,7 +31,9 @@ METHOD_BOUNDARY = [
     "section_preview is the next sibling text clipped to 200 chars.",
     "Per-view caps: headings 250, links 500, images 250, fields 120, nav items 120 per landmark; capped views are "
     "flagged in `capped` and the true totals are recorded.",
-    "One viewport. Navigation surfaces hidden at this width share the same DOM and are captured with visible:false.",
+    "Each view at the viewports listed in the run header (one record per view and viewport); an element hidden at one "
+    "width and shown at another is one unit with both occurrences. Surfaces hidden at a width share the same DOM and "
+    "are captured with visible:false there.",
     "Read-only: only GETs to the view's own origin are let through (other requests are blocked and counted in "
     "environment_notes), popups are closed unloaded; reducedMotion=reduce; a per-view time budget; a navigation "
     "error, an HTTP error page or a navigation to another origin (never followed) is an environment note, never "
@@ -50,9 +52,15 @@ NO_WEBRTC = """(() => { for (const name of ["RTCPeerConnection", "webkitRTCPeerC
 
 
 
+def viewport_id(size: tuple[int, int]) -> str:
+    """A viewport's name: its class by width (phone below 600 px, tablet below 1024, desktop) and its width."""
+    kind = "phone" if size[0] < 600 else "tablet" if size[0] < 1024 else "desktop"
+    return f"{kind}-{size[0]}"
+
+
 @dataclass
 class Options:
-    viewport: tuple[int, int] = (1440, 900)
+    viewports: tuple[tuple[int, int], ...] = ((1440, 900),)  # each view is captured at each, in this order
     workers: int = 1
     screenshots: bool = True
     nav_timeout_ms: int = 30000
@@ -63,8 +71,12 @@ class Options:
     accessibility_tree: bool = True  # ask Chromium for each element's computed name (off only to measure its cost)
 
     @property
+    def viewport(self) -> tuple[int, int]:
+        return self.viewports[0]
+
+    @property
     def viewport_id(self) -> str:
-        return f"desktop-{self.viewport[0]}"
+        return viewport_id(self.viewport)
 
     def budget_s(self, view: View) -> float:
         """The most one view may take: navigation, network idle, settle, and time to read the page."""
@@ -79,15 +91,45 @@ def default_workers() -> int:
     return max(1, min(8, 3 * (os.cpu_count() or 1)))
 
 
-def parse_viewport(text: str) -> tuple[int, int]:
+def parse_viewport(text: str, source: str | None = None) -> tuple[int, int]:
     try:
-        w, h = (int(x) for x in text.lower().split("x"))
+        if not re.fullmatch(r"[0-9]{3,5}x[0-9]{3,5}", text.lower().strip()):
+            raise ValueError
+        w, h = (int(x) for x in text.lower().strip().split("x"))
         if w < 100 or h < 100 or w > 10000 or h > 10000:
             raise ValueError
     except ValueError:
-        raise JfiError("invalid_viewport", f"--viewport must be WIDTHxHEIGHT in pixels (e.g. 1440x900), got {text!r}",
-                       exit_code=3) from None
+        what = "a viewport" if source else "--viewport"
+        raise JfiError("invalid_viewport", f"{what} must be WIDTHxHEIGHT in pixels, 100 to 10000 (e.g. 1440x900), "
+                       f"got {text!r}", source=source, exit_code=2 if source else 3) from None
     return w, h
+
+
+MAX_VIEWPORTS = 4
+
+
+def viewports_of(texts: list[str] | None, config: Path) -> tuple[tuple[int, int], ...]:
+    """The viewports a capture uses: those given (--viewport, repeatable), else audit.toml's `[capture] viewports`
+    in the audit folder, else one desktop viewport, 1440x900. Each must have its own width (its id names files)."""
+    source, where = "--viewport", None
+    if not texts and config.is_file() and not config.is_symlink():
+        import tomllib
+        try:
+            table = tomllib.loads(config.read_text(encoding="utf-8")).get("capture", {})
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise JfiError("invalid_config", f"not TOML: {e}", source=str(config)) from None
+        texts = table.get("viewports") if isinstance(table, dict) else None
+        source, where = "viewports", str(config)
+        if texts is not None and (not isinstance(texts, list) or not texts or
+                                  not all(isinstance(t, str) for t in texts)):
+            raise JfiError("invalid_config", '[capture] viewports must be a list of "WIDTHxHEIGHT" strings, such as '
+                           '["1440x900", "390x844"]', source=where, field="viewports")
+    sizes = tuple(parse_viewport(t, source=where) for t in texts or ["1440x900"])
+    ids = [viewport_id(v) for v in sizes]
+    if len(sizes) > MAX_VIEWPORTS or len(set(ids)) < len(ids):
+        raise JfiError("invalid_viewport", f"{source}: at most {MAX_VIEWPORTS} viewports, each of its own width "
+                       f"(got {', '.join(ids)})", source=where, field=source, exit_code=2 if where else 3)
+    return sizes
 
 
 def describe(rec: dict) -> str:
@@ -127,7 +169,7 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
             rec["nav_error"] = f"capture failed: {str(e).splitlines()[0][:180]}"
             return
         if opts.screenshots:
-            shot = f"screenshots/{view.view_id}__{opts.viewport_id}.png"
+            shot = f"screenshots/{view.view_id}__{rec['viewport']}.png"
             # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold; a
             # page too large for the accessibility tree gets the viewport alone (drawing it whole takes minutes)
             height, size = await page.evaluate("() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
@@ -188,12 +230,15 @@ class Tabs:
         await context.clear_permissions()
 
 
-async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict) -> dict:
-    rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": opts.viewport_id,
+async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size: tuple[int, int] | None = None) -> dict:
+    size = size or opts.viewport
+    rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": viewport_id(size),
            "nav_error": None, "final_url": None, "stayed_on_route_host": False, "load_ms": None,
            "inventory": None, "screenshot": None, "environment_notes": []}
     started = time.monotonic()
     context, page = tab = await tabs.take()
+    if page.viewport_size != {"width": size[0], "height": size[1]}:
+        await page.set_viewport_size({"width": size[0], "height": size[1]})
     guard = Guard(view.url, opts.site)
     guard.main_page = page
     await context.route("**/*", guard.handle)
@@ -221,7 +266,7 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
     from playwright.async_api import async_playwright
 
     options = launch_options()
-    shown = Progress(len(views), "views", "environment note(s)") if progress else None
+    shown = Progress(len(views) * len(opts.viewports), "views", "environment note(s)") if progress else None
     shots: dict[str, bytes] = {}
     try:
         async with async_playwright() as pw:
@@ -233,14 +278,15 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
                 gate = asyncio.Semaphore(max(1, opts.workers))
                 tabs = Tabs(browser, opts)
 
-                async def one(view: View) -> dict:
+                async def one(view: View, size: tuple[int, int]) -> dict:
                     async with gate:
-                        rec = await _capture_view(tabs, view, opts, shots)
+                        rec = await _capture_view(tabs, view, opts, shots, size)
                         if shown is not None:
-                            shown.step(rec["inventory"] is not None, f"{rec['view_id']}: {describe(rec)}")
+                            at = f" at {rec['viewport']}" if len(opts.viewports) > 1 else ""
+                            shown.step(rec["inventory"] is not None, f"{rec['view_id']}{at}: {describe(rec)}")
                         return rec
 
-                records = await asyncio.gather(*(one(v) for v in views))
+                records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
             finally:
                 await browser.close()
     finally:

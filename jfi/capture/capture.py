@@ -11,7 +11,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
 from ..output import say, utc_now
-from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all
+from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all, viewport_id
 from .views import View
 
 
@@ -20,6 +20,8 @@ def manifest(records: list[dict], opts: Options, started: str, finished: str, sh
         "schema": SCHEMA, "engagement": opts.engagement, "run_started_utc": started, "run_finished_utc": finished,
         "what_this_is": WHAT_THIS_IS, "method_boundary": METHOD_BOUNDARY, "urls_source": opts.urls_source,
         "viewport": {"id": opts.viewport_id, "width": opts.viewport[0], "height": opts.viewport[1]},
+        **({"viewports": [{"id": viewport_id(v), "width": v[0], "height": v[1]} for v in opts.viewports]}
+           if len(opts.viewports) > 1 else {}),
         "caps": CAPS, **({"shard": shard} if shard else {}), "view_count": len(records), "views": records,
     }
 
@@ -29,7 +31,7 @@ def manifest(records: list[dict], opts: Options, started: str, finished: str, sh
 # (judged batches, spot checks, standards, the ratification ledger, audit.toml) stays.
 DERIVED = ("judgment-units.json", "nav-consistency.csv", "draft-judgments*.csv", "draft-judgments.json",
            "draft-judgments.xlsx", "calibration.json", "spot-check-sample.jsonl", "worklist.md", "worklist.csv",
-           "receipts.jsonl", "receipts.csv", "report.html", "eval.md", "eval.json", "audit.duckdb", "audit-*.parquet",
+           "receipts.jsonl", "receipts.csv", "report.html", "report-files/*", "eval.md", "eval.json", "audit.duckdb", "audit-*.parquet",
            "judgment-rubric.md", ".jfi/*.duckdb", ".jfi/*.duckdb.wal")
 
 

@@ -69,7 +69,7 @@ def capture_on_cluster(views: list[View], opts: Options, address: str) -> tuple[
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         runs = runs_of(views, workers * TASKS_PER_WORKER)
-        progress = Progress(len(views), "views", "environment note(s)")
+        progress = Progress(len(views) * len(opts.viewports), "views", "environment note(s)")
         futures = {client.submit(capture_views, run, opts, pure=False): i for i, run in enumerate(runs)}
         done: dict[int, list[dict]] = {}
         shots: dict[str, bytes] = {}

@@ -53,6 +53,31 @@
     return { x: Math.round(own.x + x0 - r.left), y: Math.round(own.y + y0 - r.top),
       width: Math.round(x1 - x0), height: Math.round(y1 - y0) };
   };
+  // scrolled out of view inside a container: the element's box lies outside what a scrolling or clipping ancestor
+  // shows (a sidebar link below the sidebar's fold); written only then. Each ancestor's visible rect is read once.
+  const clipRects = new Map();
+  const clipRectOf = (node) => {
+    if (clipRects.has(node)) return clipRects.get(node);
+    const s = (node.ownerDocument.defaultView || window).getComputedStyle(node);
+    const clips = (s.overflowX !== 'visible' || s.overflowY !== 'visible')
+      && (node.scrollHeight > node.clientHeight || node.scrollWidth > node.clientWidth);
+    const rect = clips ? node.getBoundingClientRect() : null;
+    clipRects.set(node, rect);
+    return rect;
+  };
+  const clipped = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return {};
+    let node = el.parentElement || (el.getRootNode().host || null);
+    for (let depth = 0; node && depth < 100; depth += 1) {
+      const doc = node.ownerDocument;
+      if (node === doc.body || node === doc.documentElement) break;
+      const c = clipRectOf(node);
+      if (c && (r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right)) return { clipped: true };
+      node = node.parentElement || (node.getRootNode().host || null);
+    }
+    return {};
+  };
   const underAriaHidden = (el) => el.closest('[aria-hidden="true"]') !== null;
   // not drawn at all (display:none, visibility:hidden, content-visibility, also through an ancestor): written only then
   const undrawn = (el) => (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })
@@ -273,7 +298,7 @@
     headings.push({
       i: headings.length, level, text: cut(nm.name, 200), name_source: nm.source, selector: pathOf(el),
       visible: isShown(el), aria_hidden: underAriaHidden(el), landmark: landmarkOf(el),
-      section_preview: followingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      section_preview: followingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el), ...clipped(el),
     });
   }
 
@@ -300,7 +325,7 @@
       has_img: img !== null, img_alt: img ? (img.getAttribute('alt') ?? img.getAttribute('aria-label') ?? null) : null,
       icon_only: !text && img !== null, empty_name: !nm.name, visible: isShown(el),
       aria_hidden: underAriaHidden(el), landmark: landmarkOf(el), selector: pathOf(el),
-      context: surroundingText(el, 220), box: contentBoxOf(el), ...inFrame(el), ...undrawn(el),
+      context: surroundingText(el, 220), box: contentBoxOf(el), ...inFrame(el), ...undrawn(el), ...clipped(el),
       ...(isPermalink(el, raw) ? { permalink: true } : {}),
     });
   }
@@ -345,7 +370,7 @@
       svg_title: tag === 'svg' ? orNull(el.querySelector('title')?.textContent, 120) : null,
       in_control: inControl, figcaption: orNull(caption, 160),
       width: Math.round(box.width), height: Math.round(box.height), visible: isShown(el),
-      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      landmark: landmarkOf(el), selector: pathOf(el), adjacent_text: surroundingText(el, 200), box: boxOf(el), ...inFrame(el), ...undrawn(el), ...clipped(el),
       ...(whyNot ? { not_applicable: whyNot } : {}),
     });
   }
@@ -382,7 +407,7 @@
       required: el.required || el.getAttribute('aria-required') === 'true',
       describedby_text: orNull(described, 160),
       fieldset_legend: orNull(el.closest('fieldset')?.querySelector('legend')?.textContent, 120),
-      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el), ...undrawn(el),
+      visible: isShown(el), landmark: landmarkOf(el), selector: pathOf(el), box: boxOf(el), ...inFrame(el), ...undrawn(el), ...clipped(el),
       ...(labelBox ? { label_box: labelBox } : {}),
     });
   }

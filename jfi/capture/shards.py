@@ -17,7 +17,7 @@ from .views import View
 
 SHARD = re.compile(r"^(\d+)/(\d+)$")
 # header fields of a run that every slice of one capture shares
-SAME = ("schema", "engagement", "what_this_is", "method_boundary", "urls_source", "viewport", "caps")
+SAME = ("schema", "engagement", "what_this_is", "method_boundary", "urls_source", "viewport", "viewports", "caps")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -66,6 +66,7 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     slices = [(folder, *_read(Path(folder))) for folder in folders]
     first = slices[0][1]
     n, total, digest = first["shard"]["n"], first["shard"]["views_total"], first["shard"]["views_sha256"]
+    per = len(first.get("viewports") or [first.get("viewport")])  # records per view: one per viewport
     seen: dict[int, Path] = {}
     for folder, header, views in slices:
         s = header["shard"]
@@ -76,19 +77,19 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
         if s["k"] in seen:
             raise JfiError("overlapping_shards", f"{folder} and {seen[s['k']]} are both slice {s['k']}/{n}",
                            source=str(folder))
-        expected = len(range(s["k"] - 1, total, n))
+        expected = len(range(s["k"] - 1, total, n)) * per
         if len(views) != expected:
-            raise JfiError("incomplete_shard", f"{folder} holds {len(views)} view(s); slice {s['k']}/{n} has {expected}",
-                           source=str(folder))
+            raise JfiError("incomplete_shard", f"{folder} holds {len(views)} view record(s); slice {s['k']}/{n} has "
+                           f"{expected}", source=str(folder))
         seen[s["k"]] = Path(folder)
     missing = sorted(set(range(1, n + 1)) - set(seen))
     if missing:
         raise JfiError("missing_shards", f"slice(s) {', '.join(f'{k}/{n}' for k in missing)} missing; nothing written")
     by_k = {header["shard"]["k"]: (folder, views) for folder, header, views in slices}
     records, shots = [], {}
-    for position in range(total):
+    for position, j in ((p, j) for p in range(total) for j in range(per)):
         folder, views = by_k[position % n + 1]
-        rec = {k: v for k, v in views[position // n].items() if k != "record"}
+        rec = {k: v for k, v in views[position // n * per + j].items() if k != "record"}
         if rec.get("screenshot"):  # a PNG inside the slice's screenshots/, never a symlink out of it
             source = str(Path(folder) / "inventory.jsonl")
             data = png_bytes(inside(Path(folder), rec["screenshot"], under="screenshots", source=source,
@@ -100,8 +101,9 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     run = {k: first[k] for k in ("schema", "engagement")}
     run["run_started_utc"] = min(h["run_started_utc"] for _, h, _ in slices)
     run["run_finished_utc"] = max(h["run_finished_utc"] for _, h, _ in slices)
-    run.update({k: first[k] for k in ("what_this_is", "method_boundary", "urls_source", "viewport", "caps")})
-    run["view_count"], run["views"] = total, records
+    run.update({k: first[k] for k in ("what_this_is", "method_boundary", "urls_source", "viewport", "viewports", "caps")
+                if k in first})
+    run["view_count"], run["views"] = len(records), records
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):
         write_outputs(out, run, shots, replace=replace)

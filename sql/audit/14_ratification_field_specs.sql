@@ -12,5 +12,6 @@ SELECT 'ratification', * FROM (VALUES
     ('unit_sha256', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'pin: sha256 of the unit as built'),
     ('decision_id', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the record''s content digest'),
     ('supersedes', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the decision id this record replaces'),
-    ('supersession_reason', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'why it replaces it')
+    ('supersession_reason', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'why it replaces it'),
+    ('fix', false, ['string'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the fix the ratifier asks for (it reaches the receipts)')
 ) AS t(field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int, meaning);

@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), or a view id used twice
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), or a view id used twice at one viewport
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -25,7 +25,7 @@ FROM views AS v, LATERAL (VALUES
 ) AS f(field, value, pattern, rule)
 WHERE length(jstr(f.value, '$')) <= 100 AND NOT regexp_full_match(jstr(f.value, '$'), f.pattern)
 UNION ALL
-SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || ' appears on an earlier line'
-FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)
+SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || coalesce(' at viewport ' || jstr(viewport, '$'), '') || ' appears on an earlier line'
+FROM (SELECT *, row_number() OVER (PARTITION BY id, jstr(viewport, '$') ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)
 WHERE nth > 1
 ORDER BY source, line;

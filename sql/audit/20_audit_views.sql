@@ -4,6 +4,7 @@
 --   line: 1-based line number in that file
 --   view_id: view id
 --   product: product the view belongs to
+--   viewport: the viewport it was captured at (its id; a view captured at several has a row at each)
 --   url: the URL that was asked for
 --   final_url: the URL the browser ended on
 --   nav_error: the environment note, when the view could not be captured
@@ -16,12 +17,12 @@
 CREATE OR REPLACE TABLE audit_views AS
 WITH typed AS (
     SELECT source, line, jstr(record, '$') AS record, jstr(view_id, '$') AS view_id, jstr(product, '$') AS product,
-        jstr(url, '$') AS url, jstr(final_url, '$') AS final_url, jstr(nav_error, '$') AS nav_error,
+        jstr(url, '$') AS url, jstr(viewport, '$') AS viewport, jstr(final_url, '$') AS final_url, jstr(nav_error, '$') AS nav_error,
         coalesce(jbool(stayed_on_route_host, '$'), false) AS stayed_on_route_host,
         inventory IS NOT NULL AND inventory.error IS NULL AS ok
     FROM raw_inventory
 )
-SELECT row_number() OVER (ORDER BY source, line) AS pos, source, line, view_id, product, url, final_url, nav_error,
+SELECT row_number() OVER (ORDER BY source, line) AS pos, source, line, view_id, product, viewport, url, final_url, nav_error,
     stayed_on_route_host, ok,
     lower(regexp_extract(coalesce(final_url, url), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)', 1)) AS host
 FROM typed

@@ -15,6 +15,7 @@
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -44,6 +45,7 @@
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
 --   permalink: whether it is a same-page link to the heading or section it sits in (or the heading beside it); NULL when not
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
@@ -75,6 +77,7 @@
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
 --   not_applicable: why no image question applies to it (an svg without a graphics role, inside a button or other control whose children are presentational, a presentational object or one showing its fallback); NULL when one does
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
@@ -97,6 +100,7 @@
 --   frame: the CSS path of the iframe it sits in (NULL in the top document)
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
+--   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
 --   label_box: where its visible label is drawn (label[for], a wrapping label or aria-labelledby), for crops; NULL without one
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position

@@ -58,9 +58,10 @@ single_units AS (  -- most units occur once: no aggregation needed
     FROM audit_occurrences AS o SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences = 1
 ),
+view_order AS (SELECT view_id, min(pos) AS view_pos FROM audit_views GROUP BY view_id),  -- a view's place, whatever viewport
 repeated_units AS (
     SELECT type, any_value(sc) AS sc, product, unit_key,
-        list_transform(list_sort(list_distinct(list({'p': pos, 'v': view_id}))), lambda x: x.v) AS views,
+        list_transform(list_sort(list_distinct(list({'p': w.view_pos, 'v': o.view_id}))), lambda x: x.v) AS views,
         count(*) AS occurrences,
         arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href,
                  'evidence': evidence},
@@ -68,7 +69,7 @@ repeated_units AS (
         CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
         bool_or(visible) AS visible, bool_or(NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met,
         min({'p': pos, 'i': i}) AS first_occ
-    FROM audit_occurrences AS o SEMI JOIN counted AS c
+    FROM audit_occurrences AS o JOIN view_order AS w USING (view_id) SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences > 1
     GROUP BY type, product, unit_key
 ),

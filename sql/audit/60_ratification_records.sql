@@ -14,6 +14,7 @@
 --   decision_id: the computed decision id
 --   supersedes: the decision id it replaces
 --   supersession_reason: why
+--   fix: the fix the ratifier asks for
 --   is_legacy: no pin and no supersession fields
 --   date_precision: timestamp, or day for a legacy YYYY-MM-DD date
 --   date_valid: whether ratified_utc is a real UTC timestamp ending in Z (or a legacy day)
@@ -30,6 +31,7 @@ WITH r AS (
         coalesce(jstr(doc, '$.ruling'), '') AS ruling, coalesce(jstr(doc, '$.unit_sha256'), '') AS unit_sha256,
         coalesce(jstr(doc, '$.decision_id'), '') AS supplied_decision_id,
         coalesce(jstr(doc, '$.supersedes'), '') AS supersedes, coalesce(jstr(doc, '$.supersession_reason'), '') AS supersession_reason,
+        coalesce(jstr(doc, '$.fix'), '') AS fix,
         json_type(doc, '$.ratified_judgment') IS NOT NULL AS has_judgment_field,
         json_type(doc, '$.ratified_client_result') IS NOT NULL AS has_client_field
     FROM jsonl_records WHERE kind = 'ratification' AND is_object
@@ -41,7 +43,7 @@ dated AS (
     FROM r LEFT JOIN ledger_digests AS d USING (source, line)
 )
 SELECT source, line, id, scope, ratified_by, ratified_judgment, ratified_client_result, ratifier_note, ratified_utc,
-    ruling, unit_sha256, supplied_decision_id, decision_id, supersedes, supersession_reason, is_legacy,
+    ruling, unit_sha256, supplied_decision_id, decision_id, supersedes, supersession_reason, fix, is_legacy,
     CASE WHEN is_day AND is_legacy THEN 'day' WHEN is_instant THEN 'timestamp' END AS date_precision,
     is_instant OR (is_day AND is_legacy) AS date_valid,
     trim(ratified_by) <> '' AND (is_instant OR (is_day AND is_legacy))

@@ -8,6 +8,7 @@
 --   ratifier_note: note (blank unless complete)
 --   ratified_utc: when (blank unless complete)
 --   ruling: family ruling (blank unless complete)
+--   fix: the fix the ratifier asks for (blank unless complete)
 --   state: RATIFIED when complete, else DRAFT (an incomplete return or a withdrawal)
 --   decision_id: its decision id
 --   unit_sha256: its pin
@@ -26,7 +27,7 @@ SELECT r.scope, r.id, r.line,
     CASE WHEN r.complete THEN r.ratified_client_result ELSE '' END AS ratified_client_result,
     CASE WHEN r.complete THEN r.ratifier_note ELSE '' END AS ratifier_note,
     CASE WHEN r.complete THEN r.ratified_utc ELSE '' END AS ratified_utc,
-    CASE WHEN r.complete THEN r.ruling ELSE '' END AS ruling, CASE WHEN r.complete THEN 'RATIFIED' ELSE 'DRAFT' END AS state, r.decision_id, r.unit_sha256,
+    CASE WHEN r.complete THEN r.ruling ELSE '' END AS ruling, CASE WHEN r.complete THEN r.fix ELSE '' END AS fix, CASE WHEN r.complete THEN 'RATIFIED' ELSE 'DRAFT' END AS state, r.decision_id, r.unit_sha256,
     CASE WHEN r.unit_sha256 = '' THEN 'legacy_unpinned' ELSE 'pinned' END AS pin_status,
     coalesce(r.date_precision, '') AS date_precision,
     array_to_string(list_filter([

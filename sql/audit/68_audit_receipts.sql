@@ -7,7 +7,7 @@
 --   selector: CSS path
 --   href: href or src
 --   views: the views it appears on
---   fix: the fix the judge proposed
+--   fix: the fix the ratifier asked for, else the one the judge proposed
 --   ratifier_note: the ratifier's note
 --   ruling: the family ruling that decided it
 --   ratified_by: who ratified it
@@ -15,8 +15,9 @@
 --   decision_id: the decision id in force
 --   drafted_by: who drafted the judgment
 CREATE OR REPLACE VIEW audit_receipts AS
-SELECT id, product, type, sc, name, selector, href, views, fix, ratifier_note, ruling, ratified_by, ratified_utc,
-    ratification_decision_id AS decision_id, drafted_by
-FROM audit_draft_rows
-WHERE status = 'RATIFIED' AND ratified_judgment = 'no'
-ORDER BY sort_ord;
+SELECT d.id, d.product, d.type, d.sc, d.name, d.selector, d.href, d.views, coalesce(nullif(e.fix, ''), d.fix) AS fix,
+    d.ratifier_note, d.ruling, d.ratified_by, d.ratified_utc, d.ratification_decision_id AS decision_id, d.drafted_by
+FROM audit_draft_rows AS d
+LEFT JOIN ratification_effective AS e ON e.scope = 'wcag' AND e.id = d.id
+WHERE d.status = 'RATIFIED' AND d.ratified_judgment = 'no'
+ORDER BY d.sort_ord;

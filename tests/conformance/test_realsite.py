@@ -32,9 +32,10 @@ def book(tmp_path_factory):
     views.write_text("".join((SITE / "embedded-book-views.txt").read_text().splitlines(keepends=True)[:PAGES]))
     out = tmp / "audit"
     jfi("audit", "inventory", "--urls-file", str(views), "--serve", str(SITE / "embedded-book"), "--out", str(out),
-        "--settle", "200", "--no-screenshots")
+        "--settle", "200")
     jfi("audit", "build", "--inventory", str(out))
     jfi("audit", "merge", "--inventory", str(out))
+    jfi("audit", "report", "--inventory", str(out))
     inventory = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
     units = json.loads((out / "judgment-units.json").read_text())["units"]
     return out, inventory, units
@@ -90,3 +91,29 @@ def test_no_context_holds_script_or_hidden_text(book):
     for text in contexts:
         assert not re.search(r"localStorage|path_to_root|var \w+ =|function\s*\(", text), text
         assert "Light Rust Coal Navy Ayu" not in text, text  # the theme menu, hidden until opened
+
+
+def test_every_crop_contains_its_outline_and_comes_from_an_occurrence_in_view(book):
+    from jfi.audit.report import CROP_H, CROP_W
+    folder, inventory, _ = book
+    page = (folder / "report.html").read_text()
+    outlines = re.findall(r'class="outline" style="left:(-?\d+)px;top:(-?\d+)px;width:(\d+)px;height:(\d+)px"', page)
+    assert len(outlines) > 100
+    for left, top, width, height in (map(int, o) for o in outlines):
+        assert 0 <= left and left + width <= CROP_W and 0 <= top and top + height <= CROP_H
+    clipped = [x for v in inventory for x in v["inventory"]["links"] if x.get("clipped")]
+    assert clipped, "the book's sidebar scrolls: links above and below its fold are scrolled out of view"
+    # a sidebar link is cropped where the sidebar shows it: no place is clipped while another occurrence is not
+    [row] = query(folder, """
+        WITH occ AS (
+            SELECT u.id, p.clipped AS place_clipped, coalesce(l.clipped, false) AS clipped,
+                l.box.width > 0 AND l.box.y + l.box.height > 0 AS drawn
+            FROM audit_unit_places AS p JOIN audit_units AS u USING (id)
+            JOIN audit_occurrences AS o ON o.type = u.type AND o.product = u.product AND o.unit_key = u.unit_key
+            JOIN audit_links AS l ON l.pos = o.pos AND l.i = o.i
+            WHERE u.type = 'link')
+        SELECT count(DISTINCT id) FILTER (WHERE place_clipped AND NOT clipped AND drawn) AS wrong,
+            (SELECT count(*) FROM (SELECT id FROM occ GROUP BY id HAVING bool_or(clipped) AND bool_or(NOT clipped))) AS mixed
+        FROM occ""")
+    assert row["mixed"] > 0 and row["wrong"] == 0
+    assert (folder / "report-files").is_dir() and "data:image" not in page

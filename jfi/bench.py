@@ -115,12 +115,13 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
 
     views = capture_views(sites_root, n)
     common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", "300"]
-    outputs = {}
+    outputs, took = {}, {}
     for label, extra in (("1 page at a time", ["--workers", "1"]),
                          (f"default ({capture.default_workers()} pages at once)", []),
                          ("local cluster, 2 worker processes", ["--cluster", "local:2"])):
         out = views.parent / f"out-{len(outputs)}"
         seconds, peak = command([*common, *extra, "--out", str(out)])
+        took[label] = seconds
         outputs[label] = [{k: v for k, v in json.loads(line).items() if k not in ("load_ms", "run_started_utc",
                                                                                     "run_finished_utc")}
                           for line in (out / "inventory.jsonl").read_text().splitlines()]
@@ -128,6 +129,16 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
               f"(the whole command, Chromium's start included); peak {peak:.0f} MB (the jfi process)")
     first = next(iter(outputs.values()))
     print(f"outputs identical apart from timings: {all(o == first for o in outputs.values())}")
+    # what axe-core costs: the default capture again without it, and how many rows its nodes became
+    out = views.parent / "out-no-axe"
+    without, _ = command([*common, "--no-axe", "--out", str(out)])
+    with_axe = views.parent / "out-1"  # the default capture's folder
+    command(["audit", "build", "--inventory", str(with_axe)])
+    summary = json.loads((with_axe / "judgment-units.json").read_text()).get("axe") or {}
+    default = list(took.values())[1]
+    print(f"axe-core: the default capture takes {default:.1f} s with it, {without:.1f} s without "
+          f"({default / without:.2f}x); its {summary.get('nodes', 0)} node(s) became {summary.get('rows', 0)} "
+          f"finding row(s) (dedupe ratio {summary.get('dedupe_ratio') or 0})")
     shutil.rmtree(views.parent, ignore_errors=True)
 
 

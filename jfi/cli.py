@@ -239,7 +239,7 @@ def corpus_target(ctx: typer.Context, n: int = typer.Argument(..., help="The acc
 @corpus_app.command("apply-verdicts")
 @guarded
 def corpus_apply_verdicts(ctx: typer.Context,
-                          round_no: int = typer.Option(..., "--round", help="Review round number."),
+                          round_no: int = typer.Option(..., "--round", min=1, max=999, help="Review round number (1 to 999)."),
                           dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
     """Apply a review round's verdicts to item statuses (accept, revise, reject), all or nothing.
 
@@ -271,7 +271,7 @@ def corpus_migrate(ctx: typer.Context,
 @corpus_app.command("apply-review")
 @guarded
 def corpus_apply_review(ctx: typer.Context,
-                        batch: int = typer.Option(..., "--batch", help="Review batch number NN of review/batch-NN.jsonl."),
+                        batch: int = typer.Option(..., "--batch", min=1, max=999, help="Review batch number NN of review/batch-NN.jsonl (1 to 999)."),
                         dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
     """harvest: apply a review batch's verdicts, all or nothing: keep with a good alt becomes ready, anything else
     dropped; the reason, alt quality and any sub-type correction are copied into the item.
@@ -286,7 +286,7 @@ def corpus_apply_review(ctx: typer.Context,
 
 @second_pass_app.command("extract")
 @guarded
-def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", help="Round number."),
+def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
                         replace: bool = typer.Option(False, "--replace", help="Replace the round's input file (never once it has answers).")):
     """Write rounds/round-NN-second-pass-input.jsonl: the items owing a blind pass, without answers.
 
@@ -302,7 +302,7 @@ def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "-
 @second_pass_app.command("apply")
 @guarded
 def second_pass_apply(ctx: typer.Context,
-                      round_no: int = typer.Option(..., "--round", help="Round number."),
+                      round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
                       dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
     """Append the answers in rounds/round-NN-second-pass.jsonl as pass-b, all or nothing.
 
@@ -352,6 +352,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
                     product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
                     engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
                     no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
+                    no_axe: bool = typer.Option(False, "--no-axe", help="Do not check the views with axe-core."),
                     workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: three per core, at most 8)."),
                     serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder to the browser under --origin (no server, no port) and resolve /paths against it."),
                     origin: Optional[str] = typer.Option(None, "--origin", help="Origin a served folder appears under (default http://127.0.0.1:8766)."),
@@ -371,6 +372,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
     from .capture import browse, capture, views as views_mod
     from .capture.routing import DEFAULT_ORIGIN, FolderSite
     sizes = browse.viewports_of(viewport, out / "audit.toml")
+    axe_options = browse.axe_of(no_axe, out / "audit.toml")
     if origin is not None and port is not None:
         raise JfiError("usage", "give --origin or --port, not both", exit_code=3)
     site = None
@@ -385,7 +387,7 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
         raise JfiError("usage", "--origin and --port name the origin of a --serve folder", exit_code=3)
     selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
                                only=only.split(",") if only else None, product=product)
-    opts = browse.Options(viewports=sizes, workers=workers or browse.default_workers(),
+    opts = browse.Options(viewports=sizes, axe=axe_options, workers=workers or browse.default_workers(),
                            screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
                            urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
     sliced = None
@@ -424,7 +426,7 @@ def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-
 @audit_app.command("build")
 @guarded
 def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (holds inventory.jsonl)."),
-                batch: int = typer.Option(90, "--batch", min=1, help="Most units per judge batch file.")):
+                batch: int = typer.Option(90, "--batch", min=1, max=100_000, help="Most units per judge batch file (1 to 100,000).")):
     """Build judgment units (deduplicated across views, with flags), the 3.2.3 navigation check and judge batches.
 
     Example: jfi audit build --inventory audits/2026-12 --batch 90
@@ -621,12 +623,13 @@ VERIFY_DIR = typer.Option(None, "--dir", help="Verification folder (default: <pr
 @guarded
 def verify_snapshot(ctx: typer.Context, paths: list[Path] = typer.Argument(..., help="Files or folders of the artifact."),
                     folder: Optional[Path] = VERIFY_DIR):
-    """Record an artifact version: the sha256 of each file and one version id over them.
+    """Record an artifact version: the sha256 of each file and one version id over them (files inside the project
+    folder only).
 
     Example: jfi verify snapshot site/index.html site/style.css shots/
     """
     from .verify import claims
-    return claims.snapshot(_verify_folder(ctx, folder, create=True), paths)
+    return claims.snapshot(_verify_folder(ctx, folder, create=True), paths, ctx.obj["project"])
 
 
 @verify_app.command("checkpoint")
@@ -692,8 +695,11 @@ def verify_gate(ctx: typer.Context, folder: Optional[Path] = VERIFY_DIR):
 def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
           fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json."),
           inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project."),
-          verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead.")):
-    """Run SQL over every view of the project's store (or of an audit folder with --inventory).
+          verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead."),
+          timeout: float = typer.Option(60.0, "--timeout", help="Stop the query after this many seconds (default 60)."),
+          memory_limit: str = typer.Option("2GB", "--memory-limit", help="The most memory the query may use (default 2GB).")):
+    """Run SQL over every view of the project's store (or of an audit folder with --inventory), within a time and a
+    memory limit.
 
     Example: jfi query "SELECT status, count(*) FROM corpus_items GROUP BY status"
     Example: jfi query --inventory audits/2026-12 "SELECT id, flags FROM audit_units WHERE len(flags) > 0"
@@ -702,7 +708,7 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
     if inventory is not None and verify is not None:
         raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
     project = _project(ctx) if inventory is None and verify is None else None
-    print(querying.run(project, sql, fmt.value, inventory, verify), end="")
+    print(querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit), end="")
     return 0
 
 

@@ -1,6 +1,9 @@
 """`jfi query` and `jfi schema`: SQL over the project's views, and what each view means."""
 from __future__ import annotations
 
+import re
+import threading
+
 import duckdb
 
 from . import readonly
@@ -25,28 +28,50 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
     return project.store(goal=project.resolve_goal(None)).describe()
 
 
-def rows(project, sql: str, inventory=None, verify=None) -> tuple[list[str], list[tuple]]:
-    """(columns, rows) of one read statement over the project's store (or an audit or verification folder's)."""
+TIMEOUT_S = 60.0  # a query's time limit unless raised (--timeout)
+MEMORY_LIMIT = "2GB"  # its memory limit unless raised (--memory-limit)
+MEMORY = re.compile(r"^[0-9]{1,6}(\.[0-9]+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
+
+
+def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = TIMEOUT_S,
+         memory_limit: str = MEMORY_LIMIT) -> tuple[list[str], list[tuple]]:
+    """(columns, rows) of one read statement over the project's store (or an audit or verification folder's), within
+    a time limit (the query is interrupted, `query_timeout`) and a memory limit (`query_memory`)."""
     readonly.check(sql)
+    if not 0 < timeout_s <= 86_400:
+        raise JfiError("invalid_option", f"--timeout takes 0 to 86400 seconds, got {timeout_s}", field="--timeout",
+                       exit_code=3)
+    if not MEMORY.match(memory_limit.strip()):
+        raise JfiError("invalid_option", f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
+                       field="--memory-limit", exit_code=3)
     store = open_project_store(project, inventory, verify)
+    timer = threading.Timer(timeout_s, store.con.interrupt)
     try:
+        store.con.execute(f"SET memory_limit = '{memory_limit.strip()}'")
         readonly.lock_down(store.con)
+        timer.start()
         try:
             cur = store.con.execute(sql)
+            result = ([d[0] for d in cur.description], cur.fetchall()) if cur.description is not None else ([], [])
         except duckdb.PermissionException as e:
             raise readonly.refuse(str(e).splitlines()[0]) from None
+        except duckdb.InterruptException:
+            raise JfiError("query_timeout", f"the query ran longer than {timeout_s:g} s and was stopped; raise the limit "
+                           "with --timeout SECONDS", field="--timeout") from None
+        except duckdb.OutOfMemoryException as e:
+            raise JfiError("query_memory", f"the query needs more memory than {memory_limit} ({str(e).splitlines()[0][:120]});"
+                           " raise the limit with --memory-limit", field="--memory-limit") from None
         except duckdb.Error as e:
             raise JfiError("invalid_query", str(e).splitlines()[0]) from None
-        if cur.description is None:
-            return [], []
-        return [d[0] for d in cur.description], cur.fetchall()
+        return result
     finally:
+        timer.cancel()
         store.close()
 
 
-def run(project, sql: str, fmt: str, inventory=None, verify=None) -> str:
+def run(project, sql: str, fmt: str, inventory=None, verify=None, **limits) -> str:
     """The query's result as text: a table for people, CSV or JSON for programs."""
-    columns, rows_ = rows(project, sql, inventory, verify)
+    columns, rows_ = rows(project, sql, inventory, verify, **limits)
     if not columns:
         return ""
     return render(columns, rows_, fmt)

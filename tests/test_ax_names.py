@@ -18,7 +18,7 @@ def elements(tmp_path_factory):
     shutil.copy(PAGES / "names.html", site / "index.html")
     (site / "views.txt").write_text("names,lab,/\n")
     r = Jfi(site)("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site),
-                  "--out", str(site / "out"), "--settle", "0", "--no-screenshots")
+                  "--out", str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
     assert r.exit_code == 0, r.stderr
     view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
     assert view["environment_notes"] == []
@@ -90,7 +90,7 @@ def captured(tmp_path_factory, page: str) -> tuple[Jfi, Path]:
     (site / "views.txt").write_text("page,lab,/\n")
     jfi = Jfi(site)
     assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-               str(site / "out"), "--settle", "0", "--no-screenshots").exit_code == 0
+               str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe").exit_code == 0
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     return jfi, site / "out"
 
@@ -160,7 +160,7 @@ def test_aria_fields_pseudo_links_areas_and_open_shadow_roots_are_captured(tmp_p
     shutil.copy(PAGES / "kinds.html", tmp_path / "index.html")
     (tmp_path / "views.txt").write_text("kinds,lab,/\n")
     r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                      "--out", str(tmp_path / "out"), "--settle", "0", "--no-screenshots")
+                      "--out", str(tmp_path / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
     assert r.exit_code == 0, r.stderr
     inv = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
     fields = {f["selector"]: f for f in inv["fields"]}
@@ -186,7 +186,7 @@ def frames(tmp_path_factory):
     (site / "views.txt").write_text("frames,lab,/\n")
     jfi = Jfi(site)
     r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-            str(site / "out"), "--settle", "0", "--no-screenshots")
+            str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
     assert r.exit_code == 0, r.stderr
     view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
@@ -361,7 +361,7 @@ def responsive(tmp_path_factory):
     (site / "out").mkdir()
     (site / "out" / "audit.toml").write_text('[capture]\nviewports = ["1440x900", "390x844"]\n')
     r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-            str(site / "out"), "--settle", "0")
+            str(site / "out"), "--settle", "0", "--no-axe")
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     return jfi, site / "out"

@@ -77,3 +77,15 @@ def test_lockdown_holds_even_past_the_parser(example):
         assert store.scalar("SELECT count(*) FROM corpus_items") > 0
     finally:
         store.close()
+
+
+def test_a_query_has_a_time_and_a_memory_limit(example):
+    before = snapshot(example.project)
+    r = example("query", "SELECT count(*) FROM range(1000000000000)", "--timeout", "1")
+    assert r.exit_code == 2 and "query_timeout" in r.stderr and "--timeout" in r.stderr
+    r = example("query", "SELECT list(range) FROM range(100000000)", "--memory-limit", "50MB")
+    assert r.exit_code == 2 and "query_memory" in r.stderr
+    assert example("query", "SELECT 1", "--memory-limit", "lots").exit_code == 3
+    assert example("query", "SELECT 1", "--timeout", "0").exit_code == 3
+    assert snapshot(example.project) == before
+    assert example("query", "SELECT count(*) AS n FROM range(1000)", "--timeout", "30").exit_code == 0

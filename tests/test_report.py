@@ -149,7 +149,7 @@ async def _navigate(report: Path):
             last = ids[-1]
             await page.goto(report.resolve().as_uri() + f"?type=title#{last}")  # a fragment on load, under a filter
             seen = await page.evaluate(f"""() => {{ const r = document.getElementById('{last}').getBoundingClientRect();
-                return [r.top >= 0 && r.top < innerHeight, location.hash, location.search]; }}""")
+                return [r.top > -1 && r.top < innerHeight, location.hash, location.search]; }}""")
             await page.goto(report.resolve().as_uri())
             await page.locator("#s-worklist + details > summary").click()  # the worklist opens on its counts
             family = page.locator("a[href^='?family=']").first

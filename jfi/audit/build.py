@@ -50,14 +50,21 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 return 1
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
-            flagged = store.scalar("SELECT count(*) FROM audit_units WHERE len(flags) > 0")
+            # "flagged": a decisive (not informational) flag, as everywhere
+            flagged = store.scalar("SELECT count(DISTINCT id) FROM (SELECT id, unnest(flags) AS f FROM audit_units) "
+                                   "WHERE is_decisive(f)")
             hidden = store.scalar("SELECT count(*) FROM audit_hidden_units")
             nav = con.execute("SELECT CAST(to_json(n) AS VARCHAR), order_consistent FROM audit_nav_consistency AS n").fetchall()
+            axe = store.rows("""SELECT (SELECT count(*) FROM audit_axe_runs) AS views_checked,
+                (SELECT count(*) FROM audit_axe_runs WHERE error IS NOT NULL) AS views_failed,
+                (SELECT count(*) FROM audit_axe_nodes) AS nodes, (SELECT count(*) FROM audit_units WHERE type = 'finding') AS rows,
+                (SELECT max(engine) FROM audit_axe_runs) AS engine""")[0]
+            axe["dedupe_ratio"] = round(axe["nodes"] / axe["rows"], 2) if axe["rows"] else None
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
                 "views_skipped": skipped, "viewport": header.get("viewport"), "caps": header.get("caps"),
-                "unit_count": sum(by_type.values()),
+                "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
             }
             with AtomicFiles() as files:  # nothing is renamed into place before every file is written
                 batches = _write_batches(con, folder, files)
@@ -69,7 +76,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
         finally:
             store.close()
     say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
-                    "hidden_units": hidden,
+                    "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
     return 0

@@ -49,7 +49,7 @@ def sample(folder: AuditFolder, seed: str) -> int:
         finally:
             store.close()
         if not judged:
-            say("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
+            note("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
             return 1
         atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
     say(json.dumps({"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed}))

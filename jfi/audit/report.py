@@ -171,7 +171,7 @@ select{font:inherit;padding:.2rem}
 .st-RATIFIED{background:#c6efce;color:#0b4f1e} .st-DRAFT_NOT_RATIFIED{background:#ffeb9c;color:#5b4200}
 .crop{position:relative;overflow:hidden;border:1px solid #666;background-repeat:no-repeat;max-width:100%}
 .outline{position:absolute;outline:3px solid #c00000;outline-offset:2px}
-.nocrop{font-style:italic} .whole{margin:.2rem 0 0;font-size:.9rem}
+.nocrop{font-style:italic} .found{white-space:pre-line} .whole{margin:.2rem 0 0;font-size:.9rem}
 summary{cursor:pointer;font-weight:600;margin:.4rem 0}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;margin:.5rem 0}
 dt{font-weight:600} dd{margin:0}
@@ -225,6 +225,7 @@ SCRIPT = """
   form.addEventListener('submit', (e) => e.preventDefault());
   window.addEventListener('popstate', () => { read(); reveal(); });
   window.addEventListener('hashchange', reveal);
+  window.addEventListener('load', reveal, { once: true });  // again once the pictures are in: nothing moves it after
   read();
   reveal();
 })();
@@ -314,7 +315,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     for r in rows:
         t = by_type.setdefault(r["type"], {"rows": 0, "flagged": 0, "ratified": 0})
         t["rows"] += 1
-        t["flagged"] += bool(r["flags"])
+        t["flagged"] += r["id"] in summary["decisive"]
         t["ratified"] += r["status"] == "RATIFIED"
     flags_all = sorted({f for r in rows for f in r["flags"]})
     out = ['<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
@@ -328,7 +329,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
            '<section aria-labelledby="s-summary">', '<h2 id="s-summary">Summary</h2>',
            f'<p><label for="progress">Ratified: {ratified} of {len(rows)} rows</label> '
            f'<progress id="progress" max="{max(len(rows), 1)}" value="{ratified}">{ratified} of {len(rows)}</progress></p>',
-           '<table><caption>Rows, flagged rows and ratified rows by type</caption>',
+           '<table><caption>Rows, flagged rows (a flag that is not informational) and ratified rows by type</caption>',
            '<thead><tr><th scope="col">type</th><th scope="col">rows</th><th scope="col">flagged</th>'
            '<th scope="col">ratified</th></tr></thead><tbody>']
     out += [f'<tr><th scope="row">{esc(t)}</th><td>{v["rows"]}</td><td>{v["flagged"]}</td><td>{v["ratified"]}</td></tr>'
@@ -376,6 +377,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 '<dl>',
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
+                (f'<dt>Element</dt><dd><code>{esc(r["selector"])}</code></dd><dt>What axe-core found</dt>'
+                 f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd><a href="{esc(r["href"])}">axe-core\'s help for '
+                 f'this rule</a></dd>' if r["type"] == "finding" else ""),
                 f'<dt>Views</dt><dd>{esc(r["views"] if isinstance(r["views"], str) else ", ".join(r["views"]))}</dd>',
                 f'<dt>Draft</dt><dd>{esc(r["session_draft_judgment"] or "not judged")}'
                 + (f': {esc(r["rationale"])}' if r["rationale"] else "") + '</dd>',
@@ -421,9 +425,10 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             meanings = [(p, f, m) for p, f, m in store.con.execute(
                 "SELECT pattern, flag, meaning FROM audit_flag_rules ORDER BY ord").fetchall()]
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
+            decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)
             summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
-                       "questions": questions, "nav": built.get("nav_consistency", [])}
+                       "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive}
         finally:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}

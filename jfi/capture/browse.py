@@ -15,7 +15,7 @@ from ..browser import launch_options
 from ..errors import JfiError
 from ..manifest import SHOT_MAX_HEIGHT
 from ..progress import Progress
-from . import axnames
+from . import axe, axnames
 from .routing import FolderSite, Guard
 from .views import View
 
@@ -34,6 +34,9 @@ METHOD_BOUNDARY = [
     "Each view at the viewports listed in the run header (one record per view and viewport); an element hidden at one "
     "width and shown at another is one unit with both occurrences. Surfaces hidden at a width share the same DOM and "
     "are captured with visible:false there.",
+    "axe-core (the version axe-playwright-python ships) checks each view after the inventory and the screenshot, for "
+    "the WCAG 2.x A and AA rules unless audit.toml chooses; its violations and incomplete results are recorded per "
+    "view under `axe` (up to 500 nodes; the rest counted).",
     "Read-only: only GETs to the view's own origin are let through (other requests are blocked and counted in "
     "environment_notes), popups are closed unloaded; reducedMotion=reduce; a per-view time budget; a navigation "
     "error, an HTTP error page or a navigation to another origin (never followed) is an environment note, never "
@@ -69,6 +72,7 @@ class Options:
     view_budget_s: float | None = None
     site: FolderSite | None = None  # a folder answered under a fixed origin, with no server
     accessibility_tree: bool = True  # ask Chromium for each element's computed name (off only to measure its cost)
+    axe: dict | None = None  # axe-core's run options (jfi.capture.axe.options); None: axe does not run
 
     @property
     def viewport(self) -> tuple[int, int]:
@@ -108,22 +112,54 @@ def parse_viewport(text: str, source: str | None = None) -> tuple[int, int]:
 MAX_VIEWPORTS = 4
 
 
+def _config_table(config: Path, name: str) -> tuple[dict, str | None]:
+    """A table of the audit folder's audit.toml (empty when there is none), and the file's path."""
+    if not config.is_file() or config.is_symlink():
+        return {}, None
+    import tomllib
+    try:
+        table = tomllib.loads(config.read_text(encoding="utf-8")).get(name, {})
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise JfiError("invalid_config", f"not TOML: {e}", source=str(config)) from None
+    if not isinstance(table, dict):
+        raise JfiError("invalid_config", f"{name} must be a table ([{name}])", source=str(config), field=name)
+    return table, str(config)
+
+
+def _strings(table: dict, key: str, where: str | None, example: str) -> list[str] | None:
+    value = table.get(key)
+    if value is not None and (not isinstance(value, list) or not value or
+                              not all(isinstance(t, str) and t.strip() for t in value) or len(value) > 200):
+        raise JfiError("invalid_config", f"{key} must be a list of strings, such as {example}", source=where, field=key)
+    return value
+
+
+def axe_of(off: bool, config: Path) -> dict | None:
+    """axe-core's run options for a capture: off with --no-axe or `[axe] enabled = false`; the rules or tags
+    audit.toml's [axe] table chooses (`rules = ["image-alt"]` or `tags = ["wcag2a"]`), else WCAG 2.x A and AA."""
+    table, where = _config_table(config, "axe")
+    unknown = sorted(set(table) - {"enabled", "tags", "rules"})
+    if unknown:
+        raise JfiError("invalid_config", f"[axe] has unknown key(s) {', '.join(unknown)} (enabled, tags, rules)",
+                       source=where, field=unknown[0])
+    if "enabled" in table and not isinstance(table["enabled"], bool):
+        raise JfiError("invalid_config", "[axe] enabled must be true or false", source=where, field="enabled")
+    tags = _strings(table, "tags", where, '["wcag2a", "wcag2aa"]')
+    rules = _strings(table, "rules", where, '["image-alt", "link-name"]')
+    if tags and rules:
+        raise JfiError("invalid_config", "[axe] chooses tags or rules, not both", source=where, field="rules")
+    if off or table.get("enabled") is False:
+        return None
+    return axe.options(tags, rules)
+
+
 def viewports_of(texts: list[str] | None, config: Path) -> tuple[tuple[int, int], ...]:
     """The viewports a capture uses: those given (--viewport, repeatable), else audit.toml's `[capture] viewports`
     in the audit folder, else one desktop viewport, 1440x900. Each must have its own width (its id names files)."""
     source, where = "--viewport", None
-    if not texts and config.is_file() and not config.is_symlink():
-        import tomllib
-        try:
-            table = tomllib.loads(config.read_text(encoding="utf-8")).get("capture", {})
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-            raise JfiError("invalid_config", f"not TOML: {e}", source=str(config)) from None
-        texts = table.get("viewports") if isinstance(table, dict) else None
-        source, where = "viewports", str(config)
-        if texts is not None and (not isinstance(texts, list) or not texts or
-                                  not all(isinstance(t, str) for t in texts)):
-            raise JfiError("invalid_config", '[capture] viewports must be a list of "WIDTHxHEIGHT" strings, such as '
-                           '["1440x900", "390x844"]', source=where, field="viewports")
+    if not texts:
+        table, where = _config_table(config, "capture")
+        texts, source = _strings(table, "viewports", where, '["1440x900", "390x844"]'), "viewports"
     sizes = tuple(parse_viewport(t, source=where) for t in texts or ["1440x900"])
     ids = [viewport_id(v) for v in sizes]
     if len(sizes) > MAX_VIEWPORTS or len(set(ids)) < len(ids):
@@ -140,7 +176,7 @@ def describe(rec: dict) -> str:
             f"fields {c['fields']}, navs {c['navs']}")
 
 
-async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard) -> None:
+async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard, deadline: float) -> None:
     try:
         response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
         if response is not None and response.status >= 400:
@@ -181,6 +217,8 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
                 shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
                                                                           "height": min(height, SHOT_MAX_HEIGHT)})
             rec["screenshot"] = shot
+        if opts.axe is not None:  # after the inventory and the screenshot: nothing axe adds is seen by them
+            rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
 
 
 class Tabs:
@@ -245,7 +283,8 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
     await context.route_web_socket(ANY_URL, guard.on_web_socket)  # answered here: no socket reaches any server
     context.on("page", guard.on_page)  # any other page is a popup
     try:
-        await asyncio.wait_for(_visit(context, page, view, opts, rec, shots, guard), timeout=opts.budget_s(view))
+        await asyncio.wait_for(_visit(context, page, view, opts, rec, shots, guard, started + opts.budget_s(view)),
+                               timeout=opts.budget_s(view))
     except asyncio.TimeoutError:
         rec["nav_error"] = f"view time budget of {opts.budget_s(view):.0f} s exceeded"
         rec["inventory"], rec["screenshot"] = None, None

@@ -18,7 +18,9 @@ from ..progress import Progress
 from .browse import Options, _capture_all, describe
 from .views import View
 
-LOCAL = re.compile(r"^local:(\d+)$")
+LOCAL = re.compile(r"^local:([0-9]{1,3})$")
+# a scheduler jfi connects to: tcp://HOST:PORT (a name, an IPv4 address or a bracketed IPv6 address; ASCII only)
+ADDRESS = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))(?::([0-9]{1,5}))?$")
 TASKS_PER_WORKER = 4  # runs of views per worker: enough to even out slow and fast views, few browser starts
 
 
@@ -40,10 +42,14 @@ def _client(address: str):
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=50)
         return Client(cluster), cluster
-    if not re.match(r"^(tcp|tls|ucx|inproc)://[^\s]+$", address):
-        raise JfiError("invalid_cluster", f"--cluster takes a scheduler address (tcp://host:8786) or local:N, "
-                       f"got {address!r}", exit_code=3)
+    m = ADDRESS.match(address)
+    if not m or (m.group(2) and not 1 <= int(m.group(2)) <= 65535):
+        raise JfiError("invalid_cluster", f"--cluster takes a scheduler address tcp://HOST:PORT (as `dask scheduler` "
+                       f"prints it, e.g. tcp://10.0.0.5:8786) or local:N, got {address[:200]!r}", exit_code=3)
     wait = os.environ.get("JFI_CLUSTER_TIMEOUT", "20")  # seconds to wait for the scheduler to answer
+    if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]+)?", wait) or not 0 < float(wait) <= 3600:
+        raise JfiError("invalid_cluster", f"JFI_CLUSTER_TIMEOUT takes seconds, more than 0 and at most 3600, got "
+                       f"{wait[:40]!r}", field="JFI_CLUSTER_TIMEOUT", exit_code=3)
     try:
         return Client(address, timeout=f"{float(wait)}s"), None
     except (OSError, TimeoutError) as e:

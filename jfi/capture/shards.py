@@ -15,7 +15,7 @@ from ..output import say
 from .capture import write_outputs
 from .views import View
 
-SHARD = re.compile(r"^(\d+)/(\d+)$")
+SHARD = re.compile(r"^([0-9]{1,6})/([0-9]{1,6})$")  # ASCII digits, and no more slices than views could fill
 # header fields of a run that every slice of one capture shares
 SAME = ("schema", "engagement", "what_this_is", "method_boundary", "urls_source", "viewport", "viewports", "caps")
 
@@ -34,7 +34,11 @@ def views_digest(views: list[View]) -> str:
 
 
 def slice_of(views: list[View], k: int, n: int) -> tuple[list[View], dict]:
-    """Slice K of N and the record of it that goes in the run header."""
+    """Slice K of N and the record of it that goes in the run header; more slices than views is refused (a slice
+    with no view would capture nothing and look done)."""
+    if n > len(views):
+        raise JfiError("invalid_shard", f"--shard {k}/{n}: the views file has {len(views)} view(s), so at most "
+                       f"{len(views)} slices", field="--shard", exit_code=3)
     return views[k - 1::n], {"k": k, "n": n, "views_total": len(views), "views_sha256": views_digest(views)}
 
 

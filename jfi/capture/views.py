@@ -1,6 +1,7 @@
 """The views to capture: a views file (id,product,url[,settle_ms] | id<TAB>url | url) and URLs given as arguments."""
 from __future__ import annotations
 
+import re
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,10 +41,42 @@ def _host(url: str) -> str:
     return urllib.parse.urlsplit(url).netloc
 
 
+def _line(line: str, number: int, position: int, source: str, settle_ms: int, base: str | None) -> View:
+    """One line of a views file as a view, or the refusal that names its problem."""
+    where = (source, number)
+    if "," in line:
+        parts = [p.strip() for p in line.split(",")]
+        if len(parts) not in (3, 4) or not parts[0] or not parts[1]:
+            raise JfiError("invalid_view", "expected id,product,url[,settle_ms]", source=source, line=number)
+        settle = settle_ms
+        if len(parts) == 4:
+            if not re.fullmatch(r"[0-9]{1,6}", parts[3]):
+                raise JfiError("invalid_view", f"settle_ms must be up to 6 digits, got {parts[3][:40]!r}",
+                               source=source, line=number, field="settle_ms")
+            settle = int(parts[3])
+        view = View(parts[0], parts[1], _url(parts[2], base, where), settle)
+    elif "\t" in line:
+        parts = [p.strip() for p in line.split("\t")]
+        if len(parts) != 2 or not parts[0]:
+            raise JfiError("invalid_view", "expected id<TAB>url", source=source, line=number)
+        url = _url(parts[1], base, where)
+        view = View(parts[0], _host(url), url, settle_ms)
+    else:
+        url = _url(line, base, where)
+        view = View(f"V-{position:03d}", _host(url), url, settle_ms)
+    for field, value in (("id", view.view_id), ("product", view.product)):
+        if problem := name_problem(field, value):
+            raise JfiError("invalid_view" if field == "id" and len(value) <= NAME_MAX else "invalid_value",
+                           problem, source=source, line=number, field=field)
+    return view
+
+
 def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | None = None,
           only: list[str] | None = None, product: str | None = None) -> list[View]:
-    """Every view, validated before any browser starts; malformed lines are refused with file:line."""
+    """Every view, validated before any browser starts; malformed lines are refused with file:line, all of them."""
     views: list[View] = []
+    problems: list[JfiError] = []
+    lines_of: dict[str, list[int]] = {}
     if file is not None:
         source = str(file)
         try:
@@ -56,41 +89,35 @@ def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | Non
             if not line or line.startswith("#"):
                 continue
             position += 1
-            where = (source, number)
-            if "," in line:
-                parts = [p.strip() for p in line.split(",")]
-                if len(parts) not in (3, 4) or not parts[0] or not parts[1]:
-                    raise JfiError("invalid_view", "expected id,product,url[,settle_ms]", source=source, line=number)
-                settle = settle_ms
-                if len(parts) == 4:
-                    if not parts[3].isdigit():
-                        raise JfiError("invalid_view", f"settle_ms must be digits, got {parts[3]!r}",
-                                       source=source, line=number, field="settle_ms")
-                    settle = int(parts[3])
-                views.append(View(parts[0], parts[1], _url(parts[2], base, where), settle))
-            elif "\t" in line:
-                parts = [p.strip() for p in line.split("\t")]
-                if len(parts) != 2 or not parts[0]:
-                    raise JfiError("invalid_view", "expected id<TAB>url", source=source, line=number)
-                url = _url(parts[1], base, where)
-                views.append(View(parts[0], _host(url), url, settle_ms))
-            else:
-                url = _url(line, base, where)
-                views.append(View(f"V-{position:03d}", _host(url), url, settle_ms))
-            for field, value in (("id", views[-1].view_id), ("product", views[-1].product)):
-                if problem := name_problem(field, value):
-                    raise JfiError("invalid_view" if field == "id" and len(value) <= NAME_MAX else "invalid_value",
-                                   problem, source=source, line=number, field=field)
+            try:
+                view = _line(line, number, position, source, settle_ms, base)
+            except JfiError as e:  # every bad line is reported at once, each with its number
+                problems.append(e)
+                continue
+            views.append(view)
+            lines_of.setdefault(view.view_id, []).append(number)
     for raw in urls:
-        url = _url(raw, base, ("argument", 0))
+        try:
+            url = _url(raw, base, ("argument", 0))
+        except JfiError as e:
+            problems.append(e)
+            continue
         views.append(View(f"V-{len(views) + 1:03d}", _host(url), url, settle_ms))
+        lines_of.setdefault(views[-1].view_id, []).append(0)
         if problem := name_problem("product", views[-1].product):
-            raise JfiError("invalid_value", problem, source="argument", field="product")
-    seen: set[str] = set()
-    for v in views:
-        if v.view_id in seen:
-            raise JfiError("duplicate_view", f"view id {v.view_id!r} appears twice", source=str(file) if file else None)
-        seen.add(v.view_id)
+            problems.append(JfiError("invalid_value", problem, source="argument", field="product"))
+    for view_id, numbers in lines_of.items():
+        for number in numbers[1:]:
+            first = f"on line {numbers[0]}" if numbers[0] else "given as an argument"
+            problems.append(JfiError("duplicate_view", f"view id {view_id!r} is also {first}",
+                                     source=str(file) if number else "argument", line=number or None, field="id"))
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        problems.sort(key=lambda e: (e.line or 0))
+        raise JfiError("invalid_views", f"{len(problems)} problem(s) in the views listed above; nothing captured",
+                       problems=[{"source": e.source, "line": e.line, "field": e.field, "code": e.code,
+                                  "message": e.message} for e in problems], exit_code=max(e.exit_code for e in problems))
     selected = [v for v in views if (not only or v.view_id in only) and (not product or v.product == product)]
     if not selected:
         raise JfiError("no_views", "no views to capture: pass --urls-file FILE (id,product,url lines) "

@@ -17,6 +17,8 @@ from ..output import say
 
 DEFAULT_GOAL = 250
 MIN_GOAL = 25
+MAX_GOAL = 1_000_000  # the most items a goal may name (a bigger number is a typo, and overflows the store's integers)
+MAX_ROUND = 999  # round numbers: 1 to 999 (files are round-NN-…)
 PROFILE_HEADER = "# the corpus profile (round-v1, round-v2 or harvest): the rules jfi reads this corpus by\n"
 BATCH_FILE = re.compile(r"^batch-(\d+)\.jsonl$")
 # keys that say which era of the upstream format a record was written in (detection reads the first record)
@@ -176,6 +178,9 @@ class CorpusProject:
         return self.root / "corpus" / "images"
 
     def round_path(self, round_no: int, suffix: str) -> Path:
+        if not 1 <= round_no <= MAX_ROUND:
+            raise JfiError("invalid_round", f"--round takes 1 to {MAX_ROUND}, got {str(round_no)[:40]}", field="--round",
+                           exit_code=3)
         return self.rounds_dir / f"round-{round_no:02d}-{suffix}"
 
     @property
@@ -213,13 +218,14 @@ class CorpusProject:
                 raise JfiError("invalid_target", "target file holds no goal (only blank lines and comments)",
                                source=display_path(self.target_file), exit_code=3)
             number, text = meaningful[0]
-            if not text.isdigit():
-                raise JfiError("invalid_target", f"goal must be digits only, got {text!r}",
+            if not re.fullmatch(r"[0-9]{1,9}", text):
+                raise JfiError("invalid_target", f"goal must be a whole number of at most 9 digits, got {text[:40]!r}",
                                source=display_path(self.target_file), line=number, exit_code=3)
             target = int(text)
         goal = DEFAULT_GOAL if target is None else target
-        if goal < MIN_GOAL:
-            raise JfiError("invalid_target", f"goal {goal} is below the smallest corpus jfi scales to ({MIN_GOAL})")
+        if not MIN_GOAL <= goal <= MAX_GOAL:
+            raise JfiError("invalid_target", f"goal {str(goal)[:40]} is outside {MIN_GOAL} to {MAX_GOAL:,} (the smallest "
+                           "corpus jfi scales to, and the largest goal it takes)", field="target")
         return goal
 
     def load(self, store: Store, *, goal: int = DEFAULT_GOAL, hash_images: bool = False) -> Store:

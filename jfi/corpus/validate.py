@@ -124,5 +124,26 @@ def render(result: dict) -> str:
         verdict = "clean and complete: every criterion is met"
     else:
         verdict = f"clean, {met} of {len(result['criteria'])} criteria met"
+    out += _warnings(result["warnings"])
     out.append(f"{verdict}; {len(result['warnings'])} warning(s); rulebook {result['rulebook_sha256'][:12]}")
     return "\n".join(out)
+
+
+WARNINGS_SHOWN = 3  # lines shown per warning code in text mode (--json lists every one)
+
+
+def _warnings(warnings: list[dict]) -> list[str]:
+    """The warnings grouped by code, each with its count and its first lines (`--json` lists them all)."""
+    if not warnings:
+        return []
+    codes: dict[str, list[dict]] = {}
+    for w in warnings:
+        codes.setdefault(w["code"], []).append(w)
+    out = [f"Warnings ({len(warnings)}; they never change the exit status):"]
+    for code, rows in sorted(codes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        out.append(f"  {code}: {len(rows)}")
+        out += ["    " + f"{w['source']}:{w['line']}: " + " ".join(x for x in (w["record_id"], w["field"]) if x)
+                + f": {w['message']}" for w in rows[:WARNINGS_SHOWN]]
+        if len(rows) > WARNINGS_SHOWN:
+            out.append(f"    … and {len(rows) - WARNINGS_SHOWN} more (`jfi corpus validate --json` lists every one)")
+    return out + [""]

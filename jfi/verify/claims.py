@@ -51,16 +51,23 @@ class VerifyFolder:
         atomic_write(path, append_records(path.read_bytes() if path.exists() else b"", records))
 
 
-def snapshot(folder: VerifyFolder, paths: list[Path]) -> int:
+def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = None) -> int:
+    """Record the files of an artifact version. Every file must be a regular file inside the project folder (as
+    resolved: no .., absolute path or symlink out of it): a version never pins /proc or another folder's files."""
+    home = Path(project or ".").resolve()
     files = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files += [f for f in sorted(p.rglob("*")) if f.is_file()]
-        elif p.is_file():
+            files += [f for f in sorted(p.rglob("*")) if f.is_file() or f.is_symlink()]
+        elif p.is_file() or p.is_symlink():
             files.append(p)
         else:
             raise JfiError("missing_file", f"{p} does not exist", source=str(p))
+    outside = [f for f in files if f.is_symlink() or not f.resolve().is_relative_to(home) or not f.resolve().is_file()]
+    if outside:
+        raise JfiError("unsafe_path", f"{len(outside)} file(s) outside the project folder {home} or not regular files "
+                       f"(a symlink, a device, /proc): {', '.join(str(f) for f in outside[:5])}", source=str(outside[0]))
     entries = sorted({norm(f): sha256_file(f) for f in files}.items())
     record = {"files": [{"path": path, "sha256": sha} for path, sha in entries]}
     record = {"version_id": digest(record), "created_utc": utc_now("seconds"), **record}

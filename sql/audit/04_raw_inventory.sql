@@ -11,6 +11,7 @@
 --   nav_error: the environment note, when the view could not be captured
 --   stayed_on_route_host: whether the browser stayed on the asked-for host
 --   viewport: the viewport the view was captured at (its id)
+--   axe: axe-core's results on the view, typed by audit_axe_structure (NULL when axe did not run)
 --   inventory: the view's inventory, typed (NULL when absent or not an object)
 CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
     "error": "JSON",
@@ -41,16 +42,21 @@ CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
     "navs": [{"role": "VARCHAR", "label": "VARCHAR", "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}]
 }';
 
+CREATE OR REPLACE MACRO audit_axe_structure() AS '{"engine": "VARCHAR", "error": "VARCHAR", "nodes_total": "INTEGER",
+    "capped": "BOOLEAN", "options": {"type": "VARCHAR", "values": ["VARCHAR"]}, "results": [{"rule": "VARCHAR", "outcome": "VARCHAR", "impact": "VARCHAR", "tags": ["VARCHAR"],
+    "help": "VARCHAR", "help_url": "VARCHAR", "nodes": [{"target": "JSON", "html": "VARCHAR", "summary": "VARCHAR",
+    "impact": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}]}]}';
+
 CREATE OR REPLACE MACRO audit_inventory_file(path) AS TABLE
 SELECT path AS source, CAST(NULL AS INTEGER) AS line, record, view_id, product, url, final_url, nav_error,
-    stayed_on_route_host, viewport, inventory
+    stayed_on_route_host, viewport, axe, inventory
 FROM read_json(path, format = 'newline_delimited', records = 'true', columns = {
     'record': 'JSON', 'view_id': 'JSON', 'product': 'JSON', 'url': 'JSON', 'final_url': 'JSON', 'nav_error': 'JSON',
-    'stayed_on_route_host': 'JSON', 'viewport': 'JSON', 'inventory': typeof(json_transform('{}', audit_inventory_structure()))});
+    'stayed_on_route_host': 'JSON', 'viewport': 'JSON', 'axe': typeof(json_transform('{}', audit_axe_structure())), 'inventory': typeof(json_transform('{}', audit_inventory_structure()))});
 
 CREATE TABLE IF NOT EXISTS raw_inventory AS
 SELECT CAST(NULL AS VARCHAR) AS source, CAST(NULL AS INTEGER) AS line, CAST(NULL AS JSON) AS record,
     CAST(NULL AS JSON) AS view_id, CAST(NULL AS JSON) AS product, CAST(NULL AS JSON) AS url,
     CAST(NULL AS JSON) AS final_url, CAST(NULL AS JSON) AS nav_error, CAST(NULL AS JSON) AS stayed_on_route_host,
-    CAST(NULL AS JSON) AS viewport, json_transform('{}', audit_inventory_structure()) AS inventory
+    CAST(NULL AS JSON) AS viewport, json_transform('{}', audit_axe_structure()) AS axe, json_transform('{}', audit_inventory_structure()) AS inventory
 LIMIT 0;

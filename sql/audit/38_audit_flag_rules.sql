@@ -1,4 +1,5 @@
--- audit_flag_rules: the deterministic flags, one row per rule (its condition is its branch of audit_flags, 39_audit_flags.sql); `jfi schema` and the docs list them. Flags are evidence, never verdicts
+-- is_decisive: whether a flag counts (is not informational): a unit is "flagged" when one of its flags is decisive
+-- audit_flag_rules: the deterministic flags, one row per rule (its condition is its branch of audit_flags, 39_audit_flags.sql, or for the comparison with axe-core of audit_axe_flags, 39_audit_axe_flags.sql); `jfi schema` and the docs list them. Flags are evidence, never verdicts
 --   ord: rule order (a unit's flags are listed in the order they first fired, then by this)
 --   flag: flag id (N, SOURCE and EXT stand for the number, name source or file type in the flag's name)
 --   type: unit type the rule applies to (its facts view is audit_<type>_facts)
@@ -51,5 +52,17 @@ FROM (VALUES
     (39, 'image_no_accessible_name', 'image', '1.1.1', false, 'the browser exposes this image (img, svg, role=img, image button, area, object or canvas) with no accessible name: a screen reader announces an image and nothing else'),
     (40, 'link_no_accessible_name', 'link', '2.4.4', false, 'the browser exposes this link with no accessible name: a screen reader announces "link" and nothing else'),
     (41, 'field_no_accessible_name', 'field', '2.4.6', false, 'the browser exposes this form field with no accessible name: a screen reader announces only its role'),
-    (42, 'heading_no_accessible_name', 'heading', '2.4.6', false, 'the browser exposes this heading with no accessible name (its only text may be aria-hidden)')
+    (42, 'heading_no_accessible_name', 'heading', '2.4.6', false, 'the browser exposes this heading with no accessible name (its only text may be aria-hidden)'),
+    (43, 'axe_violation', 'finding', '', false, 'axe-core reports this element as failing its rule (the row names the rule): a person confirms it'),
+    (44, 'axe_needs_review', 'finding', '', false, 'axe-core could not decide on this element (an incomplete result): a person decides'),
+    (45, 'jfi_agrees', 'finding', '', true, 'jfi''s own flag for the same failure fired on the same element'),
+    (46, 'jfi_disagrees', 'finding', '', false, 'jfi captured the same element and its own flag for this failure did not fire: a person decides which tool is right'),
+    (47, 'axe_disagrees', 'title', '2.4.2', false, 'axe-core ran its rule for this failure on this view and did not report it: a person decides which tool is right'),
+    (48, 'axe_disagrees', 'heading', '2.4.6', false, 'axe-core ran its rule for this failure on this view and did not report it: a person decides which tool is right'),
+    (49, 'axe_disagrees', 'link', '2.4.4', false, 'axe-core ran its rule for this failure on this view and did not report it: a person decides which tool is right'),
+    (50, 'axe_disagrees', 'image', '1.1.1', false, 'axe-core ran its rule for this failure on this view and did not report it: a person decides which tool is right'),
+    (51, 'axe_disagrees', 'field', '2.4.6', false, 'axe-core ran its rule for this failure on this view and did not report it: a person decides which tool is right')
 ) AS t(ord, flag, type, sc, informational, meaning);
+
+CREATE OR REPLACE MACRO is_decisive(candidate) AS
+    NOT EXISTS (SELECT 1 FROM audit_flag_rules AS r WHERE r.informational AND regexp_full_match(candidate, r.pattern));

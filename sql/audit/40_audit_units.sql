@@ -17,7 +17,7 @@
 -- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built); a heading, link, image or field that is not drawn (display:none, visibility:hidden) and not exposed to assistive technology at any occurrence is no row (audit_hidden_units)
 --   unit_ord: build order (titles, headings, fields... as the judgment-units file lists them)
 --   id: unit id TYPE-PR-<first 10 hex of sha256("type|product|key")>
---   type: title, heading, link, image, field or ident
+--   type: title, heading, link, image, field, ident, or finding (an axe-core result, deduplicated by rule and element fingerprint)
 --   sc: WCAG success criterion judged
 --   product: product
 --   unit_key: the dedupe key the id hashes
@@ -46,7 +46,8 @@ FROM audit_title_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_heading_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_link_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_image_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts;
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, NULL AS evidence FROM audit_finding_facts;
 
 CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
@@ -107,11 +108,11 @@ all_units AS (
 flags AS (
     SELECT type, product, unit_key, list(flag ORDER BY first_fired, ord) AS flags
     FROM (SELECT type, product, unit_key, flag, min({'p': pos, 'i': i}) AS first_fired, min(ord) AS ord
-          FROM audit_flags GROUP BY type, product, unit_key, flag)
+          FROM (SELECT * FROM audit_flags UNION ALL SELECT * FROM audit_axe_flags) GROUP BY type, product, unit_key, flag)
     GROUP BY type, product, unit_key
 ),
 units AS (
-    SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident'], u.type),
+    SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident', 'finding'], u.type),
             CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
         unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, len(u.views) AS view_count,
         u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
@@ -121,7 +122,7 @@ units AS (
     LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
     WHERE u.met OR u.type = 'title'  -- neither drawn nor exposed anywhere: nothing a person meets (audit_hidden_units)
 )
-SELECT *, CAST(CASE WHEN type IN ('title', 'ident') THEN
+SELECT *, CAST(CASE WHEN type IN ('title', 'ident', 'finding') THEN
         json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
         'occurrences', occurrences, 'name', name, 'detail', detail, 'context', context, 'landmark', landmark,
         'selector', selector, 'visible', visible, 'href', href, 'flags', flags)

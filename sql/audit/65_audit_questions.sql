@@ -9,5 +9,6 @@ SELECT * FROM (VALUES
     ('field', '2.4.6', 'Does the label "{name}" say what to enter?'),
     ('link', '2.4.4', 'Does "{name}", read with its context, say where the link goes or what it does?'),
     ('image', '1.1.1', 'Does the text alternative "{name}" serve the same purpose as the image?'),
-    ('ident', '3.2.4', 'Would a person recognise {name} as names of one destination?')
+    ('ident', '3.2.4', 'Would a person recognise {name} as names of one destination?'),
+    ('finding', '', 'axe-core says: "{name}". Does this hold for the element, as a person meets it (yes: it passes; no: it fails as axe-core says)?')
 ) AS t(type, sc, question);

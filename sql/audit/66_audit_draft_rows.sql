@@ -90,7 +90,7 @@ WITH rows AS (
     LEFT JOIN (SELECT * FROM ratification_effective WHERE scope = 'client') AS c USING (id)
     LEFT JOIN audit_standards AS st USING (id)
 )
-SELECT row_number() OVER (ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident'], type),
+SELECT row_number() OVER (ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident', 'finding'], type),
         list_position(['no', 'unsure', 'yes', ''], session_draft_judgment), view_count DESC, ord) AS sort_ord,
     * EXCLUDE (ord)
 FROM rows

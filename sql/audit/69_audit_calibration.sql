@@ -25,4 +25,4 @@ SELECT product, type, count(*) AS units,
         / nullif(count(*) FILTER (WHERE status = 'RATIFIED' AND session_draft_judgment <> ''), 0), 4) AS ratifier_overturn_rate
 FROM rows
 GROUP BY product, type
-ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident'], type);
+ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident', 'finding'], type);

@@ -2,7 +2,7 @@
 --   fact_class: name of the class
 --   pattern: regular expression over flag names
 --   meaning: what rows of the class have in common
--- audit_worklist_families: families of rows not yet ratified where one answer settles many: the same name, the same element family (type and CSS path without positions) or the same flag pattern, two or more units, largest first; a unit is in at most one family, the most specific it belongs to (name, then element, then flags)
+-- audit_worklist_families: families of rows not yet ratified where one answer settles many: the same name, the same element family (type and CSS path without positions) or the same flag pattern (not for axe-core's findings: they share a family per rule), two or more units, largest first; a unit is in at most one family, the most specific it belongs to (name, then element, then flags)
 --   family_id: stable id of the family (kind, type and key hashed)
 --   kind: name, flags or element
 --   type: unit type
@@ -42,6 +42,7 @@ keyed AS (
     SELECT 'name' AS kind, type, norm_text(name) AS key, id, session_draft_judgment, sort_ord FROM open_rows WHERE norm_text(name) <> ''
     UNION ALL
     SELECT 'flags', type, flag_pattern, id, session_draft_judgment, sort_ord FROM open_rows
+    WHERE type <> 'finding'  -- axe-core's findings are families by rule (their name), never across rules
     UNION ALL
     SELECT 'element', type, regexp_replace(coalesce(selector, ''), ':nth-of-type\(\d+\)', '', 'g'), id, session_draft_judgment, sort_ord
     FROM open_rows WHERE type IN ('link', 'image', 'field') AND coalesce(selector, '') <> '' AND NOT starts_with(selector, '#')

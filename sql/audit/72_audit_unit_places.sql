@@ -11,6 +11,7 @@ WITH boxes AS (
     UNION ALL SELECT 'link', pos, i, box, clipped, NULL FROM audit_links
     UNION ALL SELECT 'image', pos, i, box, clipped, NULL FROM audit_images
     UNION ALL SELECT 'field', pos, i, box, clipped, label_box FROM audit_fields
+    UNION ALL SELECT 'finding', pos, i, box, NULL, NULL FROM audit_axe_nodes
 ),
 firsts AS (
     SELECT o.type, o.product, o.unit_key,

@@ -120,6 +120,20 @@ def test_the_readme_readings_the_validator_leaves_out_are_warnings(harvest):
     assert by_code.get("ready_without_image_copy") == ready  # the image bytes are not in the data pack
 
 
+def test_text_mode_shows_the_warnings_grouped_by_code(harvest):
+    from conftest import Jfi
+    root, _ = harvest
+    _, got = validate(root)
+    r = Jfi(root)("corpus", "validate")
+    codes = {w["code"] for w in got["warnings"]}
+    assert codes and f"Warnings ({len(got['warnings'])};" in r.stdout
+    for code in codes:
+        n = sum(1 for w in got["warnings"] if w["code"] == code)
+        assert f"  {code}: {n}" in r.stdout
+    first = got["warnings"][0]
+    assert f"{first['source']}:{first['line']}:" in r.stdout
+
+
 def test_its_review_batches_are_all_applied(harvest):
     root, expected = harvest
     before = hashlib.sha256((root / "corpus" / "functional-images.jsonl").read_bytes()).hexdigest()

@@ -61,8 +61,15 @@ NEXT_STEPS = {
     "corpus_migrate": "`jfi corpus validate` lists what the new profile still needs",
     "corpus_apply_verdicts": "`jfi corpus validate` for the criteria, `jfi corpus second-pass extract` for blind passes",
     "corpus_apply_review": "`jfi corpus validate` for the coverage report",
-    "corpus_export": "open the CSVs or corpus.xlsx, or `duckdb {out}/jfi.duckdb`",
-    "audit_inventory": "`jfi audit build --inventory {out}`",
+    "corpus_target": "`jfi corpus validate` reports progress toward the new goal",
+    "second_pass_extract": "hand the round's second-pass input to a second reviewer; their answers go in "
+                           "rounds/round-NN-second-pass.jsonl, then `jfi corpus second-pass apply --round N`",
+    "corpus_export": lambda a: {"csv": "open the CSVs or corpus.xlsx in {out}", "jsonl": "read the JSONL files in {out}",
+                                "parquet": "read the Parquet files in {out} (pyarrow, DuckDB, pandas)"}.get(
+        getattr(a.get("fmt"), "value", a.get("fmt")),
+        "open the CSVs or corpus.xlsx in {out}, or {out}/jfi.duckdb in any DuckDB client (Python: duckdb.connect)"),
+    "audit_inventory": lambda a: ("capture the other slices, then `jfi audit combine SLICE... --out DIR`"
+                                  if a.get("shard") else "`jfi audit build --inventory {out}`"),
     "audit_import_inventory": "`jfi audit build --inventory {out}`",
     "audit_build": "`jfi audit judge-kit --inventory {inventory}`, then return judged batches to batches/",
     "audit_judge_kit": "hand each kit to a judge; put each returned *.judged.jsonl in {inventory}/batches/, then "
@@ -86,6 +93,10 @@ NEXT_STEPS = {
 
 def _say_next(fn, kwargs: dict, code: int) -> None:
     hint = NEXT_STEPS.get(fn.__name__)
+    if callable(hint):  # a hint that depends on the options given
+        hint = hint(kwargs)
+    if hint and "{out}" in hint and kwargs.get("out") is None:  # the default output folder
+        hint = hint.replace("{out}", "exports/")
     if hint and code == 0:
         try:
             err("next: " + hint.format(**{k: v for k, v in kwargs.items() if v is not None}))
@@ -697,7 +708,7 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
           inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project."),
           verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead."),
           timeout: float = typer.Option(60.0, "--timeout", help="Stop the query after this many seconds (default 60)."),
-          memory_limit: str = typer.Option("2GB", "--memory-limit", help="The most memory the query may use (default 2GB).")):
+          memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="The most memory the query may use (default 2GB, or JFI_MEMORY_LIMIT).")):
     """Run SQL over every view of the project's store (or of an audit folder with --inventory), within a time and a
     memory limit.
 

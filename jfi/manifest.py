@@ -43,6 +43,8 @@ INVENTORY_KEYS = ("meta", "counts", "headings", "links", "images", "fields", "na
 
 
 def _open(path: Path):
+    if not Path(path).is_file():  # a device (/dev/zero), a folder or a fifo is never read until killed
+        raise JfiError("unreadable_manifest", "not a regular file", source=str(path))
     try:
         fh = open(path, "rb")
     except OSError as e:
@@ -59,9 +61,10 @@ def _bad_json(path: Path, e: Exception) -> JfiError:
 def _views_last(path: Path) -> bool:
     """Whether the file ends with the views array (as every content-inventory/v1 writer puts it): then the fields
     before it are all the header."""
+    _open(path).close()  # a regular file we can read, or the refusal
     with open(path, "rb") as fh:
         fh.seek(max(0, path.stat().st_size - 64))
-        return re.search(rb"\]\s*\}\s*$", fh.read()) is not None
+        return re.search(rb"\]\s*\}\s*$", fh.read(64)) is not None
 
 
 def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
@@ -111,10 +114,11 @@ def views_of(path: Path) -> Iterator[dict]:
                 for key in ("view_id", "product"):
                     if problem := name_problem("id" if key == "view_id" else key, view[key]):
                         raise JfiError("invalid_manifest", problem, source=source, field=f"{where}.{key}")
-                if view["view_id"] in seen:
-                    raise JfiError("invalid_manifest", f"view id {view['view_id']!r} appears twice", source=source,
-                                   field=f"{where}.view_id")
-                seen.add(view["view_id"])
+                key = (view["view_id"], view["viewport"] if isinstance(view["viewport"], str) else None)
+                if key in seen:  # a view is captured once per viewport
+                    raise JfiError("invalid_manifest", f"view id {view['view_id']!r} appears twice"
+                                   + (f" at viewport {key[1]}" if key[1] else ""), source=source, field=f"{where}.view_id")
+                seen.add(key)
                 inv = view["inventory"]
                 if isinstance(inv, dict) and "error" in inv and any(k not in inv for k in INVENTORY_KEYS):
                     view["inventory"] = None
@@ -125,6 +129,9 @@ def views_of(path: Path) -> Iterator[dict]:
                 yield view
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
+    if not seen:
+        raise JfiError("invalid_manifest", "views must be a non-empty array of view objects", source=source,
+                       field="views")
 
 
 def checked_header(path: Path) -> dict:

@@ -1,6 +1,7 @@
 """`jfi query` and `jfi schema`: SQL over the project's views, and what each view means."""
 from __future__ import annotations
 
+import os
 import re
 import threading
 
@@ -29,25 +30,28 @@ def open_project_store(project, inventory=None, verify=None) -> Store:
 
 
 TIMEOUT_S = 60.0  # a query's time limit unless raised (--timeout)
-MEMORY_LIMIT = "2GB"  # its memory limit unless raised (--memory-limit)
+MEMORY_LIMIT = "2GB"  # its memory limit unless raised (--memory-limit) or JFI_MEMORY_LIMIT sets every store's
 MEMORY = re.compile(r"^[0-9]{1,6}(\.[0-9]+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
 
 
 def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = TIMEOUT_S,
-         memory_limit: str = MEMORY_LIMIT) -> tuple[list[str], list[tuple]]:
+         memory_limit: str | None = None) -> tuple[list[str], list[tuple]]:
     """(columns, rows) of one read statement over the project's store (or an audit or verification folder's), within
     a time limit (the query is interrupted, `query_timeout`) and a memory limit (`query_memory`)."""
     readonly.check(sql)
     if not 0 < timeout_s <= 86_400:
         raise JfiError("invalid_option", f"--timeout takes 0 to 86400 seconds, got {timeout_s}", field="--timeout",
                        exit_code=3)
-    if not MEMORY.match(memory_limit.strip()):
+    if memory_limit is None and not os.environ.get("JFI_MEMORY_LIMIT"):
+        memory_limit = MEMORY_LIMIT
+    if memory_limit is not None and not MEMORY.match(memory_limit.strip()):
         raise JfiError("invalid_option", f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
                        field="--memory-limit", exit_code=3)
     store = open_project_store(project, inventory, verify)
     timer = threading.Timer(timeout_s, store.con.interrupt)
     try:
-        store.con.execute(f"SET memory_limit = '{memory_limit.strip()}'")
+        if memory_limit is not None:  # else JFI_MEMORY_LIMIT, as the store set it
+            store.con.execute(f"SET memory_limit = '{memory_limit.strip()}'")
         readonly.lock_down(store.con)
         timer.start()
         try:

@@ -31,7 +31,8 @@ class Store:
                  profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
-        only its own part of the rulebook, and `rulebook_sha256` covers exactly the rules it ran (and the profile).
+        only its own part of the rulebook; `rulebook_sha256` covers the whole rulebook of its sections (and the profile),
+        the same for every command of a workflow, and `files_sha256` the files it ran.
         `needs`: the objects the command queries; only the rule files that make them (and what they read) run.
         `reopen`: the file at `path` is a store built before with the same sections (raises duckdb.Error when it
         cannot be opened); nothing is loaded or run again."""
@@ -52,9 +53,14 @@ class Store:
         self._pending: dict[str, dict[str, list]] = {}
         self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
-        self.files = rulebook.in_use(rulebook.load()[0], sections, self.profile, needs)
+        loaded = rulebook.load()[0]
+        self.files = rulebook.in_use(loaded, sections, self.profile, needs)
         corpus = sections is None or "corpus" in sections
-        self.rulebook_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)
+        # one hash for a workflow's whole rulebook (its sections and profile), whichever of its files this command ran:
+        # every output of one audit folder names the same rules
+        self.rulebook_sha256 = rulebook.digest_of(rulebook.in_use(loaded, sections, self.profile, None),
+                                                  self.profile if corpus else None)
+        self.files_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)  # the files it ran
         if reopen:
             return
         for f in self.files:

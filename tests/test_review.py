@@ -7,6 +7,10 @@ import json
 import pytest
 
 from conftest import Jfi, snapshot
+
+# a decision is stamped within its bundle's life: after the export, not in the future
+_NOW = __import__("datetime").datetime.now(__import__("datetime").timezone.utc).replace(microsecond=0)
+STAMP = _NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 from inventories import link, view, write
 
 
@@ -33,7 +37,7 @@ def fill(bundle, answers, path):
 
 def signed(judgment="no", **kw):
     return {"ratified_by": "Ana Ruiz", "ratified_judgment": judgment, "ratifier_note": "Checked in a browser.",
-            "ratified_utc": "2026-11-30T12:00:00Z", **kw}
+            "ratified_utc": STAMP, **kw}
 
 
 def apply(jfi, folder, bundle, responses):
@@ -79,7 +83,7 @@ def test_one_bad_decision_blocks_the_whole_return(merged):
         r = apply(jfi, folder, tmp / "b1", responses)
         assert r.exit_code == 2, bad
         assert snapshot(folder) == before
-        if "ratified_utc" in bad and bad["ratified_utc"] != "2026-11-30T12:00:00Z":
+        if "ratified_utc" in bad and bad["ratified_utc"] != STAMP:
             assert "decision 2: ratified_utc: incomplete_decision" in r.stderr
 
 
@@ -161,7 +165,7 @@ def fill_sheet(bundle, answers, path):
 
 def person(decision="no", **kw):
     return {"observation": "Checked in a browser.", "decision": decision, "reviewer": "Ana Ruiz",
-            "utc": "2026-11-30T12:00:00Z", **kw}
+            "utc": STAMP, **kw}
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
@@ -233,7 +237,8 @@ def test_a_sheet_filled_as_people_type_goes_back_in(merged):
     book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
     ws = book["Review tasks"]
     col = {c.value: c.column for c in ws[1]}
-    typed = {2: ("Yes", "2026-11-30T09:00:00Z"), 3: ("No ", datetime.datetime(2026, 11, 30, 14, 5, 0))}
+    later = (_NOW + datetime.timedelta(minutes=5)).replace(second=0, tzinfo=None)
+    typed = {2: ("Yes", STAMP), 3: ("No ", later)}
     for row, (decision, when) in typed.items():
         ws.cell(row=row, column=col["decision"]).value = decision
         ws.cell(row=row, column=col["observation"]).value = "Checked."
@@ -248,7 +253,7 @@ def test_a_sheet_filled_as_people_type_goes_back_in(merged):
     assert r.exit_code == 0, r.stderr
     ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
     assert [(d["id"], d["ratified_judgment"], d["ratified_utc"], d["ratified_by"]) for d in ledger] == [
-        (ids[0], "yes", "2026-11-30T09:00:00Z", "Ana Ruiz"), (ids[1], "no", "2026-11-30T14:05:00Z", "Ana Ruiz")]
+        (ids[0], "yes", STAMP, "Ana Ruiz"), (ids[1], "no", later.strftime("%Y-%m-%dT%H:%M:00Z"), "Ana Ruiz")]
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
     receipts = [json.loads(x) for x in (folder / "receipts.jsonl").read_text().splitlines()]

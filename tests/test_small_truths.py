@@ -52,3 +52,98 @@ def test_every_bad_line_of_a_views_file_is_reported_at_once(tmp_path):
     for line, code in ((2, "invalid_view"), (3, "invalid_url"), (5, "duplicate_view"), (6, "invalid_view")):
         assert f"{views}:{line}: " in r.stderr and code in r.stderr
     assert "is also on line 1" in r.stderr and "4 problem(s)" in r.stderr
+
+
+def _manifest(views) -> str:
+    import json
+    return json.dumps({"schema": "content-inventory/v1", "views": views})
+
+
+def test_a_manifest_of_nonsense_structure_is_refused_and_leaves_no_folder(tmp_path):
+    import json
+    view = {"view_id": "home", "product": "p", "url": "https://x.test/", "viewport": "desktop-1440", "nav_error": None,
+            "final_url": "https://x.test/", "stayed_on_route_host": True, "inventory": None}
+    cases = {"five.json": '{"schema": "content-inventory/v1", "views": 5}', "empty.json": _manifest([]),
+             "twice.json": _manifest([view, view]), "null-id.json": _manifest([{**view, "view_id": None}])}
+    jfi = Jfi(tmp_path)
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        r = jfi("audit", "import-inventory", str(tmp_path / name), "--out", str(tmp_path / "out"))
+        assert r.exit_code == 2 and "invalid_manifest" in r.stderr, (name, r.stderr)
+        assert not (tmp_path / "out").exists(), name
+    r = jfi("audit", "import-inventory", "/dev/zero", "--out", str(tmp_path / "out"))
+    assert r.exit_code == 2 and "not a regular file" in r.stderr and not (tmp_path / "out").exists()
+    # one view at two viewports is two records, not a repeat
+    (tmp_path / "two.json").write_text(_manifest([view, {**view, "viewport": "phone-390"}]))
+    assert jfi("audit", "import-inventory", str(tmp_path / "two.json"), "--out", str(tmp_path / "out")).exit_code == 0
+    assert len((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()) == 3
+    assert json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[0])["record"] == "run"
+
+
+def test_an_inventory_without_its_run_header_or_with_two_is_refused(tmp_path):
+    folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
+    lines = (folder / "inventory.jsonl").read_text().splitlines()
+    jfi = Jfi(tmp_path)
+    for text, code, line in (("\n".join(lines[1:]), "missing_header", 1), ("\n".join(lines + lines[:1]), "misplaced_header", 3)):
+        (folder / "inventory.jsonl").write_text(text + "\n")
+        r = jfi("audit", "build", "--inventory", str(folder))
+        assert r.exit_code == 2 and f"inventory.jsonl:{line}: record: {code}" in r.stderr
+        assert not (folder / "judgment-units.json").exists()
+
+
+def test_audit_toml_is_read_strictly(tmp_path):
+    folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    for text, needle in (('products = "x"\n', "products must be a table"), ("[products.harbor]\nnote = 5\n", "note"),
+                         ('[products.harbor]\nnote = "a"\nnotes = "b"\n', "note"), ('[product.harbor]\nnote = "a"\n', "unknown")):
+        (folder / "audit.toml").write_text(text)
+        r = jfi("audit", "judge-kit", "--inventory", str(folder))
+        assert r.exit_code == 2 and "invalid_config" in r.stderr and needle in r.stderr and "Traceback" not in r.stderr
+        assert not (folder / "judge-kit").exists()
+
+
+def test_one_audit_folder_names_one_rulebook(tmp_path):
+    import json
+    import pyarrow.parquet as pq
+    folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
+    jfi = Jfi(tmp_path)
+    for command in ("build", "merge", "export"):
+        assert jfi("audit", command, "--inventory", str(folder)).exit_code == 0
+    hashes = {json.loads((folder / "judgment-units.json").read_text())["rulebook_sha256"],
+              json.loads((folder / "draft-judgments.json").read_text())["rulebook_sha256"]}
+    hashes |= {pq.read_schema(p).metadata[b"rulebook_sha256"].decode() for p in folder.glob("**/*.parquet")}
+    assert len(hashes) == 1 and next(iter(hashes))
+
+
+def test_the_analysts_store_answers_every_documented_view(tmp_path):
+    import duckdb
+    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Learn more", "/b")]),
+                                         view("fares", links=[link("Learn more", "/a")])])
+    jfi = Jfi(tmp_path)
+    for command in ("build", "merge", "export"):
+        assert jfi("audit", command, "--inventory", str(folder)).exit_code == 0
+    con = duckdb.connect(str(folder / "audit.duckdb"), read_only=True)
+    try:
+        for name in ("audit_units", "audit_links", "audit_flags", "audit_views", "audit_draft_rows",
+                     "audit_nav_consistency", "audit_batches", "audit_worklist_families"):
+            assert con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] > 0, name
+    finally:
+        con.close()
+
+
+def test_hints_name_what_the_command_wrote_and_what_comes_next(tmp_path):
+    jfi = Jfi(tmp_path)
+    assert jfi("corpus", "init").exit_code == 0
+    r = jfi("corpus", "export", "--format", "csv", "--out", str(tmp_path / "e"))
+    assert r.exit_code in (0, 1) and "next:" in r.stderr and "jfi.duckdb" not in r.stderr
+    assert not (tmp_path / "e" / "jfi.duckdb").exists()
+    r = jfi("corpus", "target", "30")
+    assert r.exit_code == 0 and "next: `jfi corpus validate`" in r.stderr
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_text("<title>A</title><h1>A</h1>")
+    (site / "views.txt").write_text("a,p,/a.html\nb,p,/a.html\n")
+    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
+            str(tmp_path / "slice"), "--shard", "1/2", "--settle", "0", "--no-screenshots", "--no-axe")
+    assert r.exit_code == 0 and "jfi audit combine" in r.stderr and "audit build" not in r.stderr

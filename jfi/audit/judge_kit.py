@@ -13,6 +13,7 @@ from .folder import AuditFolder
 
 KIT = Path(__file__).with_name("kit")
 RUBRIC_FILE = "judgment-rubric.md"
+AUDIT_TOML = {"products", "capture", "axe"}  # the tables an audit.toml holds (capture and axe: read by the capture)
 
 
 def product_notes(folder: AuditFolder) -> dict[str, str]:
@@ -22,10 +23,23 @@ def product_notes(folder: AuditFolder) -> dict[str, str]:
                        "[products.<name>] note = \"...\" for every product", source=str(path))
     try:
         config = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise JfiError("invalid_toml", str(e), source=str(path)) from None
+    unknown = sorted(set(config) - AUDIT_TOML)
+    if unknown:
+        raise JfiError("invalid_config", f"unknown key(s) {', '.join(unknown)}; audit.toml holds "
+                       f"{', '.join(sorted(AUDIT_TOML))}", source=str(path), field=unknown[0])
     products = config.get("products", {})
-    return {name: str(p.get("note", "")).strip() for name, p in products.items() if isinstance(p, dict)}
+    if not isinstance(products, dict):
+        raise JfiError("invalid_config", 'products must be a table: [products.<name>] note = "..."', source=str(path),
+                       field="products")
+    notes = {}
+    for name, table in products.items():
+        if not isinstance(table, dict) or set(table) - {"note"} or not isinstance(table.get("note", ""), str):
+            raise JfiError("invalid_config", f'[products.{name}] holds one key, note, a string (note = "...")',
+                           source=str(path), field=f"products.{name}")
+        notes[name] = table.get("note", "").strip()
+    return notes
 
 
 def _unit_id(batch: Path, number: int, text: str) -> str:

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import JfiError
+from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
 from ..output import csv_text, say, utc_now
 from ..canonical import decision_id, digest
@@ -183,37 +183,89 @@ def _read_json(path: Path):
         raise JfiError("invalid_json", e.msg, source=str(path), line=e.lineno) from None
 
 
-def _table_rows(path: Path) -> list[tuple[int, dict]]:
-    """The rows of a filled review-tasks.csv or .xlsx as (row number, {column: text}), the header being row 1."""
-    if path.suffix.lower() == ".xlsx":
-        import zipfile
-        import openpyxl
+RETURN_MAX_BYTES = 20_000_000  # a returned sheet (or its parts, inflated) larger than this is refused, never read
+RETURN_MAX_ROWS = 100_000
+
+
+def _workbook_table(path: Path) -> list[list[str]]:
+    """The first sheet of a returned workbook as text cells, read with limits: its parts inflate to at most
+    RETURN_MAX_BYTES, its XML is parsed with entity declarations refused (openpyxl uses defusedxml), and anything it
+    cannot read is a refusal naming the file, never a traceback."""
+    import zipfile
+    import openpyxl
+    try:
+        with zipfile.ZipFile(path) as z:
+            inflated = sum(i.file_size for i in z.infolist())
+            if inflated > RETURN_MAX_BYTES or len(z.infolist()) > 10_000:
+                raise JfiError("invalid_workbook", f"the workbook inflates to {inflated:,} bytes; a review sheet is at most "
+                               f"{RETURN_MAX_BYTES:,}", source=str(path))
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
         try:
-            ws = openpyxl.load_workbook(path, read_only=True, data_only=True).worksheets[0]
-            table = [[_cell_text(c) for c in row] for row in ws.iter_rows()]
-        except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
-            raise JfiError("invalid_workbook", f"cannot read the workbook ({e})", source=str(path)) from None
+            ws = book.worksheets[0]
+            table = []
+            for row in ws.iter_rows():
+                table.append([_cell_text(c) for c in row])
+                if len(table) > RETURN_MAX_ROWS:
+                    raise JfiError("invalid_workbook", f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per "
+                                   "task", source=str(path))
+            return table
+        finally:
+            book.close()
+    except JfiError:
+        raise
+    except Exception as e:  # a cut or broken part, an entity declaration, a missing sheet: openpyxl raises many kinds
+        raise JfiError("invalid_workbook", f"cannot read the workbook ({type(e).__name__}: {clip(str(e), 160)})",
+                       source=str(path)) from None
+
+
+def _table_rows(path: Path) -> list[tuple[int, dict]]:
+    """The rows of a filled review-tasks.csv or .xlsx as (row number, {column: text}), the header being row 1. A
+    header naming a column twice, or a row with cells beyond the header, is refused with its row."""
+    if not path.is_file():
+        raise JfiError("missing_file", f"cannot read {path}", source=str(path))
+    if path.stat().st_size > RETURN_MAX_BYTES:
+        raise JfiError("invalid_responses", f"{path.stat().st_size:,} bytes; a returned sheet is at most "
+                       f"{RETURN_MAX_BYTES:,}", source=str(path))
+    if path.suffix.lower() == ".xlsx":
+        table = _workbook_table(path)
     else:
         import csv
         import io
         try:
             text = path.read_bytes().decode("utf-8-sig")
-        except FileNotFoundError:
-            raise JfiError("missing_file", f"cannot read {path}", source=str(path)) from None
         except UnicodeDecodeError as e:
             raise JfiError("invalid_utf8", f"not UTF-8 at byte {e.start}", source=str(path)) from None
         try:
             table = list(csv.reader(io.StringIO(text, newline="")))
         except csv.Error as e:
             raise JfiError("invalid_csv", str(e), source=str(path)) from None
+        if len(table) > RETURN_MAX_ROWS:
+            raise JfiError("invalid_responses", f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per task",
+                           source=str(path))
+    while table and not any(c.strip() for c in table[-1]):
+        table.pop()
     if not table or "id" not in table[0]:
         raise JfiError("invalid_responses", "the first row must be review-tasks' header (task, id, ..., observation, "
                        "decision, reviewer, utc)", source=str(path), line=1)
-    header = table[0]
+    header = [c.strip() for c in table[0]]
+    while header and not header[-1]:
+        header.pop()
     missing = [c for c in ("observation", "decision", "reviewer", "utc") if c not in header]
     if missing:
         raise JfiError("invalid_responses", f"the header lacks {', '.join(missing)}", source=str(path), line=1)
-    return [(n, dict(zip(header, row))) for n, row in enumerate(table[1:], start=2) if any(c.strip() for c in row)]
+    twice = sorted({c for c in header if c and header.count(c) > 1})
+    if twice:
+        raise JfiError("invalid_responses", f"the header names {', '.join(twice)} twice; which one holds the answer "
+                       "cannot be told", source=str(path), line=1, field=twice[0])
+    rows = []
+    for n, row in enumerate(table[1:], start=2):
+        if any(c.strip() for c in row[len(header):]):
+            raise JfiError("invalid_responses", f"row {n} has values beyond the header's {len(header)} columns "
+                           f"({clip(next(c for c in row[len(header):] if c.strip()), 60)!r}); nothing was applied",
+                           source=str(path), line=n)
+        if any(c.strip() for c in row):
+            rows.append((n, dict(zip(header, row))))
+    return rows
 
 
 def _cell_text(cell) -> str:
@@ -230,6 +282,20 @@ def _cell_text(cell) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+SLACK = datetime.timedelta(days=1)  # clocks and time zones: a decision may be stamped a day either side
+
+
+def _within(stamp: str, created: str | None) -> bool:
+    """Whether a decision's UTC time lies in its bundle's life: from the export (a day's slack) to now (a day's)."""
+    try:
+        when = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        start = datetime.datetime.fromisoformat(str(created).replace("Z", "+00:00")) if created else None
+    except ValueError:
+        return False
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return (start is None or when >= start - SLACK) and when <= now + SLACK
 
 
 def _found(value: str) -> str:
@@ -254,8 +320,37 @@ def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
         d.update({field: _unguard(row.get(column, "")).strip() for column, field in FILLED.items()})
         decisions.append(d)
     others = {row.get("bundle_id", "").strip() for _, row in rows} - {"", bundle.get("bundle_id")}
+    if not others and (misplaced := _misplaced(path, rows, bundle)):
+        _refuse(misplaced)
     answer = {"bundle_id": bundle.get("bundle_id") if not others else sorted(others)[0], "decisions": decisions}
     return answer, (lambda n: f"{path}:{lines.get(n, n)}"), (lambda field: COLUMN_OF.get(field, field))
+
+
+def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict) -> list[str]:
+    """Rows that do not hold the task the bundle pinned under their id: a blank bundle_id, a task number, name or
+    detail that belongs to another task (a one-column sort in a spreadsheet moves one column and not the others),
+    or one id on two rows."""
+    tasks = {t["id"]: t for t in bundle.get("tasks", []) if isinstance(t, dict)}
+    problems, first_row = [], {}
+    for number, row in rows:
+        uid = _unguard(row.get("id", "").strip())
+        where = f"{path}:{number}"
+        if not row.get("bundle_id", "").strip():
+            problems.append(f"{where}: bundle_id: missing_bundle: found nothing, expected {bundle.get('bundle_id')} "
+                            "(leave the column as exported)")
+        if uid in first_row:
+            problems.append(f"{where}: id: duplicate_row: {uid} is also on row {first_row[uid]}; one row per task")
+        first_row.setdefault(uid, number)
+        task = tasks.get(uid)
+        if task is None:
+            continue  # an unknown id is named by the checks of the decisions
+        pinned = {"task": str(task["task"]), "name": task.get("name") or "", "detail": task.get("detail") or ""}
+        for column, want in pinned.items():
+            got = _unguard(row[column].strip()) if column in row else None
+            if got is not None and got != want.strip():
+                problems.append(f"{where}: {column}: moved_row: the bundle pinned {column} {clip(want, 60)!r} for "
+                                f"{uid}, the row says {clip(got, 60)!r} (were the rows sorted by one column?)")
+    return problems
 
 
 @commits
@@ -290,12 +385,16 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             store.close()
         units = {u["id"]: u for u in built["units"]}
         tasks = {t["id"]: t for t in bundle["tasks"]}
-        problems, records, pending = [], [], 0
+        problems, records, pending, seen = [], [], 0, {}
         for n, d in enumerate(answer.get("decisions", []), 1):
             where = locate(n)
             if not isinstance(d, dict) or d.get("id") not in tasks:
                 problems.append(f"{where}: unknown_task: {d.get('id') if isinstance(d, dict) else d!r} is not a task of this bundle")
                 continue
+            if d["id"] in seen:
+                problems.append(f"{where}: duplicate_decision: {d['id']} is answered twice (also {seen[d['id']]})")
+                continue
+            seen[d["id"]] = where
             extra = set(d) - set(RETURN_FIELDS)
             if extra:
                 problems.append(f"{where}: unknown_field: {', '.join(sorted(extra))} (a review return carries wcag decisions only)")
@@ -314,12 +413,18 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             judgment = values["ratified_judgment"].strip().lower()  # `Yes`, `no ` and `NO` are what they say
             wrong = [f"{column(k)}: found nothing, expected {what}" for k, what in
                      (("ratified_by", "your name"), ("ratifier_note", "what you saw")) if not values[k].strip()]
+            if values["ratified_by"].strip() and not re.search(r"[^\W\d_]", values["ratified_by"]):
+                wrong.append(f"{column('ratified_by')}: found {_found(values['ratified_by'])}, expected a person's name "
+                             "(a number cell is not a name)")
             if judgment not in DECISIONS:
                 wrong.append(f"{column('ratified_judgment')}: found {_found(values['ratified_judgment'])}, "
                              "expected yes, no or unsure")
             if values["ratified_utc"].strip() not in instants:
                 wrong.append(f"{column('ratified_utc')}: found {_found(values['ratified_utc'])}, expected a UTC time "
                              "such as 2026-12-01T10:00:00Z")
+            elif not _within(values["ratified_utc"].strip(), bundle.get("created_utc")):
+                wrong.append(f"{column('ratified_utc')}: found {_found(values['ratified_utc'])}, expected a time between "
+                             f"the bundle's export ({bundle.get('created_utc')}) and now")
             if wrong:
                 problems.append(f"{where}: {wrong[0].split(':')[0]}: incomplete_decision: {d['id']}: {'; '.join(wrong)}")
                 continue

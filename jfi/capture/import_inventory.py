@@ -15,10 +15,20 @@ from ..output import say
 def run(path: Path, out: Path) -> int:
     """inventory.jsonl (the run header, then a line per view) and inventory-run.json: the manifest itself when no
     view had to change, else the manifest with the changed views (both written as the views stream by)."""
-    from ..version import __version__
     fields = checked_header(path)
     out = Path(out)
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _write(path, out, fields)
+    except BaseException:
+        if made:  # a refused import leaves no folder behind (only the lock file was ever made there)
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _write(path: Path, out: Path, fields: dict) -> int:
+    from ..version import __version__
     total = noted = 0
     with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body, \
             tempfile.TemporaryFile(dir=out) as copy:

@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), or a view id used twice at one viewport
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), a view id used twice at one viewport, or an inventory.jsonl without its run header on line 1 (or with a second one)
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -28,4 +28,13 @@ UNION ALL
 SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || coalesce(' at viewport ' || jstr(viewport, '$'), '') || ' appears on an earlier line'
 FROM (SELECT *, row_number() OVER (PARTITION BY id, jstr(viewport, '$') ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)
 WHERE nth > 1
+UNION ALL  -- an inventory.jsonl opens with its run header, once
+SELECT s.source, 1, NULL, 'record', 'missing_header',
+    'line 1 of an inventory.jsonl is its run header ({"record": "run", "schema": "content-inventory/v1", ...}); this file has none'
+FROM (SELECT DISTINCT source FROM raw_lines WHERE kind = 'inventory' AND source LIKE '%inventory.jsonl'
+      UNION SELECT DISTINCT source FROM raw_inventory WHERE source LIKE '%inventory.jsonl') AS s
+WHERE NOT EXISTS (SELECT 1 FROM raw_inventory AS r WHERE r.source = s.source AND r.line = 1 AND jstr(r.record, '$') = 'run')
+UNION ALL
+SELECT source, line, NULL, 'record', 'misplaced_header', 'a run header belongs on line 1 only; this is another one'
+FROM raw_inventory WHERE jstr(record, '$') = 'run' AND line <> 1
 ORDER BY source, line;

@@ -16,15 +16,56 @@ from ..store import Store
 from .folder import AuditFolder, add_file, load_folder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
+# each key's range and type: a recall or false-alarm rate is a share (NaN and infinities are outside every range)
+BAR_RANGES = {"recall_min": (0, 1, (int, float)), "false_alarm_max": (0, 1, (int, float)), "inventions_max": (0, 10_000, int)}
 INPUTS = "eval-inputs.json"  # what the last eval read, so that `jfi query --inventory` sees its views too
 VIEWS = ("eval_verdicts", "eval_scores", "eval_agreement", "eval_pattern_groups", "eval_rows", "eval_results")
 
 
+YAML_MAX_BYTES = 10_000_000
+YAML_MAX_ALIASES = 20  # anchors reused a few times are a convenience; an alias bomb reuses them millions of times
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML as strictly as JSON: a key repeated in one mapping is refused at its line, never the last one kept."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str) and key in seen:
+                raise _Repeated(key, key_node.start_mark.line + 1, seen[key])
+            if isinstance(key, str):
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+
+class _Repeated(Exception):
+    def __init__(self, key, line, first):
+        super().__init__(key)
+        self.key, self.line, self.first = key, line, first
+
+
 def _compose(path: Path):
-    """The YAML document and its node tree (for line numbers); a syntax error is refused at its line."""
+    """The YAML document and its node tree (for line numbers); a syntax error, a repeated key or more aliases than
+    a small bound (an alias bomb) are refused at their line, before anything is built."""
+    if not path.is_file():
+        raise JfiError("missing_file", "not a regular file", source=str(path))
+    if path.stat().st_size > YAML_MAX_BYTES:
+        raise JfiError("invalid_yaml", f"{path.stat().st_size:,} bytes; at most {YAML_MAX_BYTES:,}", source=str(path))
     try:
         text = path.read_text(encoding="utf-8")
-        return yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
+        aliases = 0
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                aliases += 1
+                if aliases > YAML_MAX_ALIASES:
+                    raise JfiError("invalid_yaml", f"more than {YAML_MAX_ALIASES} aliases (*name); write the rows out",
+                                   source=str(path), line=event.start_mark.line + 1)
+        return yaml.load(text, Loader=_StrictLoader), yaml.compose(text, Loader=yaml.SafeLoader)
+    except _Repeated as e:
+        raise JfiError("invalid_yaml", f"key {e.key!r} appears twice in one row (first on line {e.first})",
+                       source=str(path), line=e.line, field=e.key) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
         raise JfiError("invalid_yaml", str(getattr(e, "problem", None) or e).splitlines()[0], source=str(path),
@@ -76,19 +117,31 @@ def parse_run(text: str) -> tuple[str, str, str, Path]:
 def bar_of(expectations: Path) -> dict:
     """eval.toml beside the expectations ([promotion] or top level), else the defaults."""
     path = expectations.parent / "eval.toml"
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return dict(DEFAULT_BAR)
+    if not path.is_file() or path.is_symlink():
+        raise JfiError("invalid_toml", "eval.toml must be a regular file", source=str(path))
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise JfiError("invalid_toml", str(e), source=str(path)) from None
-    doc = doc.get("promotion", doc)
+    if "promotion" in doc:
+        if not isinstance(doc["promotion"], dict) or set(doc) != {"promotion"}:
+            raise JfiError("invalid_toml", "promotion must be a table ([promotion] with recall_min, false_alarm_max, "
+                           "inventions_max), and the only key beside it", source=str(path), field="promotion")
+        doc = doc["promotion"]
+    unknown = sorted(set(doc) - set(DEFAULT_BAR))
+    if unknown:
+        raise JfiError("invalid_toml", f"unknown key(s) {', '.join(unknown)}; the bar takes "
+                       f"{', '.join(DEFAULT_BAR)}", source=str(path), field=unknown[0])
     out = dict(DEFAULT_BAR)
-    for key in out:
+    for key, (low, high, kind) in BAR_RANGES.items():
         if key in doc:
-            if not isinstance(doc[key], (int, float)) or isinstance(doc[key], bool):
-                raise JfiError("invalid_toml", f"{key} must be a number", source=str(path), field=key)
-            out[key] = doc[key]
+            value = doc[key]
+            if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
+                raise JfiError("invalid_toml", f"{key} must be {'a whole number' if kind is int else 'a number'} from "
+                               f"{low} to {high}, got {value!r}", source=str(path), field=key)
+            out[key] = value
     return out
 
 
@@ -107,6 +160,11 @@ def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: 
     labels = [p[0] for p in parsed]
     if len(set(labels)) != len(labels):
         raise JfiError("invalid_run", "each --run needs its own label", exit_code=3)
+    folders = [p[3].resolve() for p in parsed]
+    twice = sorted({str(f) for f in folders if folders.count(f) > 1})
+    if twice:  # one run under two labels would score as perfect agreement with itself
+        raise JfiError("invalid_run", f"{twice[0]} is given under two labels; each --run is a run of its own",
+                       source=twice[0], exit_code=3)
     rows = [(0, "flags", "flags", "0", "")] + [(i, label, tier, draw, str(folder))
                                               for i, (label, tier, draw, folder) in enumerate(parsed, 1)]
     store.append("eval_runs", {"run": [r[0] for r in rows], "label": [r[1] for r in rows], "tier": [r[2] for r in rows],

@@ -7,7 +7,7 @@ SELECT 'item', * FROM (VALUES
     ('sector', true, ['string'], NULL, NULL, 'nonblank', NULL, NULL, NULL, NULL, 'the seed list''s sector (government, education, publishing, docs, commerce, news, webapp)'),
     ('image_url', true, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the resolved image URL or a data: URI; null for an inline svg'),
     ('image_svg', true, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'inline-svg only: a standalone SVG document'),
-    ('image_coord_space', true, ['string', 'null'], NULL, '\d+x\d+', NULL, NULL, NULL, NULL, NULL, 'area only: WIDTHxHEIGHT of the map image as displayed; else null'),
+    ('image_coord_space', true, ['string', 'null'], NULL, '[1-9][0-9]*x[1-9][0-9]*', NULL, NULL, NULL, NULL, NULL, 'area only: WIDTHxHEIGHT of the map image as displayed, neither zero; else null'),
     ('image_file', false, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'archived copy, e.g. pool/images/<id>.<ext>; null until a copy exists'),
     ('image_sha256', false, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'lowercase hex sha256 of that copy; null until then'),
     ('implementation', true, ['string'], ['img', 'inline-svg', 'input-image', 'area'], NULL, NULL, NULL, NULL, NULL, NULL, 'how the image is drawn'),

@@ -1,4 +1,4 @@
--- corpus_violations: every error in the corpus project (items, reviews, second passes); any row refuses the corpus
+-- corpus_violations: every error in the corpus project (items, reviews, second passes, round reports); any row refuses the corpus
 --   source: file path
 --   line: 1-based line number
 --   record_id: the item id the record names
@@ -12,5 +12,6 @@ SELECT source, line, record_id, field, code, message FROM (
     UNION ALL SELECT * FROM item_rule_violations
     UNION ALL SELECT * FROM review_rule_violations
     UNION ALL SELECT * FROM second_pass_rule_violations
+    UNION ALL SELECT * FROM report_rule_violations
 )
 ORDER BY source, line, field NULLS FIRST, code;

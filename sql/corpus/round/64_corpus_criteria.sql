@@ -51,8 +51,12 @@ rows AS (
         g.quiet_rounds, 'count', '>=' FROM g
     UNION ALL
     SELECT 47, 'accepted items not settled or not copied',
-        (SELECT count(DISTINCT record_id) FROM item_rule_violations
-         WHERE code IN ('accepted_leaky', 'accepted_without_two_passes', 'accepted_disagreeing_passes', 'accepted_without_image_copy')),
+        (SELECT count(DISTINCT id) FROM (
+            SELECT record_id AS id FROM item_rule_violations
+            WHERE code IN ('accepted_leaky', 'accepted_without_two_passes', 'accepted_disagreeing_passes')
+            UNION ALL  -- an accepted item with an image URL and no local copy on disk
+            SELECT i.id FROM acc AS i LEFT JOIN image_copies AS c ON c.path = i.image_file
+            WHERE i.image_url IS NOT NULL AND (i.image_file IS NULL OR NOT coalesce(c.present, true)))),
         0, 'count', '<='
 )
 SELECT ord, criterion, actual, target, unit, comparison,

@@ -113,3 +113,32 @@ def test_verify_reports_missing_mismatched_and_orphans(example):
     assert "hash_mismatch: corpus/images/fi-0001.png" in r.stderr
     assert "missing_copy: corpus/images/fi-0003.gif" in r.stderr
     assert "orphan:" in r.stdout and "stray.png" in r.stdout
+
+
+def test_a_harvest_project_archives_its_images_exactly_as_pinned(jfi, server):
+    import base64
+    from test_profiles import harvest_item
+    pinned = hashlib.sha256(PNG).hexdigest()
+    jfi.write_corpus([
+        harvest_item(1, image_url=server + "/ok.png", image_file="pool/images/fi-0001.png", image_sha256=pinned),
+        harvest_item(2, image_url=server + "/ok.png", image_file="pool/images/fi-0002.png", image_sha256="0" * 64),
+        harvest_item(3, image_url="data:image/gif;base64," + base64.b64encode(GIF).decode()),
+        harvest_item(4, status="dropped", review_verdict="drop", review_reason="The alt is the file name.",
+                     alt_quality="wrong", image_url=server + "/ok.png"),
+        harvest_item(5, image_url=server + "/ok.png", image_file="../outside.png", image_sha256=pinned),
+    ])
+    r = jfi("corpus", "fetch-images")
+    assert r.exit_code in (1, 2), r.stderr
+    if r.exit_code == 2:  # an image_file leaving the project is refused before anything is fetched
+        assert "unsafe_path" in r.stderr and not (jfi.project / "pool").exists()
+        lines = jfi.corpus.read_text().splitlines()
+        jfi.corpus.write_text("\n".join(lines[:-1]) + "\n")
+        r = jfi("corpus", "fetch-images")
+    assert r.exit_code == 1, r.stderr  # fi-0002's bytes do not hash as pinned
+    pool = jfi.project / "pool" / "images"
+    assert (pool / "fi-0001.png").read_bytes() == PNG and not (pool / "fi-0002.png").exists()
+    assert "fi-0002" in r.stderr and "not the 000000000000" in r.stderr
+    recs = records(jfi)
+    assert recs["fi-0003"]["image_file"] == "pool/images/fi-0003.gif" and (pool / "fi-0003.gif").read_bytes() == GIF
+    assert recs["fi-0001"]["image_sha256"] == pinned and recs["fi-0004"]["image_file"] is None
+    assert sorted(p.name for p in pool.iterdir()) == ["fi-0001.png", "fi-0003.gif"]

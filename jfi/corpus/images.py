@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import atomic_write, sha256_file, update_records, writer_lock
 from ..output import note, say
+from ..paths import inside
 from ..progress import Progress
 from ..store import Store
 from .guard import refuse_on_violations
@@ -77,41 +78,86 @@ def download(url: str) -> tuple[bytes, str]:
         return data, resp.headers.get("Content-Type", "")
 
 
+def data_uri(url: str) -> tuple[bytes, str]:
+    """The bytes and media type of a data: URI (base64 or percent-encoded)."""
+    import base64
+    head, sep, body = url[5:].partition(",")
+    if not sep:
+        raise ValueError("a data: URI without a comma")
+    media = head.split(";")[0] or "text/plain"
+    try:
+        data = base64.b64decode(body, validate=False) if head.endswith(";base64") else \
+            urllib.parse.unquote_to_bytes(body)
+    except ValueError as e:
+        raise ValueError(f"the data: URI does not decode ({e})") from None
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return data, media
+
+
+def _target(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[Path | None, list[Path]]:
+    """Where the item's copy goes (the image_file it names, checked to stay inside the project), or None when the
+    type decides it; and the copies already on disk under the folder's naming (<folder>/<id>.<ext>) to adopt."""
+    where = dict(source=display_path(project.corpus_path), line=item["line"], field="image_file")
+    if item["image_file"]:
+        path = inside(project.root, item["image_file"], under=item["folder"].split("/")[0], **where)
+        return path, [path] if path.is_file() else []
+    candidates = [project.root / item["folder"] / f"{item['item_id']}.{t.ext}" for t in types]
+    return None, [p for p in candidates if p.is_file()]
+
+
+def _copy(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[Path, str]:
+    """Archive one item's image (or adopt a copy already on disk): (its path, its sha256). A copy must be an image
+    type jfi keeps, and hash to what the item pinned when it pinned it; nothing is written otherwise."""
+    target, existing = _target(project, item, types)
+    if existing:
+        data = existing[0].read_bytes()
+        path = existing[0]
+    else:
+        url = item["image_url"]
+        data, content_type = data_uri(url) if url.startswith("data:") else download(url)
+        kind = choose_type(types, content_type, url) if target is None else \
+            next((t for t in types if target.suffix.lower().lstrip(".") == t.ext), None)
+        if kind is None:
+            raise ValueError(f"not an image type jfi keeps (Content-Type {content_type or 'none'})")
+        if not kind.matches(data):
+            raise ValueError(f"bytes are not a {kind.ext} image (Content-Type {content_type or 'none'})")
+        path = target or project.root / item["folder"] / f"{item['item_id']}.{kind.ext}"
+    digest = hashlib.sha256(data).hexdigest()
+    if item["image_sha256"] and digest != item["image_sha256"]:
+        raise ValueError(f"the image hashes to {digest[:12]}…, not the {item['image_sha256'][:12]}… the item pinned "
+                         "(it changed since it was harvested); nothing written")
+    if not existing:
+        atomic_write(path, data)
+    return path, digest
+
+
 def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
-    project.require_profile("round-v1", "round-v2")
+    """Archive every image the corpus still lacks on disk, under every profile: the round formats name the copy
+    (corpus/images/<id>.<ext>) and pin it; a harvest item that already names and pins its copy
+    (pool/images/<id>.<ext>) gets those exact bytes or nothing."""
     with writer_lock(project.root):
         store = project.store()
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "fetch-images")
-            due = store.rows("SELECT item_id, line, image_url FROM corpus_image_fetch_due")
+            due = store.rows("SELECT item_id, line, image_url, image_file, image_sha256, folder FROM corpus_image_fetch_due")
             types = image_types(store)
         finally:
             store.close()
         if not due:
             say("every item with an image_url has its local copy; nothing to fetch")
             return 0
+        for item in due:  # every path an item names is checked before anything is fetched or written
+            _target(project, item, types)
         recorded, failures = [], []
         progress = Progress(0 if dry_run else len(due), "images", "failed")
         for item in due:
-            existing = [project.images_dir / f"{item['item_id']}.{t.ext}" for t in types]
-            existing = [p for p in existing if p.is_file()]
             if dry_run:
-                say(f"{item['item_id']}: would {'adopt ' + display_path(existing[0]) if existing else 'fetch ' + item['image_url']}")
+                _, existing = _target(project, item, types)
+                say(f"{item['item_id']}: would {'adopt ' + display_path(existing[0]) if existing else 'fetch ' + item['image_url'][:120]}")
                 continue
             try:
-                if existing:
-                    path = existing[0]
-                    digest = sha256_file(path)
-                else:
-                    data, content_type = download(item["image_url"])
-                    kind = choose_type(types, content_type, item["image_url"])
-                    if kind is None:
-                        raise ValueError(f"not an image type jfi keeps (Content-Type {content_type or 'none'})")
-                    if not kind.matches(data):
-                        raise ValueError(f"bytes are not a {kind.ext} image (Content-Type {content_type or 'none'})")
-                    path = project.images_dir / f"{item['item_id']}.{kind.ext}"
-                    atomic_write(path, data)
-                    digest = hashlib.sha256(data).hexdigest()
+                path, digest = _copy(project, item, types)
                 recorded.append((item, path.relative_to(project.root).as_posix(), digest))
                 progress.step(True)
             except (OSError, ValueError, urllib.error.URLError) as e:
@@ -119,15 +165,17 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
                 progress.step(False)
         if dry_run:
             return 0
-        if recorded:
+        changed = [(item, rel, digest) for item, rel, digest in recorded
+                   if (item["image_file"], item["image_sha256"]) != (rel, digest)]
+        if changed:
             update_records(project.corpus_path, [
                 (item["line"], lambda rec, f=rel, h=digest: rec.update(image_file=f, image_sha256=h))
-                for item, rel, digest in recorded])
+                for item, rel, digest in changed])
         for item, rel, digest in recorded:
             say(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
         for item, reason in failures:
             note(f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
-                f"{item['item_id']}: {item['image_url']}: {reason}")
+                f"{item['item_id']}: {item['image_url'][:200]}: {reason}")
         say(f"{len(recorded)} copied, {len(failures)} failed")
     return 1 if failures else 0
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import atomic_write, sha256_file, update_records, writer_lock
+from ..jsonl import atomic_write, update_records, writer_lock
 from ..output import note, say
 from ..paths import inside
 from ..progress import Progress

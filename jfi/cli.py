@@ -75,8 +75,9 @@ NEXT_STEPS = {
     "audit_judge_kit": "hand each kit to a judge; put each returned *.judged.jsonl in {inventory}/batches/, then "
                        "`jfi audit merge --inventory {inventory}`",
     "audit_sample": "spot-check the sampled rows into spot-checks.jsonl, then `jfi audit merge --inventory {inventory}`",
-    "audit_merge": "`jfi audit worklist --inventory {inventory}` and `jfi audit report --inventory {inventory}`; "
-                   "ratifiers read draft-judgments.xlsx",
+    "audit_merge": lambda a: "`jfi audit worklist --inventory {inventory}` and `jfi audit report --inventory {inventory}`; "
+                   "ratifiers read " + ("draft-judgments.xlsx" if (Path(a["inventory"]) / "draft-judgments.xlsx").is_file()
+                                        else "report.html (the rows are too many for a workbook)"),
     "audit_worklist": "settle families with `jfi audit rule --inventory {inventory} --family FAM-…`, or hand rows out "
                       "with `jfi audit review export`",
     "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified, then `jfi audit report`",

@@ -380,6 +380,9 @@ def test_an_element_shown_at_one_viewport_only_is_one_unit_with_both_occurrences
     units = json.loads((out / "judgment-units.json").read_text())["units"]
     links = {u["name"]: u for u in units if u["type"] == "link"}
     assert {"Guide", "Reference", "Download for desktop", "Get the app", "Next chapter"} == set(links)
+    # the wide arrow and the phone's arrow, each shown at one width only: one unit with all four occurrences
+    arrows = [u for u in units if u["type"] == "link" and u["name"] == "Next chapter"]
+    assert len(arrows) == 1 and arrows[0]["occurrences"] == 4
     assert all(u["view_count"] == 1 and u["views"] == ["page"] for u in links.values())
     hidden = {r["name"] for r in jfi("query", "--inventory", str(out), "--format", "json",
                                      "SELECT name FROM audit_hidden_units").json}

@@ -105,3 +105,5 @@ def test_a_merge_too_long_for_a_desk_writes_no_workbook(merged, monkeypatch):
     r = Jfi(merged.parent)("audit", "merge", "--inventory", str(merged))
     assert r.exit_code == 0 and "draft-judgments.xlsx not written" in r.stderr
     assert not (merged / "draft-judgments.xlsx").exists() and (merged / "draft-judgments.csv").is_file()
+    next_step = next(x for x in r.stderr.splitlines() if x.startswith("next:"))
+    assert "draft-judgments.xlsx" not in next_step and "report.html" in next_step  # the hint names what was written

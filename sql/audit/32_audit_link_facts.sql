@@ -5,7 +5,7 @@
 --   pos: the view's position
 --   view_id: view id
 --   i: the link's index in the page
---   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context)); a link that is not shown takes the key of a shown twin on its view (same name and destination)
+--   unit_key: dedupe key norm(name)|dest(href)|first 8 hex of sha256(first 120 chars of norm(context)); a link that is not shown takes the key of a shown twin on its view (same name and destination), and twins shown one at a time at every viewport share the first shown one's key
 --   name: accessible name: the browser's when it exposes the link, else the DOM approximation
 --   detail: name source, icon-only alt, file type, external, new window and title, as text
 --   context: the enclosing text block
@@ -49,10 +49,17 @@ per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT coalesce(perm
 keyed AS (SELECT *, n || '|' || dest || '|' || substr(sha256(substr(norm_text(context), 1, 120)), 1, 8) AS own_key,
                  coalesce(visible, false) AND ax.exposed IS NOT FALSE AS shown FROM l),
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
--- person meets: it takes the unit of the first shown twin
-twins AS (SELECT pos, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key FROM keyed GROUP BY ALL)
+-- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide
+-- arrow at desktop width, the mobile arrow on a phone), at every viewport, they are all one unit: the first shown one's
+twins AS (SELECT pos, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key,
+                 count(*) FILTER (WHERE shown) AS shown_here FROM keyed GROUP BY ALL),
+across AS (SELECT k.view_id, k.n, k.dest, max(t.shown_here) AS most_shown,
+                  arg_min(k.own_key, {'p': k.pos, 'i': k.i}) FILTER (WHERE k.shown) AS first_shown_key
+           FROM keyed AS k JOIN twins AS t ON t.pos = k.pos AND t.n = k.n AND t.dest IS NOT DISTINCT FROM k.dest
+           GROUP BY ALL)
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
-    CASE WHEN l.shown THEN l.own_key ELSE coalesce(t.shown_key, l.own_key) END AS unit_key,
+    CASE WHEN a.most_shown = 1 THEN a.first_shown_key
+         WHEN l.shown THEN l.own_key ELSE coalesce(t.shown_key, l.own_key) END AS unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
         || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
@@ -68,4 +75,5 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame, coalesce(l.undrawn, false) AS undrawn,
     coalesce(l.permalink, false) AS permalink
 FROM keyed AS l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n
-JOIN twins AS t ON t.pos = l.pos AND t.n = l.n AND t.dest IS NOT DISTINCT FROM l.dest;
+JOIN twins AS t ON t.pos = l.pos AND t.n = l.n AND t.dest IS NOT DISTINCT FROM l.dest
+JOIN across AS a ON a.view_id = l.view_id AND a.n = l.n AND a.dest IS NOT DISTINCT FROM l.dest;

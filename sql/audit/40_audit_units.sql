@@ -1,4 +1,4 @@
--- audit_occurrences: every captured title, heading, link, image and field with its unit's dedupe key
+-- audit_occurrences: every captured title, heading, link, image, field and axe-core node with its unit's dedupe key (audit_raw_occurrences with audit_element_keys applied)
 --   type: unit type
 --   sc: WCAG success criterion
 --   product: product
@@ -14,6 +14,27 @@
 --   visible: whether it was rendered
 --   href: href or src
 --   evidence: what the browser exposes beside the DOM approximation (dom_name, name_source, role, exposed, needs_human, frame, undrawn); NULL for a title
+-- audit_raw_occurrences: every occurrence of every element, as its type's facts view keys it (before the keys of one element at several viewports are made one)
+--   type: unit type
+--   sc: WCAG success criterion
+--   product: product
+--   pos: the view's position (one per view and viewport)
+--   view_id: view id
+--   i: element index in the page
+--   unit_key: dedupe key from the facts view
+--   name: name
+--   detail: detail
+--   context: context
+--   landmark: landmark
+--   selector: CSS path
+--   visible: whether it was rendered
+--   href: href or src
+--   evidence: what the browser exposes (NULL for a title or finding)
+-- audit_element_keys: where a view is captured at several viewports, the occurrences of one element (type and CSS path on a view, a path unique in each page) whose key differs from the key of its first occurrence a person meets (drawn or exposed): that key replaces theirs, so an element hidden at one width and shown at another is one unit
+--   type: unit type
+--   pos: the occurrence's view position
+--   i: element index
+--   unit_key: the key it takes
 -- audit_units: one row per thing to judge, deduplicated per product across views, in build order (computed once when the store is built); a heading, link, image or field that is not drawn (display:none, visibility:hidden) and not exposed to assistive technology at any occurrence is no row (audit_hidden_units)
 --   unit_ord: build order (titles, headings, fields... as the judgment-units file lists them)
 --   id: unit id TYPE-PR-<first 10 hex of sha256("type|product|key")>
@@ -39,7 +60,7 @@
 --   needs_human: true when the name is only the DOM approximation: a person must check it in a browser
 --   frame: the CSS path of the iframe the element sits in (NULL in the top document)
 --   unit_json: the unit as written to judgment-units.json
-CREATE OR REPLACE VIEW audit_occurrences AS
+CREATE OR REPLACE VIEW audit_raw_occurrences AS
 SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
     CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN, frame VARCHAR, undrawn BOOLEAN)) AS evidence
 FROM audit_title_facts
@@ -48,6 +69,25 @@ UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, con
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_image_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, NULL AS evidence FROM audit_finding_facts;
+
+-- one element at several viewports: its first occurrence a person meets gives its unit key at every viewport
+CREATE OR REPLACE VIEW audit_element_keys AS
+WITH multi AS (SELECT 1 AS yes WHERE (SELECT count(DISTINCT viewport) FROM audit_views WHERE ok) > 1),
+elements AS (  -- a CSS path names one element only where it is unique in each of the view's pages
+    SELECT type, view_id, selector,
+        arg_min(unit_key, {'p': pos, 'i': i}) FILTER (WHERE NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met_key
+    FROM audit_raw_occurrences
+    WHERE type IN ('heading', 'link', 'image', 'field') AND selector IS NOT NULL AND EXISTS (SELECT yes FROM multi)
+    GROUP BY type, view_id, selector
+    HAVING count(*) = count(DISTINCT pos)
+)
+SELECT o.type, o.pos, o.i, e.met_key AS unit_key
+FROM audit_raw_occurrences AS o JOIN elements AS e USING (type, view_id, selector)
+WHERE e.met_key IS NOT NULL AND e.met_key <> o.unit_key;
+
+CREATE OR REPLACE VIEW audit_occurrences AS
+SELECT o.* REPLACE (coalesce(k.unit_key, o.unit_key) AS unit_key)
+FROM audit_raw_occurrences AS o LEFT JOIN audit_element_keys AS k USING (type, pos, i);
 
 CREATE OR REPLACE TABLE audit_units AS
 WITH products AS (SELECT product, min(pos) AS product_pos FROM audit_views WHERE ok GROUP BY product),
@@ -108,7 +148,10 @@ all_units AS (
 flags AS (
     SELECT type, product, unit_key, list(flag ORDER BY first_fired, ord) AS flags
     FROM (SELECT type, product, unit_key, flag, min({'p': pos, 'i': i}) AS first_fired, min(ord) AS ord
-          FROM (SELECT * FROM audit_flags UNION ALL SELECT * FROM audit_axe_flags) GROUP BY type, product, unit_key, flag)
+          FROM (SELECT f.* REPLACE (coalesce(k.unit_key, f.unit_key) AS unit_key)
+                FROM (SELECT * FROM audit_flags UNION ALL SELECT * FROM audit_axe_flags) AS f
+                LEFT JOIN audit_element_keys AS k USING (type, pos, i))
+          GROUP BY type, product, unit_key, flag)
     GROUP BY type, product, unit_key
 ),
 units AS (

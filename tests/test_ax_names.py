@@ -391,6 +391,9 @@ def test_an_element_shown_at_one_viewport_only_is_one_unit_with_both_occurrences
     place = jfi("query", "--inventory", str(out), "--format", "json",
                 f"SELECT viewport FROM audit_unit_places WHERE id = '{links['Get the app']['id']}'").json
     assert place == [{"viewport": "phone-390"}]
+    assert jfi("audit", "merge", "--inventory", str(out)).exit_code == 0
+    basis = json.loads((out / "draft-judgments.json").read_text())["coverage_basis"]
+    assert basis["activation"] == "none — read-only capture, 2 viewports (desktop-1440, phone-390)"
     nav = jfi("query", "--inventory", str(out), "--format", "json",
               "SELECT view_id, viewport FROM audit_nav_consistency ORDER BY viewport").json
     assert nav == [{"view_id": "page", "viewport": "desktop-1440"}, {"view_id": "page", "viewport": "phone-390"}]

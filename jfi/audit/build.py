@@ -64,6 +64,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
                 "views_skipped": skipped, "viewport": header.get("viewport"), "caps": header.get("caps"),
+                **({"viewports": header["viewports"]} if header.get("viewports") else {}),
                 "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
             }
             with AtomicFiles() as files:  # nothing is renamed into place before every file is written

@@ -124,7 +124,10 @@ def merge(folder: AuditFolder) -> int:
                 "coverage_basis": {
                     "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
                     "viewport": built.get("viewport"), "caps": built.get("caps"),
-                    "activation": "none — read-only capture, one viewport",
+                    "activation": "none — read-only capture, " + (
+                        f"{len(built['viewports'])} viewports ("
+                        + ", ".join(str(v.get("id")) for v in built["viewports"] if isinstance(v, dict)) + ")"
+                        if isinstance(built.get("viewports"), list) else "one viewport"),
                     "rule": "a yes row is evidence of no defect in the captured sample only; it never supports a criterion outcome",
                 },
                 "what_this_is": "Per-row content judgments with deterministic heuristic flags. Each row's status says whether "

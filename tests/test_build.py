@@ -299,3 +299,15 @@ def test_image_judgment_flags_read_the_name_the_browser_gives(tmp_path):
     got = {u["selector"]: u["flags"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]
            if u["type"] == "image"}
     assert "alt_generic" not in got["#a"] and "alt_is_filename" in got["#b"] and "alt_generic" in got["#c"]
+
+
+@pytest.mark.parametrize("lax", [",}", ', "n": NaN}', ', "n": -Infinity}', ', "n": [1,]}'])
+def test_an_inventory_line_a_strict_json_parser_refuses_is_refused_at_its_line(tmp_path, lax):
+    """DuckDB's reader, which reads an inventory whole, takes these; RFC 8259 does not, and neither does jfi."""
+    folder = write(tmp_path / "audit", [view("home"), view("fares")])
+    lines = (folder / "inventory.jsonl").read_text().splitlines()
+    lines[2] = lines[2][:-1] + lax
+    (folder / "inventory.jsonl").write_text("\n".join(lines) + "\n")
+    r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
+    assert r.exit_code == 2 and "inventory.jsonl:3: invalid_json" in r.stderr, r.stderr
+    assert not (folder / "judgment-units.json").exists()

@@ -100,17 +100,18 @@ class AuditFolder:
         """Put the inventory into a store that is not built yet; returns (its sha256, whether it was read whole).
 
         An inventory.jsonl goes whole through DuckDB's JSON reader when it can (every line an object of the
-        expected types, no blank line, so the reader's row order gives the line numbers; the file is hashed and
-        its lines counted meanwhile); otherwise, or with whole=False, it is read line by line with exact numbers."""
+        expected types, no blank line, so the reader's row order gives the line numbers, nothing the reader takes
+        that RFC 8259 refuses; the file is hashed, its lines counted and scanned meanwhile);
+        otherwise, or with whole=False, it is read line by line with exact numbers."""
         if whole and regular_file(self.inventory_jsonl):
             with ThreadPoolExecutor(1) as pool:
                 reading = pool.submit(store.load_inventory_file, str(self.inventory_jsonl))
-                sha, lines, utf8 = sha256_and_lines(self.inventory_jsonl)
+                sha, lines, readable = sha256_and_lines(self.inventory_jsonl)
                 try:
                     rows = reading.result()
                 except duckdb.Error:
                     rows = None
-            if rows == lines and utf8:
+            if rows == lines and readable:
                 return sha, True
             store.con.execute("DELETE FROM raw_inventory")
         source, numbers, texts, data = self.inventory_source()

@@ -67,15 +67,22 @@ def _views_last(path: Path) -> bool:
         return re.search(rb"\]\s*\}\s*$", fh.read(64)) is not None
 
 
+class RepeatedKey(ValueError):
+    """A top-level key that appears twice (RFC 8259 leaves its meaning open; jfi refuses it)."""
+
+
 def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
     """The top-level fields of the JSON object on a binary handle, read as a stream into `fields`; the value of the
-    key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all)."""
+    key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all).
+    A top-level key read twice raises RepeatedKey."""
     builder, key = None, None
     for prefix, event, value in ijson.parse(fh, use_float=True):
         if prefix == "":
             if event == "map_key":
                 if builder is not None:
                     fields[key] = builder.value
+                if value in fields or value == key:
+                    raise RepeatedKey(value)
                 key, builder = value, (None if value == skipped else ObjectBuilder())
                 if value == skipped and stop:
                     break
@@ -93,9 +100,42 @@ def header_of(path: Path) -> dict:
     views_last = _views_last(path)
     with _open(path) as fh:
         try:
-            return fields_before(fh, "views", stop=views_last, fields=fields)
+            fields = fields_before(fh, "views", stop=views_last, fields=fields)
+            if views_last and _may_repeat_views(fh):
+                fh.seek(0)
+                _top_keys_once(fh)
+            return fields
+        except RepeatedKey as e:
+            raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once', source=str(path),
+                           field=clip(e.args[0], 60)) from None
         except (ijson.JSONError, ijson.IncompleteJSONError, ValueError) as e:
             raise _bad_json(path, e) from None
+
+
+VIEWS_KEY = re.compile(rb'"views"\s*:')  # inside a JSON string a quote is escaped, so only a key matches unescaped
+
+
+def _may_repeat_views(fh) -> bool:
+    """Whether the file holds a "views" key twice anywhere (a cheap look at the bytes; a match is then checked
+    exactly by _top_keys_once)."""
+    fh.seek(0)
+    found, tail = 0, b""
+    for chunk in iter(lambda: fh.read(1 << 20), b""):
+        found += len(VIEWS_KEY.findall(tail + chunk))
+        if found > 1:
+            return True
+        tail = chunk[-32:]
+        found -= len(VIEWS_KEY.findall(tail))  # counted again with the next chunk
+    return False
+
+
+def _top_keys_once(fh) -> None:
+    seen = set()
+    for prefix, event, value in ijson.parse(fh, use_float=True):
+        if prefix == "" and event == "map_key":
+            if value in seen:
+                raise RepeatedKey(value)
+            seen.add(value)
 
 
 def views_of(path: Path) -> Iterator[dict]:

@@ -64,12 +64,15 @@ def test_a_manifest_of_nonsense_structure_is_refused_and_leaves_no_folder(tmp_pa
     view = {"view_id": "home", "product": "p", "url": "https://x.test/", "viewport": "desktop-1440", "nav_error": None,
             "final_url": "https://x.test/", "stayed_on_route_host": True, "inventory": None}
     cases = {"five.json": '{"schema": "content-inventory/v1", "views": 5}', "empty.json": _manifest([]),
-             "twice.json": _manifest([view, view]), "null-id.json": _manifest([{**view, "view_id": None}])}
+             "twice.json": _manifest([view, view]), "null-id.json": _manifest([{**view, "view_id": None}]),
+             "views-twice.json": _manifest([view])[:-1] + ', "views": ' + json.dumps([{**view, "view_id": "b"}]) + "}",
+             "schema-twice.json": '{"schema": "content-inventory/v1", ' + _manifest([view])[1:]}
     jfi = Jfi(tmp_path)
     for name, text in cases.items():
         (tmp_path / name).write_text(text)
         r = jfi("audit", "import-inventory", str(tmp_path / name), "--out", str(tmp_path / "out"))
         assert r.exit_code == 2 and "invalid_manifest" in r.stderr, (name, r.stderr)
+        assert not name.endswith("-twice.json") or "appears more than once" in r.stderr, (name, r.stderr)
         assert not (tmp_path / "out").exists(), name
     r = jfi("audit", "import-inventory", "/dev/zero", "--out", str(tmp_path / "out"))
     assert r.exit_code == 2 and "not a regular file" in r.stderr and not (tmp_path / "out").exists()

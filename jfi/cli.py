@@ -97,7 +97,7 @@ def _say_next(fn, kwargs: dict, code: int) -> None:
     if callable(hint):  # a hint that depends on the options given
         hint = hint(kwargs)
     if hint and "{out}" in hint and kwargs.get("out") is None:  # the default output folder
-        hint = hint.replace("{out}", "exports/")
+        hint = hint.replace("{out}", "exports")
     if hint and code == 0:
         try:
             err("next: " + hint.format(**{k: v for k, v in kwargs.items() if v is not None}))

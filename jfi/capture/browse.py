@@ -176,6 +176,21 @@ def describe(rec: dict) -> str:
             f"fields {c['fields']}, navs {c['navs']}")
 
 
+# Read once the page's fonts are loaded (a box measured in a fallback font differs from one in the page's own, and
+# which one a view gets must not depend on the views captured before it in the same tab) and two frames are drawn.
+SETTLED = """() => Promise.race([
+    document.fonts.ready.then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))),
+    new Promise(done => setTimeout(done, %d))])"""
+FONTS_MAX_MS = 5000
+
+
+async def _settled(page) -> None:
+    try:
+        await page.evaluate(SETTLED % FONTS_MAX_MS)
+    except Exception:
+        pass  # a page that navigated away or threw is read as it is; the capture below says what went wrong
+
+
 async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard, deadline: float) -> None:
     try:
         response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
@@ -189,6 +204,7 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
         except Exception:
             pass  # a page that never goes idle is still captured after the settle time
         await page.wait_for_timeout(view.settle_ms)
+        await _settled(page)
     rec["final_url"] = page.url
     rec["stayed_on_route_host"] = urllib.parse.urlsplit(page.url).netloc == urllib.parse.urlsplit(view.url).netloc
     if guard.off_host:  # a redirect or script navigation toward another origin was stopped, never followed

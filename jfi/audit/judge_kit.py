@@ -3,9 +3,9 @@ contract, the batch, and the product-and-audience note from audit.toml."""
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
+from .. import audit_toml
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, line_columns, parse_json, writer_lock
 from ..output import say
@@ -13,26 +13,15 @@ from .folder import AuditFolder
 
 KIT = Path(__file__).with_name("kit")
 RUBRIC_FILE = "judgment-rubric.md"
-AUDIT_TOML = {"products", "capture", "axe"}  # the tables an audit.toml holds (capture and axe: read by the capture)
 
 
 def product_notes(folder: AuditFolder) -> dict[str, str]:
     path = folder.root / "audit.toml"
-    if not path.is_file():
+    config = audit_toml.read(path)
+    if config is None:
         raise JfiError("no_product_note", "judges need a product-and-audience note: write audit.toml with "
                        "[products.<name>] note = \"...\" for every product", source=str(path))
-    try:
-        config = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise JfiError("invalid_toml", str(e), source=str(path)) from None
-    unknown = sorted(set(config) - AUDIT_TOML)
-    if unknown:
-        raise JfiError("invalid_config", f"unknown key(s) {', '.join(unknown)}; audit.toml holds "
-                       f"{', '.join(sorted(AUDIT_TOML))}", source=str(path), field=unknown[0])
     products = config.get("products", {})
-    if not isinstance(products, dict):
-        raise JfiError("invalid_config", 'products must be a table: [products.<name>] note = "..."', source=str(path),
-                       field="products")
     notes = {}
     for name, table in products.items():
         if not isinstance(table, dict) or set(table) - {"note"} or not isinstance(table.get("note", ""), str):

@@ -11,6 +11,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import audit_toml
 from ..browser import launch_options
 from ..errors import JfiError
 from ..manifest import SHOT_MAX_HEIGHT
@@ -112,20 +113,6 @@ def parse_viewport(text: str, source: str | None = None) -> tuple[int, int]:
 MAX_VIEWPORTS = 4
 
 
-def _config_table(config: Path, name: str) -> tuple[dict, str | None]:
-    """A table of the audit folder's audit.toml (empty when there is none), and the file's path."""
-    if not config.is_file() or config.is_symlink():
-        return {}, None
-    import tomllib
-    try:
-        table = tomllib.loads(config.read_text(encoding="utf-8")).get(name, {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise JfiError("invalid_config", f"not TOML: {e}", source=str(config)) from None
-    if not isinstance(table, dict):
-        raise JfiError("invalid_config", f"{name} must be a table ([{name}])", source=str(config), field=name)
-    return table, str(config)
-
-
 def _strings(table: dict, key: str, where: str | None, example: str) -> list[str] | None:
     value = table.get(key)
     if value is not None and (not isinstance(value, list) or not value or
@@ -137,7 +124,7 @@ def _strings(table: dict, key: str, where: str | None, example: str) -> list[str
 def axe_of(off: bool, config: Path) -> dict | None:
     """axe-core's run options for a capture: off with --no-axe or `[axe] enabled = false`; the rules or tags
     audit.toml's [axe] table chooses (`rules = ["image-alt"]` or `tags = ["wcag2a"]`), else WCAG 2.x A and AA."""
-    table, where = _config_table(config, "axe")
+    table, where = audit_toml.table(config, "axe")
     unknown = sorted(set(table) - {"enabled", "tags", "rules"})
     if unknown:
         raise JfiError("invalid_config", f"[axe] has unknown key(s) {', '.join(unknown)} (enabled, tags, rules)",
@@ -158,7 +145,7 @@ def viewports_of(texts: list[str] | None, config: Path) -> tuple[tuple[int, int]
     in the audit folder, else one desktop viewport, 1440x900. Each must have its own width (its id names files)."""
     source, where = "--viewport", None
     if not texts:
-        table, where = _config_table(config, "capture")
+        table, where = audit_toml.table(config, "capture")
         texts, source = _strings(table, "viewports", where, '["1440x900", "390x844"]'), "viewports"
     sizes = tuple(parse_viewport(t, source=where) for t in texts or ["1440x900"])
     ids = [viewport_id(v) for v in sizes]

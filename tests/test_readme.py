@@ -1,4 +1,5 @@
-"""The README's commands: the tour runs line by line as written; every synopsis names commands and options that exist."""
+"""The README's commands: the tour runs line by line as written; every synopsis (README and docs/) names commands and
+options that exist."""
 import os
 import re
 import shlex
@@ -60,7 +61,8 @@ def _options(command) -> set[str]:
     return {name for param in command.params for name in (*param.opts, *param.secondary_opts)}
 
 
-SYNOPSES = [line for block in sh_blocks(README) for line in command_lines(block)
+DOCS = [README] + [p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md"))]
+SYNOPSES = [line for text in DOCS for block in sh_blocks(text) for line in command_lines(block)
             if line.startswith("jfi ") and block not in sh_blocks(TOUR)]
 
 

@@ -412,3 +412,65 @@ def test_viewports_are_checked_where_they_are_read(tmp_path):
             str(tmp_path / "out"))
     assert r.exit_code == 2 and "invalid_config" in r.stderr and "audit.toml" in r.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["audit.toml"]
+
+
+# Crops of elements scrolled out of view inside their containers: photographed scrolled into view
+
+
+@pytest.fixture(scope="module")
+def sidebar(tmp_path_factory):
+    site = tmp_path_factory.mktemp("sidebar")
+    shutil.copy(PAGES / "sidebar.html", site / "index.html")
+    (site / "views.txt").write_text("book,lab,/\n")
+    jfi = Jfi(site)
+    out = site / "out"
+    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
+            "--settle", "0", "--no-axe")
+    assert r.exit_code == 0, r.stderr
+    for step in ("build", "merge", "report"):
+        assert jfi("audit", step, "--inventory", str(out)).exit_code == 0
+    return jfi, out
+
+
+def test_an_element_scrolled_out_of_view_in_its_container_is_photographed_scrolled_into_view(sidebar):
+    from PIL import Image
+    _, out = sidebar
+    [rec] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
+    chapters = [x for x in rec["inventory"]["links"] if x["name"].startswith("Chapter ")]
+    below = [x for x in chapters if x.get("clipped")]
+    assert len(chapters) == 60 and len(below) > 30  # about 22 fit above the sidebar's fold
+    assert rec["reveals"] and all((out / shot).is_file() for shot in rec["reveals"])
+    for link in below:
+        seen = link["revealed"]
+        box = seen["box"]
+        assert 0 <= box["x"] and box["x"] + box["width"] <= 1440 and 0 <= box["y"] and box["y"] + box["height"] <= 900
+        # the picture shows this link where its box says: its own background colour at the box's middle
+        number = int(link["name"].split()[1])
+        with Image.open(out / rec["reveals"][seen["shot"] - 1]) as shot:
+            pixel = shot.convert("RGB").getpixel((box["x"] + 3, box["y"] + box["height"] // 2))
+        assert pixel == ((number * 37) % 256, (number * 91) % 256, 200 - number), (link["name"], pixel)
+
+
+def test_an_element_further_down_than_the_screenshot_reaches_is_photographed_in_a_tile(sidebar):
+    from PIL import Image
+    _, out = sidebar
+    [rec] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
+    [far] = [x for x in rec["inventory"]["links"] if x["name"] == "Far down the page"]
+    assert far["box"]["y"] > 15000 and not far.get("clipped")
+    box = far["revealed"]["box"]
+    with Image.open(out / rec["reveals"][far["revealed"]["shot"] - 1]) as tile:
+        assert tile.size[1] <= 10000
+        assert tile.convert("RGB").getpixel((box["x"] + 1, box["y"] + 1)) == (1, 2, 3)  # its background, not a glyph
+
+
+def test_a_unit_scrolled_out_of_view_everywhere_is_cropped_from_its_reveal(sidebar):
+    jfi, out = sidebar
+    places = jfi("query", "--inventory", str(out), "--format", "json", """
+        SELECT u.name, p.shot, p.clipped FROM audit_unit_places AS p JOIN audit_units AS u USING (id)
+        WHERE u.type = 'link'""").json
+    by_name = {p["name"]: p for p in places}
+    assert by_name["Chapter 1"]["shot"] == 0 and by_name["Chapter 60"]["shot"] > 0 and by_name["Far down the page"]["shot"] > 0
+    assert not [p for p in places if p["clipped"]]  # every link has a picture that shows it
+    page = (out / "report.html").read_text()
+    assert "scrolled out of view inside its container" not in page and "below the screenshot" not in page
+    assert "scrolled to show it in its container" in page

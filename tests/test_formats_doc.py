@@ -8,7 +8,6 @@ import shutil
 import sys
 from pathlib import Path
 
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import REPO, Jfi  # noqa: E402

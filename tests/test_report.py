@@ -115,13 +115,13 @@ def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outl
     from jfi.audit.report import CROP_H, CROP_W, _crop
     row = {"type": "image", "name": "Timer diagram"}
     place = {"view_id": "timers", "box": {"x": 300, "y": 900, "width": 750, "height": 427}}
-    html = _crop(row, place, {("timers", None): _png(1440)}, {("timers", None): "timers-0"}, "image")
+    html = _crop(row, place, {("timers", None, 0): _png(1440)}, {("timers", None, 0): "timers-0"}, "image")
     o = _window(html)["outline"]
     assert 0 <= o["left"] and o["left"] + o["width"] <= CROP_W and 0 <= o["top"] and o["top"] + o["height"] <= CROP_H
     import html as _html
     assert "background-size:" in html and 'view timers around the image "Timer diagram", outlined (scaled to' in _html.unescape(html)
     small = _crop(row, {"view_id": "timers", "box": {"x": 10, "y": 20, "width": 40, "height": 30}},
-                  {("timers", None): _png(1440)}, {("timers", None): "timers-0"}, "image")
+                  {("timers", None, 0): _png(1440)}, {("timers", None, 0): "timers-0"}, "image")
     assert "background-size" not in small and "scaled" not in small
 
 
@@ -130,10 +130,10 @@ def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
     row = {"type": "field", "name": "Search"}
     place = {"view_id": "v", "box": {"x": 400, "y": 100, "width": 60, "height": 30},
              "label_box": {"x": 300, "y": 105, "width": 80, "height": 20}}
-    w = _window(_crop(row, place, {("v", None): _png(1440)}, {("v", None): "v-0"}, "searchbox"))
+    w = _window(_crop(row, place, {("v", None, 0): _png(1440)}, {("v", None, 0): "v-0"}, "searchbox"))
     assert w["left"] <= 300 and w["outline"]["left"] == 400 - w["left"]  # the label is in the window, the field outlined
     gone = _crop({"type": "link", "name": "Intro"}, {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
-                 {("v", None): _png(1440)}, {("v", None): "v-0"})
+                 {("v", None, 0): _png(1440)}, {("v", None, 0): "v-0"})
     assert "scrolled out of view" in gone
 
 

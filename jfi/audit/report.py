@@ -38,7 +38,8 @@ class Shot:
 
 
 def _screenshots(folder: AuditFolder) -> dict[tuple, Shot]:
-    """(view id, viewport) -> its screenshot, from the inventory's view records. A screenshot must be a PNG image inside
+    """(view id, viewport, N) -> a picture of the view, from the inventory's view records: N = 0 its screenshot, N > 0
+    its Nth reveal (taken with elements scrolled into view in their containers). A picture must be a PNG image inside
     screenshots/ (no absolute path, no .., no symlink): anything else is refused, never read."""
     out = {}
     source = folder.inventory_jsonl if regular_file(folder.inventory_jsonl) else None
@@ -49,13 +50,18 @@ def _screenshots(folder: AuditFolder) -> dict[tuple, Shot]:
             rec = json.loads(line)
         except ValueError:
             continue
-        if isinstance(rec, dict) and rec.get("screenshot") and rec.get("view_id"):
-            path = inside(folder.root, rec["screenshot"], under="screenshots", source=str(source), line=number,
-                          field="screenshot")
+        if not (isinstance(rec, dict) and isinstance(rec.get("screenshot"), str) and rec.get("view_id")):
+            continue
+        reveals = rec.get("reveals") if isinstance(rec.get("reveals"), list) else []
+        for n, shot in enumerate([rec["screenshot"], *reveals]):
+            if not isinstance(shot, str):
+                continue
+            path = inside(folder.root, shot, under="screenshots", source=str(source), line=number,
+                          field="screenshot" if n == 0 else "reveals")
             data = png_bytes(path, source=str(source), line=number)
             if data is not None and len(data) >= 24:
-                out[(rec["view_id"], rec.get("viewport"))] = Shot(rec["screenshot"], data, int.from_bytes(data[16:20], "big"),
-                                           int.from_bytes(data[20:24], "big"))
+                out[(rec["view_id"], rec.get("viewport"), n)] = Shot(shot, data, int.from_bytes(data[16:20], "big"),
+                                                                     int.from_bytes(data[20:24], "big"))
     return out
 
 
@@ -70,7 +76,8 @@ def _union(a: dict, b: dict | None) -> dict:
 def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | str:
     """Where the crop of a row sits on its view's screenshot: the window's corner and scale (a field with its label
     in the window; something larger than the window scaled down to fit); or, as words, why there is none."""
-    if not place or not place.get("box") or (place["view_id"], place.get("viewport")) not in shots:
+    view = (place["view_id"], place.get("viewport"), place.get("shot") or 0) if place else None
+    if not place or not place.get("box") or view not in shots:
         return "the capture has no screenshot or no position for this element"
     box = place["box"]
     if row["type"] != "title" and (box["width"] <= 0 or box["height"] <= 0):
@@ -85,7 +92,7 @@ def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | s
     left = max(0, round(shown["x"] * scale) - PAD)
     top = 0 if row["type"] == "title" else \
         max(0, round((shown["y"] + shown["height"] / 2) * scale) - CROP_H // 2)  # the element mid-height
-    return {"view": (place["view_id"], place.get("viewport")), "box": box, "scale": scale, "left": left, "top": top}
+    return {"view": view, "box": box, "scale": scale, "left": left, "top": top}
 
 
 def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: dict[tuple, str], role: str = "") -> str:
@@ -94,7 +101,7 @@ def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: d
     if isinstance(w, str):
         return f'<p class="nocrop">No crop: {esc(w)}.</p>'
     box, scale, left, top, view = w["box"], w["scale"], w["left"], w["top"], w["view"]
-    seen = view[0] + (f" at {view[1]}" if view[1] else "")
+    seen = view[0] + (f" at {view[1]}" if view[1] else "") + (", scrolled to show it in its container" if view[2] else "")
     # the outline in the window's pixels (kept inside it where rounding a heavily scaled box would step out)
     ox, oy = max(0, round(box["x"] * scale) - left), max(0, round(box["y"] * scale) - top)
     ow, oh = min(max(1, round(box["width"] * scale)), CROP_W - ox), min(max(1, round(box["height"] * scale)), CROP_H - oy)
@@ -114,7 +121,7 @@ WEBP_MAX = 16383  # px: the largest side a WebP image may have (a wider screensh
 
 
 def _regions(rows: list[dict], places: dict[str, dict], shots: dict[tuple, Shot]) -> dict[tuple, list[tuple]]:
-    """(view id, viewport) -> the rectangles of its screenshot (in its own pixels) that some crop shows."""
+    """(view id, viewport, N) -> the rectangles of its picture (in its own pixels) that some crop shows."""
     out: dict[str, list[tuple]] = {}
     for r in rows:
         w = _window(r, places.get(r["id"]), shots)
@@ -149,7 +156,7 @@ def _picture(shot: Shot, regions: list[tuple]) -> tuple[str, bytes] | None:
 
 
 def pictures(rows: list[dict], places: dict[str, dict], shots: dict[tuple, Shot]) -> dict[tuple, tuple[str, bytes]]:
-    """(view id, viewport) -> (file name in report-files/, bytes) for every view a crop shows."""
+    """(view id, viewport, N) -> (file name in report-files/, bytes) for every picture a crop shows."""
     regions = _regions(rows, places, shots)
     with ThreadPoolExecutor(2) as pool:  # Pillow decodes and encodes outside the interpreter's lock
         made = dict(zip(regions, pool.map(lambda v: _picture(shots[v], regions[v]), regions)))
@@ -292,9 +299,9 @@ def _select(name: str, label: str, values: list[str]) -> str:
 
 
 def view_names(shots: dict) -> dict[tuple, str]:
-    """(view id, viewport) -> a name for its CSS class and its file in report-files/."""
-    return {v: re.sub(r"[^a-zA-Z0-9_-]", "_", "-".join(p for p in v if p))[:80] + f"-{k}"
-            for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "")))}
+    """(view id, viewport, N) -> a name for its CSS class and its file in report-files/."""
+    return {v: re.sub(r"[^a-zA-Z0-9_-]", "_", "-".join(str(p) for p in v if p))[:80] + f"-{k}"
+            for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "", v[2])))}
 
 
 def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[tuple[str, str, str]],

@@ -16,7 +16,7 @@ from ..browser import launch_options
 from ..errors import JfiError
 from ..manifest import SHOT_MAX_HEIGHT
 from ..progress import Progress
-from . import axe, axnames
+from . import axe, axnames, reveal
 from .routing import FolderSite, Guard
 from .views import View
 
@@ -220,6 +220,8 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
                 shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
                                                                           "height": min(height, SHOT_MAX_HEIGHT)})
             rec["screenshot"] = shot
+            if size <= axnames.AX_MAX_ELEMENTS:  # pictures of what the screenshot does not show
+                await reveal.reveal(page, rec, shots, width, min(height, SHOT_MAX_HEIGHT), height)
         if opts.axe is not None:  # after the inventory and the screenshot: nothing axe adds is seen by them
             rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
 
@@ -297,7 +299,8 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
         context.remove_listener("page", guard.on_page)
         await tabs.give_back(tab, guard)
     if rec["inventory"] is None and rec["screenshot"]:
-        shots.pop(rec["screenshot"], None)
+        for name in [rec["screenshot"], *rec.pop("reveals", [])]:
+            shots.pop(name, None)
         rec["screenshot"] = None
     return rec
 

@@ -94,13 +94,17 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     for position, j in ((p, j) for p in range(total) for j in range(per)):
         folder, views = by_k[position % n + 1]
         rec = {k: v for k, v in views[position // n * per + j].items() if k != "record"}
-        if rec.get("screenshot"):  # a PNG inside the slice's screenshots/, never a symlink out of it
+        reveals = rec.get("reveals") if isinstance(rec.get("reveals"), list) else []
+        for shot in [rec["screenshot"]] + reveals if rec.get("screenshot") else []:
+            # a PNG inside the slice's screenshots/, never a symlink out of it
             source = str(Path(folder) / "inventory.jsonl")
-            data = png_bytes(inside(Path(folder), rec["screenshot"], under="screenshots", source=source,
-                                    field="screenshot"), source=source)
+            if not isinstance(shot, str):
+                raise JfiError("incomplete_shard", "reveals must list screenshot paths", source=source, field="reveals")
+            data = png_bytes(inside(Path(folder), shot, under="screenshots", source=source, field="screenshot"),
+                             source=source)
             if data is None:
-                raise JfiError("incomplete_shard", f"{folder} lacks its screenshot {rec['screenshot']}", source=source)
-            shots[rec["screenshot"]] = data
+                raise JfiError("incomplete_shard", f"{folder} lacks its screenshot {shot}", source=source)
+            shots[shot] = data
         records.append(rec)
     run = {k: first[k] for k in ("schema", "engagement")}
     run["run_started_utc"] = min(h["run_started_utc"] for _, h, _ in slices)

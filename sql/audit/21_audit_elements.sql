@@ -16,6 +16,7 @@
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 --   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
+--   revealed: for a clipped element, the picture taken with it scrolled into view in its container (shot: N of the view's reveals) and its box there, in viewport pixels; NULL when none
 -- audit_links: one row per captured link of every inventoried view, in page order
 --   pos: the view's position
 --   view_id: view id
@@ -46,6 +47,7 @@
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 --   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
+--   revealed: for a clipped element, the picture taken with it scrolled into view in its container (shot: N of the view's reveals) and its box there, in viewport pixels; NULL when none
 --   permalink: whether it is a same-page link to the heading or section it sits in (or the heading beside it); NULL when not
 --   dest: the destination identity dest(href): host + path without one trailing / + query + fragment
 -- audit_images: one row per captured image of every inventoried view, in page order
@@ -78,6 +80,7 @@
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 --   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
+--   revealed: for a clipped element, the picture taken with it scrolled into view in its container (shot: N of the view's reveals) and its box there, in viewport pixels; NULL when none
 --   not_applicable: why no image question applies to it (an svg without a graphics role, inside a button or other control whose children are presentational, a presentational object or one showing its fallback); NULL when one does
 -- audit_fields: one row per captured form field of every inventoried view, in page order
 --   pos: the view's position
@@ -101,6 +104,7 @@
 --   box: where it is drawn: x, y, width and height in CSS pixels of the page (NULL for a capture made elsewhere)
 --   undrawn: whether it is not drawn at all (display:none, visibility:hidden, also through an ancestor); NULL when it is
 --   clipped: whether it lies outside what a scrolling or clipping container around it shows (scrolled out of view inside it); NULL when not
+--   revealed: for a clipped element, the picture taken with it scrolled into view in its container (shot: N of the view's reveals) and its box there, in viewport pixels; NULL when none
 --   label_box: where its visible label is drawn (label[for], a wrapping label or aria-labelledby), for crops; NULL without one
 -- audit_nav_items: one row per item of every captured navigation container, in DOM order
 --   pos: the view's position

@@ -11,7 +11,7 @@ SITES = ["clean-control", "headings-fields-labels", "identification-across-views
 TIMINGS = {"load_ms"}
 # jfi adds a key the reference does not have; everything else must be equal
 ADDED = {("capped", "navs")}
-ADDED_EVERYWHERE = {"ax", "box", "label_box", "undrawn", "clipped", "permalink", "not_applicable"}  # the browser's own name, role and exposure of each element; where it (and a field's label) is drawn; whether it is drawn at all, scrolled out of view in a container, a permalink, or no image question applies (written only when so)
+ADDED_EVERYWHERE = {"ax", "box", "label_box", "undrawn", "clipped", "revealed", "permalink", "not_applicable"}  # the browser's own name, role and exposure of each element; where it (and a field's label) is drawn; whether it is drawn at all, scrolled out of view in a container (and where its picture scrolled into view shows it), a permalink, or no image question applies (written only when so)
 
 
 def diff(ref, got, path=()):

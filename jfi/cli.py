@@ -55,6 +55,13 @@ class ExportFormat(str, Enum):
     parquet = "parquet"
 
 
+class AuditFormat(str, Enum):
+    duckdb = "duckdb"
+    sarif = "sarif"
+    junit = "junit"
+    earl = "earl"
+
+
 # What to do after a command that went through, said on stderr (stdout stays what programs read).
 NEXT_STEPS = {
     "corpus_init": "add items to corpus/functional-images.jsonl, then `jfi corpus validate`",
@@ -83,6 +90,9 @@ NEXT_STEPS = {
     "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified, then `jfi audit report`",
     "audit_report": "open {inventory}/report.html in a browser",
     "audit_receipts": "file the receipts' findings; `jfi audit export --inventory {inventory}` for analysts",
+    "audit_export": lambda a: ("`jfi audit gate --inventory {inventory}` gates a CI job on the same results"
+                               if getattr(a.get("fmt"), "value", "duckdb") != "duckdb" else
+                               "open audit.duckdb in any DuckDB client, or `jfi query --inventory {inventory}`"),
     "review_export": "fill review-tasks.xlsx (or .csv, or return-template.json) in {out} (in each part folder when "
                      "split), then `jfi audit review apply` (each part on its own)",
     "review_apply": "`jfi audit merge --inventory {inventory}`, then `jfi audit report --inventory {inventory}`",
@@ -555,15 +565,40 @@ def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The bu
 @audit_app.command("export")
 @guarded
 def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
-                 out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder).")):
+                 out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder)."),
+                 fmt: AuditFormat = typer.Option(AuditFormat.duckdb, "--format", help="duckdb (audit.duckdb and Parquet), sarif, junit or earl."),
+                 flags_fail: bool = typer.Option(False, "--flags-fail", help="junit: an objective flag fails its test case too (not only a ratified no).")):
     """Write audit.duckdb (the views people query, materialised with their meanings) and Parquet files of units,
-    flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts.
+    flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts; or the results for other
+    tools: SARIF 2.1.0 (audit.sarif), JUnit XML (audit-junit.xml), W3C EARL in JSON-LD (audit-earl.jsonld).
 
-    Example: jfi audit export --inventory exports/audit --out exports/analyst
+    Example: jfi audit export --inventory exports/audit --format sarif
     """
     from .audit.export import export
     from .audit.folder import AuditFolder
-    return export(AuditFolder(inventory), out)
+    return export(AuditFolder(inventory), out, fmt.value, flags_fail=flags_fail)
+
+
+class FailOn(str, Enum):
+    objective = "objective"
+    decisive = "decisive"
+    ratified_no = "ratified-no"
+
+
+@audit_app.command("gate")
+@guarded
+def audit_gate(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+               baseline: Optional[Path] = typer.Option(None, "--baseline", help="Findings accepted before (a file --write-baseline wrote)."),
+               fail_on: FailOn = typer.Option(FailOn.objective, "--fail-on", help="objective (a flag stating a fact), decisive (any flag that counts) or ratified-no."),
+               write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Record the current findings as a baseline file and pass.")):
+    """A CI gate: exit 0 when no finding at the fail level is beyond the baseline, 1 naming each new finding, 2 on bad
+    input. Findings are keyed by a stable fingerprint (unit id | flag or question).
+
+    Example: jfi audit gate --inventory audits/site --baseline gate-baseline.json --fail-on objective
+    """
+    from .audit.folder import AuditFolder
+    from .audit.gate import gate
+    return gate(AuditFolder(inventory), baseline, fail_on.value, write_baseline)
 
 
 @audit_app.command("eval")

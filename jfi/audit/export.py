@@ -12,6 +12,7 @@ from ..jsonl import AtomicFiles, writer_lock
 from ..rulebook import internal, sections_of
 from ..store import sql_string as _quote
 from ..output import say
+from . import interchange
 from .evaluation import load_saved
 from .folder import AuditFolder, load_folder
 
@@ -27,9 +28,13 @@ PARQUET = {
 }
 
 
-def export(folder: AuditFolder, out: Path | None) -> int:
+def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> int:
+    """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
+    (sarif, junit, earl: see interchange)."""
     out = Path(out) if out else folder.root
     folder.require_built()
+    if fmt != "duckdb":
+        return _interchange(folder, out, fmt, flags_fail)
     with writer_lock(folder.root):
         store = load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe()
         try:
@@ -66,4 +71,18 @@ def export(folder: AuditFolder, out: Path | None) -> int:
         say(path)
     say(f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
           "client, or query the folder with `jfi query --inventory`")
+    return 0
+
+
+def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> int:
+    with writer_lock(folder.root):
+        store = load_folder(folder, strict=False)[0]
+        try:
+            docs = interchange.documents(store, fmt, flags_fail=flags_fail)
+        finally:
+            store.close()
+        with AtomicFiles() as files:
+            written = interchange.write(files, out, docs)
+    for path in written:
+        say(path)
     return 0

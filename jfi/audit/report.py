@@ -76,6 +76,8 @@ def _union(a: dict, b: dict | None) -> dict:
 def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | str:
     """Where the crop of a row sits on its view's screenshot: the window's corner and scale (a field with its label
     in the window; something larger than the window scaled down to fit); or, as words, why there is none."""
+    if row["type"] == "ident":
+        return "this row compares the names one destination is given across the site; each is a link row with its own crop"
     view = (place["view_id"], place.get("viewport"), place.get("shot") or 0) if place else None
     if not place or not place.get("box") or view not in shots:
         return "the capture has no screenshot or no position for this element"

@@ -220,10 +220,12 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
                 shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
                                                                           "height": min(height, SHOT_MAX_HEIGHT)})
             rec["screenshot"] = shot
-            if size <= axnames.AX_MAX_ELEMENTS:  # pictures of what the screenshot does not show
-                await reveal.reveal(page, rec, shots, width, min(height, SHOT_MAX_HEIGHT), height)
+            extent = (width, min(height, SHOT_MAX_HEIGHT), height) if size <= axnames.AX_MAX_ELEMENTS else None
         if opts.axe is not None:  # after the inventory and the screenshot: nothing axe adds is seen by them
             rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
+        if opts.screenshots and extent:  # pictures of what the screenshot does not show, the elements' and axe's
+            things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
+            await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
 
 
 class Tabs:

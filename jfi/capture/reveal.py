@@ -6,6 +6,7 @@ photographed. Each picture is `<view>__<viewport>__N.png`, listed in the view re
 which picture shows it and its box there (`revealed`: {shot: N, box}). The scroll positions are put back afterwards."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from ..manifest import SHOT_MAX_HEIGHT
@@ -14,53 +15,76 @@ KINDS = ("headings", "links", "images", "fields")
 MAX_SHOTS = 6         # screenfuls per view at most: a long sidebar takes a few
 MAX_TILES = 12        # tiles below the screenshot per view at most: 12 x 10,000 px of page
 MAX_ELEMENTS = 2000   # elements looked for per view at most
+BUDGET_S = 15         # seconds of pictures per view at most (a 10,000 px tile takes about 2 s); also within the view's own
 SCRIPT = Path(__file__).with_name("reveal.js").read_text(encoding="utf-8")
 
 
-def _elements(inventory: dict) -> list[dict]:
-    return [e for kind in KINDS for e in (inventory.get(kind) or [])
-            if isinstance(e, dict) and isinstance(e.get("box"), dict) and e["box"].get("height", 0) > 0
-            and e["box"].get("width", 0) > 0 and not e.get("frame") and not e.get("undrawn")][:MAX_ELEMENTS]
+def elements(inventory: dict) -> list[tuple[dict, str | None, bool]]:
+    """(element, selector, scrolled out of view in a container) for each drawn element of the inventory."""
+    return [(e, e.get("selector"), bool(e.get("clipped"))) for kind in KINDS for e in (inventory.get(kind) or [])
+            if isinstance(e, dict) and _drawn(e.get("box")) and not e.get("frame") and not e.get("undrawn")][:MAX_ELEMENTS]
 
 
-async def reveal(page, rec: dict, shots: dict, width: int, height: int, page_height: int) -> None:
-    """Photograph the view's elements its screenshot (`width` x `height` px of a page `page_height` px tall) does not
-    show; `shots` gets each picture's bytes."""
-    elements = _elements(rec["inventory"])
-    base, files = rec["screenshot"].removesuffix(".png"), []
+def axe_nodes(axe: dict | None) -> list[tuple[dict, str | None, bool]]:
+    """The same for axe-core's nodes in the top document; a node whose box lies above or left of the page is taken
+    as scrolled out of view in a container (axe gives no more)."""
+    nodes = [n for r in (axe or {}).get("results") or [] for n in r.get("nodes") or []]
+    return [(n, n["target"][0], n["box"]["y"] + n["box"]["height"] <= 0 or n["box"]["x"] + n["box"]["width"] <= 0)
+            for n in nodes if _drawn(n.get("box")) and isinstance(n.get("target"), list) and len(n["target"]) == 1
+            and isinstance(n["target"][0], str)][:MAX_ELEMENTS]
+
+
+def _drawn(box) -> bool:
+    return isinstance(box, dict) and box.get("width", 0) > 0 and box.get("height", 0) > 0
+
+
+async def reveal(page, rec: dict, shots: dict, things: list[tuple[dict, str | None, bool]], width: int, height: int,
+                 page_height: int, deadline: float) -> None:
+    """Photograph the things (see elements, axe_nodes) the view's screenshot (`width` x `height` px of a page
+    `page_height` px tall) does not show, while time is left (BUDGET_S, and until `deadline` on the monotonic clock);
+    `shots` gets each picture's bytes, the view record its `reveals`."""
+    files = rec.setdefault("reveals", [])
+    base = rec["screenshot"].removesuffix(".png")
+    deadline = min(deadline, time.monotonic() + BUDGET_S)
 
     def add(data: bytes) -> int:
         files.append(f"{base}__{len(files) + 1}.png")
         shots[files[-1]] = data
         return len(files)
 
-    below = sorted((e for e in elements if not e.get("clipped") and e["box"]["y"] + e["box"]["height"] > height),
-                   key=lambda e: e["box"]["y"])
-    tiles = 0
-    while below and tiles < MAX_TILES and page_height > height:
-        top = max(0, min(below[0]["box"]["y"] - 100, page_height - 1))
-        bottom = min(page_height, top + SHOT_MAX_HEIGHT)
-        n = add(await page.screenshot(full_page=True, clip={"x": 0, "y": top, "width": width, "height": bottom - top}))
-        tiles += 1
-        for e in below:
-            if e["box"]["y"] + e["box"]["height"] <= bottom:
-                e["revealed"] = {"shot": n, "box": {**e["box"], "y": e["box"]["y"] - top}}
-        below = [e for e in below[1:] if "revealed" not in e]  # the first goes even when taller than a tile
-    pending = [e for e in elements if e.get("clipped") and e.get("selector")]
-    if pending:
-        try:
-            await page.evaluate(SCRIPT, {"targets": [{"selector": e["selector"], "box": e["box"]} for e in pending]})
-            left, screens = list(range(len(pending))), 0
-            while left and screens < MAX_SHOTS:
-                shown = await page.evaluate(SCRIPT, {"next": left})
-                if shown:
-                    n = add(await page.screenshot())
-                    screens += 1
-                    for s in shown:
-                        pending[s["i"]]["revealed"] = {"shot": n, "box": s["box"]}
-                done = {s["i"] for s in shown} | {left[0]}  # the first goes even when nothing could show it
-                left = [i for i in left if i not in done]
-        finally:
-            await page.evaluate(SCRIPT, {"restore": True})
-    if files:
-        rec["reveals"] = files
+    try:
+        below = sorted((t for t, _, clipped in things if not clipped and t["box"]["y"] + t["box"]["height"] > height),
+                       key=lambda t: t["box"]["y"])
+        tiles = 0
+        while below and tiles < MAX_TILES and page_height > height and time.monotonic() < deadline:
+            top = max(0, min(below[0]["box"]["y"] - 100, page_height - 1))
+            bottom = min(page_height, top + SHOT_MAX_HEIGHT)
+            n = add(await page.screenshot(full_page=True, clip={"x": 0, "y": top, "width": width, "height": bottom - top}))
+            tiles += 1
+            for t in below:
+                if t["box"]["y"] + t["box"]["height"] <= bottom:
+                    t["revealed"] = {"shot": n, "box": {**t["box"], "y": t["box"]["y"] - top}}
+            below = [t for t in below[1:] if "revealed" not in t]  # the first goes even when taller than a tile
+        pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
+        if pending:
+            await _screenfuls(page, pending, add, deadline)
+    finally:
+        if not files:
+            rec.pop("reveals")
+
+
+async def _screenfuls(page, pending: list[tuple[dict, str]], add, deadline: float) -> None:
+    try:
+        await page.evaluate(SCRIPT, {"targets": [{"selector": sel, "box": t["box"]} for t, sel in pending]})
+        left, screens = list(range(len(pending))), 0
+        while left and screens < MAX_SHOTS and time.monotonic() < deadline:
+            shown = await page.evaluate(SCRIPT, {"next": left})
+            if shown:
+                n = add(await page.screenshot())
+                screens += 1
+                for s in shown:
+                    pending[s["i"]][0]["revealed"] = {"shot": n, "box": s["box"]}
+            done = {s["i"] for s in shown} | {left[0]}  # the first goes even when nothing could show it
+            left = [i for i in left if i not in done]
+    finally:
+        await page.evaluate(SCRIPT, {"restore": True})

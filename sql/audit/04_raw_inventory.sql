@@ -45,7 +45,8 @@ CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
 CREATE OR REPLACE MACRO audit_axe_structure() AS '{"engine": "VARCHAR", "error": "VARCHAR", "nodes_total": "INTEGER",
     "capped": "BOOLEAN", "options": {"type": "VARCHAR", "values": ["VARCHAR"]}, "results": [{"rule": "VARCHAR", "outcome": "VARCHAR", "impact": "VARCHAR", "tags": ["VARCHAR"],
     "help": "VARCHAR", "help_url": "VARCHAR", "nodes": [{"target": "JSON", "html": "VARCHAR", "summary": "VARCHAR",
-    "impact": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}]}]}';
+    "impact": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"},
+    "revealed": {"shot": "INTEGER", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}}]}]}';
 
 CREATE OR REPLACE MACRO audit_inventory_file(path) AS TABLE
 SELECT path AS source, CAST(NULL AS INTEGER) AS line, record, view_id, product, url, final_url, nav_error,

@@ -24,6 +24,7 @@
 --   html: the node's HTML snippet
 --   summary: axe-core's failure summary
 --   box: where the node is drawn, CSS pixels of the page (NULL when it could not be found again)
+--   revealed: where a picture of its own shows it when the view's screenshot does not (shot: N of the view's reveals, box in that picture's pixels); NULL when none
 --   fingerprint: the element's fingerprint: first 16 hex of sha256 of the snippet and the target, each normalised so that per-page ids, numbers and query strings do not tell one component's copies apart (whitespace collapsed, lower case, ?query and #fragment dropped from attribute values, every run of digits read as 0)
 CREATE OR REPLACE MACRO axe_normal(text) AS
     regexp_replace(regexp_replace(regexp_replace(lower(trim(text)), '\s+', ' ', 'g'), '[?#][^"''\s>]*', '', 'g'), '[0-9]+', '0', 'g');
@@ -54,7 +55,7 @@ nodes AS (
 )
 SELECT pos, view_id, product, row_number() OVER (PARTITION BY pos ORDER BY ri, ni) AS i, rule, outcome,
     coalesce(n.impact, rule_impact) AS impact, tags, axe_sc(tags) AS sc, help, help_url, axe_target(n.target) AS target,
-    n.html AS html, n.summary AS summary, n.box AS box,
+    n.html AS html, n.summary AS summary, n.box AS box, n.revealed AS revealed,
     substr(sha256(axe_normal(coalesce(n.html, '')) || '|' || axe_normal(axe_target(n.target))), 1, 16) AS fingerprint
 FROM nodes
 ORDER BY pos, i;

@@ -12,7 +12,7 @@ WITH elements AS (
     UNION ALL SELECT 'link', pos, i, box, clipped, revealed, NULL FROM audit_links
     UNION ALL SELECT 'image', pos, i, box, clipped, revealed, NULL FROM audit_images
     UNION ALL SELECT 'field', pos, i, box, clipped, revealed, label_box FROM audit_fields
-    UNION ALL SELECT 'finding', pos, i, box, NULL, NULL, NULL FROM audit_axe_nodes
+    UNION ALL SELECT 'finding', pos, i, box, NULL, revealed, NULL FROM audit_axe_nodes
 ),
 boxes AS (  -- an element the screenshot does not show (scrolled out of view in its container, or further down the page) is shown in its own picture
     SELECT type, pos, i,

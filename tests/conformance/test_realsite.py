@@ -116,4 +116,9 @@ def test_every_crop_contains_its_outline_and_comes_from_an_occurrence_in_view(bo
             (SELECT count(*) FROM (SELECT id FROM occ GROUP BY id HAVING bool_or(clipped) AND bool_or(NOT clipped))) AS mixed
         FROM occ""")
     assert row["mixed"] > 0 and row["wrong"] == 0
+    # a link scrolled out of view in the sidebar on every page is cropped from its picture scrolled into view
+    [row] = query(folder, "SELECT count(*) FILTER (WHERE clipped) AS clipped, count(*) FILTER (WHERE shot > 0) AS own "
+                          "FROM audit_unit_places")
+    assert row["clipped"] == 0 and row["own"] > 0
+    assert "scrolled out of view inside its container) wherever" not in page
     assert (folder / "report-files").is_dir() and "data:image" not in page

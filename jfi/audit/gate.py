@@ -1,0 +1,57 @@
+"""`jfi audit gate`: a CI gate over the audit's results. A finding is a result at or above the fail level (objective:
+a flag that states a fact fails; decisive: any flag that counts; ratified-no: a question a person ratified no); the
+gate passes (0) when every finding is in the baseline, fails (1) naming each new one, and refuses bad input (2). A
+baseline records findings by their stable fingerprint (unit id | flag or question)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import JfiError
+from ..jsonl import atomic_write, parse_json, writer_lock
+from ..output import err, say
+from ..paths import regular_file
+from .folder import AuditFolder, load_folder
+
+SCHEMA = "jfi-gate-baseline/v1"
+LEVELS = {  # fail level -> the results that are findings at it (SQL over audit_results)
+    "objective": "kind = 'flag' AND objective",
+    "decisive": "kind = 'flag' AND decisive",
+    "ratified-no": "kind = 'question' AND outcome = 'failed'",
+}
+
+
+def read_baseline(path: Path) -> set[str]:
+    if not regular_file(path):
+        raise JfiError("no_baseline", "the baseline is not a file; write one with --write-baseline", source=str(path))
+    doc = parse_json(Path(path).read_bytes(), path)
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("fingerprints"), list) \
+            or not all(isinstance(f, str) for f in doc["fingerprints"]):
+        raise JfiError("invalid_baseline", f'a baseline is {{"schema": "{SCHEMA}", "fingerprints": [strings]}}',
+                       source=str(path), field="fingerprints")
+    return set(doc["fingerprints"])
+
+
+def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> int:
+    folder.require_built()
+    known = read_baseline(baseline) if baseline else set()
+    with writer_lock(folder.root):
+        store = load_folder(folder, strict=True)[0]
+        try:
+            findings = store.rows(f"SELECT fingerprint, rule, id, name, views FROM audit_results WHERE {LEVELS[fail_on]} "
+                                  "ORDER BY fingerprint")
+        finally:
+            store.close()
+    current = {f["fingerprint"] for f in findings}
+    if write_baseline:
+        atomic_write(Path(write_baseline), json.dumps({"schema": SCHEMA, "fail_on": fail_on,
+                                                      "fingerprints": sorted(current)}, indent=1) + "\n")
+        say(f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline")
+        return 0
+    new = [f for f in findings if f["fingerprint"] not in known]
+    for f in new:
+        say(f'NEW {f["fingerprint"]}: "{f["name"] or ""}" on {", ".join(f["views"] or [])}')
+    gone = len(known - current)
+    err(f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
+        + (f", {gone} in the baseline no longer found" if gone else ""))
+    return 1 if new else 0

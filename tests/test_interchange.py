@@ -1,0 +1,154 @@
+"""The audit's results for other tools — SARIF 2.1.0 (valid against the published schema), JUnit XML (read back with
+junitparser), W3C EARL in JSON-LD (read back as triples with rdflib) — the rule metadata every reader needs, and the
+CI gate with a baseline. Drafts never become passed or failed."""
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import rdflib
+from junitparser import JUnitXml
+
+from conftest import REPO, Jfi, snapshot
+from inventories import image, link, view, write
+
+STANDARDS = REPO.parent / "shared" / "standards"
+EARL = rdflib.Namespace("http://www.w3.org/ns/earl#")
+OUTCOMES = {EARL.passed, EARL.failed, EARL.cantTell, EARL.inapplicable, EARL.untested}
+
+
+def _views(extra_unnamed: bool = False):
+    empty = [] if extra_unnamed else [link("", "/empty", selector="main > a.empty")]  # fixed when the other comes
+    home = view("home", links=[link("Learn more", "/a", selector="main > a.more"), link("Fares", "/f"), *empty],
+                images=[image("/img/x.png", None, selector="main > img.x")])
+    views = [home, view("fares", links=[link("Fares", "/f")])]
+    if extra_unnamed:
+        views.append(view("about", links=[link("", "/blank", selector="main > a.blank")]))
+    return views
+
+
+def _ledger(folder: Path, rulings: dict[str, str]) -> None:
+    lines = [json.dumps({"id": uid, "ratified_by": "Ana Ruiz", "ratified_judgment": judgment, "ratifier_note": "Checked.",
+                         "ratified_utc": "2026-11-30T16:20:00Z"}) for uid, judgment in rulings.items()]
+    (folder / "ratifications.jsonl").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def audit(tmp_path):
+    folder = write(tmp_path / "audit", _views())
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    units = {(u["type"], u["name"]): u["id"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
+    # a judge drafted "no" for Fares: a draft, never a verdict; a person ratified Learn more no and the title yes
+    batch = next((folder / "batches").glob("harbor-link-*.jsonl"))
+    judged = []
+    for line in batch.read_text().splitlines():
+        unit = json.loads(line)
+        judged.append(json.dumps({"id": unit["id"], "judgment": "no", "confidence": "high", "rationale": "Vague.",
+                                  "fix": "Say more.", "needs_human": False, "drafted_by": "model"}))
+    batch.with_name(batch.stem + ".judged.jsonl").write_text("\n".join(judged) + "\n")
+    title = next(uid for (t, _), uid in units.items() if t == "title" and uid)
+    _ledger(folder, {units[("link", "Learn more")]: "no", title: "yes"})
+    return jfi, folder, units
+
+
+def _export(jfi, folder, fmt, *extra):
+    r = jfi("audit", "export", "--inventory", str(folder), "--format", fmt, *extra)
+    assert r.exit_code == 0, r.stderr
+    return folder / {"sarif": "audit.sarif", "junit": "audit-junit.xml", "earl": "audit-earl.jsonld"}[fmt]
+
+
+def test_every_flag_and_question_carries_its_criteria_act_rule_and_help_url(audit):
+    jfi, folder, _ = audit
+    rules = {r["rule"]: r for r in jfi("query", "--inventory", str(folder), "--format", "json",
+                                       "SELECT * FROM audit_rule_metadata").json}
+    expected = {"question-image": "qt1vmo", "question-link": "5effbb", "question-heading": "b49b2e",
+                "question-title": "c4a8a4", "question-field": "cc0f0a", "image_no_accessible_name": "23a2a8"}
+    assert {k: rules[k]["act_rule"] for k in expected} == expected
+    assert rules["question-link"]["help_url"] == "https://www.w3.org/WAI/WCAG22/Understanding/link-purpose-in-context.html"
+    assert rules["question-link"]["sc"] == ["2.4.4"] and "act:5effbb" in rules["question-link"]["tags"]
+    assert len(rules) == len({r for r in rules})  # one row per rule, a flag over several types included
+    assert all(r["help_url"] for r in rules.values() if r["sc"])
+
+
+def test_sarif_is_valid_against_the_published_schema_and_keeps_drafts_apart(audit):
+    jfi, folder, units = audit
+    doc = json.loads(_export(jfi, folder, "sarif").read_text())
+    schema = json.loads((STANDARDS / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(doc, schema)
+    [run] = doc["runs"]
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert rules["question-link"]["helpUri"].startswith("https://www.w3.org/WAI/WCAG22/Understanding/")
+    results = run["results"]
+    assert all(r["ruleId"] in rules and run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    prints = [r["partialFingerprints"]["jfiResult/v1"] for r in results]
+    assert len(prints) == len(set(prints))
+    by = {(r["properties"]["unit"], r["ruleId"]): r for r in results}
+    learn = by[(units[("link", "Learn more")], "question-link")]
+    assert (learn["kind"], learn["level"]) == ("fail", "error") and learn["properties"]["ratified_by"] == "Ana Ruiz"
+    fares = by[(units[("link", "Fares")], "question-link")]
+    assert (fares["kind"], fares["level"]) == ("review", "none")  # drafted no, not ratified
+    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in fares["locations"]] == \
+        ["http://site.example/home.html", "http://site.example/fares.html"]
+    assert any(r["kind"] == "fail" and r["ruleId"] == "link_empty_name" for r in results)  # an objective flag fails
+
+
+def test_junit_has_a_suite_per_product_and_fails_what_was_ratified_no(audit):
+    jfi, folder, units = audit
+    xml = JUnitXml.fromfile(str(_export(jfi, folder, "junit")))
+    [suite] = list(xml)
+    cases = {case.name.split()[0]: case for case in suite}
+    assert suite.name == "harbor" and len(cases) == len(units)
+    failed = {uid for uid, case in cases.items() if any(type(r).__name__ == "Failure" for r in case.result)}
+    assert failed == {units[("link", "Learn more")]}  # the draft no for Fares fails nothing
+    assert cases[units[("link", "Fares")]].is_skipped and cases[next(u for (t, _), u in units.items() if t == "title")].is_passed
+    strict = JUnitXml.fromfile(str(_export(jfi, folder, "junit", "--flags-fail")))
+    failed = {case.name.split()[0] for case in list(strict)[0] if any(type(r).__name__ == "Failure" for r in case.result)}
+    assert units[("link", "")] in failed and units[("link", "Learn more")] in failed
+
+
+def test_earl_reads_back_as_assertions_and_drafts_are_cant_tell(audit):
+    jfi, folder, units = audit
+    graph = rdflib.Graph().parse(str(_export(jfi, folder, "earl")), format="json-ld")
+    assertions = list(graph.subjects(rdflib.RDF.type, EARL.Assertion))
+    assert assertions
+    outcomes = {}
+    for a in assertions:
+        assert graph.value(a, EARL.assertedBy) is not None and graph.value(a, EARL.subject) is not None
+        test, result = graph.value(a, EARL.test), graph.value(a, EARL.result)
+        assert test is not None and graph.value(result, EARL.outcome) in OUTCOMES
+        pointer = graph.value(result, EARL.pointer)
+        expression = graph.value(pointer, rdflib.URIRef("http://www.w3.org/2009/pointers#expression")) if pointer else None
+        outcomes.setdefault(str(test).rsplit(":", 1)[1], []).append((graph.value(result, EARL.outcome),
+                                                                     graph.value(a, EARL.mode), str(expression)))
+    links = outcomes["question-link"]
+    assert (EARL.failed, EARL.manual, "main > a.more") in links
+    assert all(o in (EARL.failed, EARL.cantTell) for o, _, _ in links)  # the drafted no for Fares is cantTell
+    assert sum(o == EARL.failed for o, _, _ in links) == 1
+    assert (EARL.passed, EARL.manual, "title") in outcomes["question-title"]
+    assert all(o == EARL.failed and m == EARL.automatic for o, m, _ in outcomes["link_empty_name"])
+
+
+def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_path):
+    jfi, folder, units = audit
+    base = tmp_path / "gate-baseline.json"
+    r = jfi("audit", "gate", "--inventory", str(folder))
+    assert r.exit_code == 1 and f"{units[('link', '')]}|link_empty_name" in r.stdout
+    assert jfi("audit", "gate", "--inventory", str(folder), "--write-baseline", str(base)).exit_code == 0
+    assert jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(base)).exit_code == 0
+    # the site changes: one unnamed link fixed, another added on a new page
+    write(folder, _views(extra_unnamed=True))
+    for judged in (folder / "batches").glob("*.judged.jsonl"):  # the judges' returns were for the old batches
+        judged.unlink()
+    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
+    r = jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(base))
+    assert r.exit_code == 1
+    new = [line for line in r.stdout.splitlines() if line.startswith("NEW ")]
+    assert len(new) == 1 and '"" on about' in new[0] and "1 in the baseline no longer found" in r.stderr
+    # ratified-no findings are another level; a bad baseline is refused, nothing written
+    assert jfi("audit", "gate", "--inventory", str(folder), "--fail-on", "ratified-no").exit_code == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "jfi-gate-baseline/v1", "fingerprints": [1]}')
+    before = snapshot(folder)
+    r = jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(bad))
+    assert r.exit_code == 2 and "invalid_baseline" in r.stderr and snapshot(folder) == before

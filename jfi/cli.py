@@ -60,6 +60,7 @@ class AuditFormat(str, Enum):
     sarif = "sarif"
     junit = "junit"
     earl = "earl"
+    openacr = "openacr"
 
 
 # What to do after a command that went through, said on stderr (stdout stays what programs read).
@@ -566,11 +567,12 @@ def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The bu
 @guarded
 def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
                  out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder)."),
-                 fmt: AuditFormat = typer.Option(AuditFormat.duckdb, "--format", help="duckdb (audit.duckdb and Parquet), sarif, junit or earl."),
+                 fmt: AuditFormat = typer.Option(AuditFormat.duckdb, "--format", help="duckdb (audit.duckdb and Parquet), sarif, junit, earl or openacr."),
                  flags_fail: bool = typer.Option(False, "--flags-fail", help="junit: an objective flag fails its test case too (not only a ratified no).")):
     """Write audit.duckdb (the views people query, materialised with their meanings) and Parquet files of units,
     flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts; or the results for other
-    tools: SARIF 2.1.0 (audit.sarif), JUnit XML (audit-junit.xml), W3C EARL in JSON-LD (audit-earl.jsonld).
+    tools: SARIF 2.1.0 (audit.sarif), JUnit XML (audit-junit.xml), W3C EARL in JSON-LD (audit-earl.jsonld), OpenACR
+    (audit-openacr.yaml, a VPAT 2.5 WCAG 2.2 report from ratified rows; audit.toml's [acr] names its author).
 
     Example: jfi audit export --inventory exports/audit --format sarif
     """

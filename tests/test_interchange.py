@@ -152,3 +152,27 @@ def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_p
     before = snapshot(folder)
     r = jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(bad))
     assert r.exit_code == 2 and "invalid_baseline" in r.stderr and snapshot(folder) == before
+
+
+def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audit):
+    import yaml
+    jfi, folder, _ = audit
+    before = snapshot(folder)
+    r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
+    assert r.exit_code == 2 and "[acr] author" in r.stderr and snapshot(folder) == before
+    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n')
+    r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
+    assert r.exit_code == 0, r.stderr
+    doc = yaml.safe_load((folder / "audit-openacr.yaml").read_text())
+    jsonschema.validate(doc, json.loads((STANDARDS / "openacr-0.1.0.json").read_text()))
+    catalog = yaml.safe_load((STANDARDS / "openacr-catalog-2.5-edition-wcag-2.2-en.yaml").read_text())
+    terms = {t["id"] for t in catalog["terms"]}
+    for chapter in catalog["chapters"][:3]:
+        mine = doc["chapters"][chapter["id"]]["criteria"]
+        assert [str(c["num"]) for c in mine] == [str(c["id"]) for c in chapter["criteria"]]
+        assert all(c["components"][0]["adherence"]["level"] in terms for c in mine)
+    level = {str(c["num"]): c["components"][0]["adherence"] for ch in doc["chapters"].values() for c in ch["criteria"]}
+    assert level["2.4.2"]["level"] == "supports"           # the title ratified yes
+    assert level["2.4.4"]["level"] == "does-not-support"   # Learn more ratified no; Fares' drafted no does not count
+    assert level["1.1.1"]["level"] == "not-evaluated" and level["1.4.3"]["level"] == "not-evaluated"
+    assert doc["title"] == "Harbor Transit Accessibility Conformance Report"

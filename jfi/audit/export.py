@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from .. import audit_toml
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..rulebook import internal, sections_of
@@ -76,9 +77,11 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
 
 def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> int:
     with writer_lock(folder.root):
+        config_path = folder.root / "audit.toml"
+        config = audit_toml.read(config_path) if fmt == "openacr" else None
         store = load_folder(folder, strict=False)[0]
         try:
-            docs = interchange.documents(store, fmt, flags_fail=flags_fail)
+            docs = interchange.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
         finally:
             store.close()
         with AtomicFiles() as files:

@@ -1,17 +1,25 @@
-"""The audit's results in the formats other tools read, written from audit_results and audit_rule_metadata:
-SARIF 2.1.0 (code-scanning viewers, CI annotations), JUnit XML (every CI's test tab) and W3C EARL in JSON-LD (the
-ACT Rules implementation report shape). Drafts are never verdicts: a question is cantTell (EARL), review (SARIF) or
-skipped (JUnit) until a named person ratifies it."""
+"""The audit's results in the formats other tools read, written from audit_results, audit_rule_metadata and
+audit_acr: SARIF 2.1.0 (code-scanning viewers, CI annotations), JUnit XML (every CI's test tab), W3C EARL in JSON-LD
+(the ACT Rules implementation report shape) and OpenACR (GSA's machine-readable VPAT 2.5 conformance report, YAML).
+Drafts are never verdicts: a question is cantTell (EARL), review (SARIF), skipped (JUnit) or not counted (OpenACR)
+until a named person ratifies it."""
 from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
 from pathlib import Path
 
+import yaml
+
+from ..errors import JfiError
 from ..version import __version__
 
 INFO_URI = "https://github.com/jfi-project/jfi"
-FILES = {"sarif": "audit.sarif", "junit": "audit-junit.xml", "earl": "audit-earl.jsonld"}
+FILES = {"sarif": "audit.sarif", "junit": "audit-junit.xml", "earl": "audit-earl.jsonld", "openacr": "audit-openacr.yaml"}
+ACR_CATALOG = "2.5-edition-wcag-2.2-en"
+ACR_CHAPTERS = {"A": "success_criteria_level_a", "AA": "success_criteria_level_aa", "AAA": "success_criteria_level_aaa"}
+ACR_KEYS = {"author": True, "email": True, "product": False, "version": False, "company": False, "notes": False}
 RESULTS_SQL = "SELECT * FROM audit_results ORDER BY product, id, kind DESC, rule, flag"
 RULES_SQL = "SELECT * FROM audit_rule_metadata"
 PAGES_SQL = ("SELECT view_id, any_value(coalesce(final_url, url) ORDER BY pos) AS url FROM audit_views GROUP BY view_id")
@@ -150,8 +158,54 @@ def earl(results: list[dict], pages: dict[str, str]) -> dict:
     return {"@context": EARL_CONTEXT, "@graph": graph}
 
 
-def documents(store, fmt: str, *, flags_fail: bool = False) -> dict[str, bytes]:
-    """{file name: bytes} of one format, from a loaded store."""
+def acr_settings(config: dict | None, source: Path) -> dict:
+    """audit.toml's [acr] table: who signs the report (author, email: required), and optionally the product's name
+    and version, the author's company and notes."""
+    table = (config or {}).get("acr", {})
+    for key, required in ACR_KEYS.items():
+        value = table.get(key)
+        if (required and not (isinstance(value, str) and value.strip())) or (value is not None and not isinstance(value, str)):
+            raise JfiError("invalid_config", f'[acr] {key} must be a string{" (required for a conformance report)" if required else ""}: '
+                           f'[acr] author = "Name", email = "name@example.org"', source=str(source), field=f"acr.{key}")
+    unknown = sorted(set(table) - set(ACR_KEYS))
+    if unknown:
+        raise JfiError("invalid_config", f"[acr] has unknown key(s) {', '.join(unknown)} ({', '.join(ACR_KEYS)})",
+                       source=str(source), field=f"acr.{unknown[0]}")
+    return table
+
+
+def openacr(rows: list[dict], settings: dict, products: list[str], today: str) -> dict:
+    """The report: every WCAG 2.2 criterion of the catalogue, web component, adherence from ratified rows only."""
+    name = settings.get("product") or ", ".join(products)
+    chapters: dict[str, dict] = {}
+    for r in rows:
+        chapter = chapters.setdefault(ACR_CHAPTERS[r["level"]], {"criteria": []})
+        chapter["criteria"].append({"num": r["sc"], "components": [
+            {"name": "web", "adherence": {"level": r["adherence"], "notes": r["notes"]}}]})
+    author = {"name": settings["author"], "email": settings["email"],
+              **({"company_name": settings["company"]} if settings.get("company") else {})}
+    return {"title": f"{name} Accessibility Conformance Report", "product": {
+                "name": name, **({"version": settings["version"]} if settings.get("version") else {})},
+            "author": author, "report_date": today, "last_modified_date": today,
+            "notes": settings.get("notes") or (f"Written by jfi {__version__} from the audit's ratification ledger. A "
+                                               "criterion's adherence comes from the rows a named person ratified, never "
+                                               "from drafts or flags; a criterion jfi asks nothing about, or whose rows no "
+                                               "one has ratified yet, is not evaluated."),
+            "evaluation_methods_used": ("Read-only capture of each view in Chromium (accessible names from the browser), "
+                                        "axe-core, deterministic flags, judge drafts, and ratification by named people "
+                                        "through an append-only, pinned ledger."),
+            "catalog": ACR_CATALOG, "chapters": chapters}
+
+
+def documents(store, fmt: str, *, flags_fail: bool = False, config: dict | None = None,
+              config_path: Path | None = None) -> dict[str, bytes]:
+    """{file name: bytes} of one format, from a loaded store (OpenACR reads audit.toml's [acr] too)."""
+    if fmt == "openacr":
+        settings = acr_settings(config, config_path)
+        products = [p for (p,) in store.con.execute("SELECT DISTINCT product FROM audit_results ORDER BY 1").fetchall()]
+        today = datetime.now(timezone.utc).date().isoformat()
+        doc = openacr(store.rows("SELECT * FROM audit_acr"), settings, products, today)
+        return {FILES[fmt]: yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100).encode()}
     results = store.rows(RESULTS_SQL)
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
     if fmt == "sarif":

@@ -24,27 +24,64 @@ $(VENV)/.browser: $(VENV)/.installed
 	@$(PY) -m jfi.browser
 	touch $@
 
+# The main job is a chain of file targets: each output depends on the inputs it reads (and the rulebook, sql/), so
+# a second `make` runs no jfi command, a changed input reruns only what reads it, and `make -n` says what would run.
+A := $(EXPORTS)/audit
+RULES := $(shell find sql -name '*.sql')
+TOOL := $(VENV)/.installed $(VENV)/.browser
+SITE_FILES := $(SITE)/views.txt $(wildcard $(SITE)/*.html $(SITE)/img/* $(SITE)/files/*)
+JUDGED := $(A)/batches/harbor-title-01.judged.jsonl
+LEDGER := $(A)/ratifications.jsonl
+DECIDED := $(A)/judgment-units.json $(JUDGED) $(LEDGER) $(wildcard $(A)/spot-checks.jsonl $(A)/standards.jsonl) $(RULES)
+
+run: $(EXPORTS)/jfi.duckdb $(A)/judgment-rubric.md $(A)/spot-check-sample.jsonl $(A)/receipts.csv $(A)/eval.md $(A)/report.html
+	@echo "Look at $(A)/report.html (open it in a browser), $(A)/draft-judgments.xlsx and $(A)/worklist.md"
+
 # Validate exits 1 while the example corpus is short of its goal: that is a report, not a failure.
-run: $(VENV)/.installed $(VENV)/.browser
+$(EXPORTS)/jfi.duckdb: $(shell find $(EXAMPLE) -type f) $(RULES) | $(TOOL)
 	$(JFI) --project $(EXAMPLE) corpus validate; status=$$?; test $$status -le 1
 	$(JFI) --project $(EXAMPLE) corpus export --out $(CURDIR)/$(EXPORTS)
-	$(JFI) audit inventory --urls-file $(SITE)/views.txt --serve $(SITE) --out $(EXPORTS)/audit --settle 300 --replace
-	cp $(SITE)/audit.toml $(EXPORTS)/audit/audit.toml
-	$(JFI) audit build --inventory $(EXPORTS)/audit
-	$(JFI) audit judge-kit --inventory $(EXPORTS)/audit
-	cp $(SITE)/returns/harbor-title-01.judged.jsonl $(EXPORTS)/audit/batches/
-	cp $(SITE)/returns/ratifications.jsonl $(EXPORTS)/audit/ratifications.jsonl
-	$(JFI) audit sample --inventory $(EXPORTS)/audit
-	$(JFI) audit merge --inventory $(EXPORTS)/audit
-	$(JFI) audit worklist --inventory $(EXPORTS)/audit
-	$(JFI) audit receipts --inventory $(EXPORTS)/audit
-	$(JFI) audit eval --inventory $(EXPORTS)/audit --expectations $(SITE)/eval/expectations.yaml \
+
+$(A)/inventory.jsonl: $(SITE_FILES) | $(TOOL)
+	$(JFI) audit inventory --urls-file $(SITE)/views.txt --serve $(SITE) --out $(A) --settle 300 --replace
+
+$(A)/audit.toml: $(SITE)/audit.toml | $(A)/inventory.jsonl
+	cp $< $@
+
+$(A)/judgment-units.json: $(A)/inventory.jsonl $(A)/audit.toml $(RULES)
+	$(JFI) audit build --inventory $(A)
+
+$(A)/judgment-rubric.md: $(A)/judgment-units.json $(A)/audit.toml
+	$(JFI) audit judge-kit --inventory $(A)
+
+$(JUDGED): $(SITE)/returns/harbor-title-01.judged.jsonl | $(A)/judgment-units.json
+	cp $< $@
+
+$(LEDGER): $(SITE)/returns/ratifications.jsonl | $(A)/judgment-units.json
+	cp $< $@
+
+$(A)/spot-check-sample.jsonl: $(A)/judgment-units.json $(JUDGED) $(RULES)
+	$(JFI) audit sample --inventory $(A)
+
+$(A)/draft-judgments.json: $(DECIDED)
+	$(JFI) audit merge --inventory $(A)
+
+$(A)/worklist.md: $(DECIDED)
+	$(JFI) audit worklist --inventory $(A)
+
+$(A)/receipts.csv: $(DECIDED)
+	$(JFI) audit receipts --inventory $(A)
+
+# eval exits 1 while a tier is not promoted: a verdict, not a failure.
+$(A)/eval.md: $(A)/judgment-units.json $(shell find $(SITE)/eval -type f) $(RULES)
+	$(JFI) audit eval --inventory $(A) --expectations $(SITE)/eval/expectations.yaml \
 	  --run example/1=$(SITE)/eval/runs/example-1 --run example/2=$(SITE)/eval/runs/example-2; status=$$?; test $$status -le 1
-	$(JFI) audit report --inventory $(EXPORTS)/audit
-	@echo "Look at $(EXPORTS)/audit/report.html (open it in a browser), $(EXPORTS)/audit/draft-judgments.xlsx and $(EXPORTS)/audit/worklist.md"
+
+$(A)/report.html: $(DECIDED) $(A)/inventory.jsonl $(A)/draft-judgments.json $(A)/worklist.md
+	$(JFI) audit report --inventory $(A)
 
 # The README's picture of the report, taken by Chromium from the bundled example.
-report-screenshot: run
+report-screenshot: $(A)/report.html
 	$(JFI) audit report --inventory $(EXPORTS)/audit --screenshot docs/report.png
 
 test: $(VENV)/.installed $(VENV)/.browser

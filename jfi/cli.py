@@ -581,6 +581,25 @@ def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The bu
     return export(AuditFolder(inventory), out, fmt.value, flags_fail=flags_fail)
 
 
+@audit_app.command("diff")
+@guarded
+def audit_diff(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+               frm: Optional[int] = typer.Option(None, "--from", min=1, max=999_999, help="The earlier merge (default: the one before --to)."),
+               to: Optional[int] = typer.Option(None, "--to", min=1, max=999_999, help="The later merge (default: the latest)."),
+               as_json: bool = typer.Option(False, "--json", help="The changes as JSON.")):
+    """What changed between two merges: rows added or removed, and rows whose status, draft or ratification moved,
+    with the records that moved them (each merge records its run in history/). Exit 1 when fewer than two merges are
+    recorded.
+
+    Example: jfi audit diff --inventory audits/site --from 3 --to 5
+    """
+    from .audit.folder import AuditFolder
+    from .audit.history import diff
+    folder = AuditFolder(inventory)
+    folder.require_built()
+    return diff(folder.root, frm, to, as_json)
+
+
 class FailOn(str, Enum):
     objective = "objective"
     decisive = "decisive"

@@ -225,6 +225,12 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
             folder.load_inventory(store)
         except JfiError:
             pass
+    if not strict:  # queries see the merges' history
+        from .history import load as load_history
+        try:
+            load_history(folder.root, store)
+        except JfiError:
+            pass
     ledger = folder.root / "ratifications.jsonl"
     ledger_ids = set()
     if ledger_bytes is not None or regular_file(ledger):

@@ -9,6 +9,7 @@ import re
 from ..version import __version__
 from ..jsonl import AtomicFiles, atomic_write, writer_lock
 from ..output import csv_lines, csv_text, note, say, sql_csv_line, sql_json_object, utc_now, write_json_document
+from . import history
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
@@ -158,6 +159,8 @@ def merge(folder: AuditFolder) -> int:
                 files.write(folder.root / "calibration.json", json.dumps(
                     {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": units_sha,
                      "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
+                history.record(files, folder.root, store, document["built_utc"],
+                               {"rows": n_rows, "ratified": ratified, "missing": missing, "status": status})
         finally:
             store.close()
     say(json.dumps({"rows": n_rows, "missing": missing, "status": status,

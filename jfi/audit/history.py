@@ -1,0 +1,94 @@
+"""The merges' history: each merge records its run in history/merges.jsonl (when, the digests of the files it read,
+its counts) and the rows it wrote in history/merge-NNNN.parquet, in the same all-or-nothing commit as its other
+files; `jfi audit diff` (and the views audit_merge_runs, audit_merge_changes and the macro audit_merge_diff) say what
+moved between two merges: rows whose draft, status or ratification changed, with the records that moved them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from ..errors import JfiError
+from ..jsonl import append_records, parse_json, read_lines, sha256_file
+from ..output import say
+from ..paths import inside, regular_file
+from ..store import Store
+
+INDEX = Path("history") / "merges.jsonl"
+ROWS_SQL = ("SELECT id, status, draft_judgment, drafted_by, spot_check, ratification_state, ratified_judgment, ratified_by, "
+            "ruling, ratification_decision_id AS decision_id FROM audit_draft_rows ORDER BY id")
+INPUTS = ("judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl", "standards.jsonl")
+
+
+def _runs(root: Path) -> list[tuple[int, dict]]:
+    """(line, record) of each recorded merge; a broken index is refused at its line."""
+    path = root / INDEX
+    if not regular_file(path):
+        return []
+    out = []
+    for line in read_lines(path):
+        rec = parse_json(line.text, path, line.number)
+        if not isinstance(rec, dict) or not isinstance(rec.get("run"), int) or not isinstance(rec.get("rows_file"), str):
+            raise JfiError("invalid_history", "a merge record holds run (a number) and rows_file", source=str(path),
+                           line=line.number)
+        out.append((line.number, rec))
+    return out
+
+
+def record(files, root: Path, store, utc: str, counts: dict) -> None:
+    """Add this merge to the history, inside the merge's group of files."""
+    runs = _runs(root)
+    run = max((r["run"] for _, r in runs), default=0) + 1
+    rows_file = f"history/merge-{run:04d}.parquet"
+    pq.write_table(store.con.sql(ROWS_SQL).to_arrow_table(), files.temp_path(root / rows_file))
+    inputs = {name: sha256_file(root / name) for name in INPUTS if regular_file(root / name)}
+    inputs.update({f"batches/{p.name}": sha256_file(p) for p in sorted((root / "batches").glob("*.judged.jsonl"))
+                   if regular_file(p)})
+    index = root / INDEX
+    old = index.read_bytes() if regular_file(index) else b""
+    files.write(index, append_records(old, [{"run": run, "utc": utc, "inputs": inputs, "counts": counts,
+                                              "rows_file": rows_file}]))
+
+
+def load(root: Path, store) -> int:
+    """Put the recorded merges into a store not built yet; returns how many there are."""
+    runs = _runs(root)
+    for number, rec in runs:
+        path = inside(root, rec["rows_file"], under="history", source=str(root / INDEX), line=number, field="rows_file")
+        if not regular_file(path):
+            raise JfiError("invalid_history", f"{rec['rows_file']} is missing", source=str(root / INDEX), line=number)
+        store.con.execute("INSERT INTO raw_merge_runs VALUES (?, ?, ?)", [rec["run"], rec.get("utc"), json.dumps(rec)])
+        store.con.execute("INSERT INTO raw_merge_rows SELECT ? AS run, id, status, draft_judgment, drafted_by, spot_check, "
+                          "ratification_state, ratified_judgment, ratified_by, ruling, decision_id FROM read_parquet(?)",
+                          [rec["run"], str(path)])
+    return len(runs)
+
+
+def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
+    """What moved between two merges (default: the last two); exit 1 when fewer than two merges are recorded."""
+    store = Store(sections=("audit",), needs=("audit_merge_runs", "audit_merge_changes"))
+    try:
+        n = load(root, store)
+        store.build()
+        runs = [r for (r,) in store.con.execute("SELECT run FROM audit_merge_runs").fetchall()]
+        if len(runs) < 2 and frm is None:
+            say(f"{n} merge(s) recorded in {root / INDEX}; a diff needs two")
+            return 1
+        to = runs[-1] if to is None else to
+        frm = (runs[runs.index(to) - 1] if to in runs and runs.index(to) > 0 else to - 1) if frm is None else frm
+        for r in (frm, to):
+            if r not in runs:
+                raise JfiError("unknown_run", f"no merge {r} is recorded (runs: {', '.join(map(str, runs))})",
+                               source=str(root / INDEX))
+        changes = store.rows("SELECT * FROM audit_merge_diff(?, ?)", [frm, to])
+    finally:
+        store.close()
+    if as_json:
+        say(json.dumps({"from_run": frm, "to_run": to, "changes": changes}, ensure_ascii=False, indent=1))
+        return 0
+    say(f"merge {frm} → merge {to}: {len(changes)} change(s)")
+    for c in changes:
+        why = ", ".join(f"{k} {c[k]}" for k in ("ratified_by", "ruling", "decision_id", "drafted_by", "spot_check") if c.get(k))
+        say(f"{c['id']}  {c['what']}: {c['old'] or '(empty)'} → {c['new'] or '(empty)'}" + (f"  [{why}]" if why else ""))
+    return 0

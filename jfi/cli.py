@@ -368,6 +368,10 @@ def corpus_export(ctx: typer.Context,
 @guarded
 def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to capture (after the views file)."),
                     urls_file: Optional[Path] = typer.Option(None, "--urls-file", help="Views: id,product,url[,settle_ms] | id<TAB>url | url."),
+                    sitemap: Optional[str] = typer.Option(None, "--sitemap", help="Views from a sitemap: a file, an http(s) URL, or a path in the --serve folder (an index is followed)."),
+                    include: Optional[list[str]] = typer.Option(None, "--include", help="Sitemap: keep pages whose path matches this glob (repeatable), e.g. '/guide/*'."),
+                    exclude: Optional[list[str]] = typer.Option(None, "--exclude", help="Sitemap: drop pages whose path matches this glob (repeatable)."),
+                    max_views: Optional[int] = typer.Option(None, "--max-views", min=1, max=1_000_000, help="Sitemap: keep the first N pages."),
                     out: Path = typer.Option(..., "--out", help="Folder for inventory.jsonl, inventory-run.json, screenshots/."),
                     settle: int = typer.Option(2600, "--settle", min=0, help="Milliseconds to wait after load."),
                     viewport: Optional[list[str]] = typer.Option(None, "--viewport", help="WIDTHxHEIGHT; repeat it to capture each view at several (default: [capture] viewports in --out's audit.toml, else 1440x900)."),
@@ -408,11 +412,18 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
         site = FolderSite(serve, origin)
     elif origin is not None or port is not None:
         raise JfiError("usage", "--origin and --port name the origin of a --serve folder", exit_code=3)
+    if (include or exclude or max_views) and not sitemap:
+        raise JfiError("usage", "--include, --exclude and --max-views choose among a --sitemap's pages", exit_code=3)
+    extra = None
+    if sitemap:
+        from .capture import sitemap as sitemap_mod
+        extra = sitemap_mod.views(sitemap, site=site, include=include, exclude=exclude, max_views=max_views,
+                                  settle_ms=settle)
     selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
-                               only=only.split(",") if only else None, product=product)
+                               only=only.split(",") if only else None, product=product, extra=extra)
     opts = browse.Options(viewports=sizes, axe=axe_options, workers=workers or browse.default_workers(),
                            screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
-                           urls_source=str(urls_file) if urls_file else "argv", view_budget_s=view_budget, site=site)
+                           urls_source=str(urls_file) if urls_file else sitemap or "argv", view_budget_s=view_budget, site=site)
     sliced = None
     if shard is not None:
         from .capture.shards import parse_shard, slice_of

@@ -1,4 +1,5 @@
-"""The views to capture: a views file (id,product,url[,settle_ms] | id<TAB>url | url) and URLs given as arguments."""
+"""The views to capture: a views file (id,product,url[,settle_ms] | id<TAB>url | url), URLs given as arguments, and
+a sitemap's pages (jfi.capture.sitemap)."""
 from __future__ import annotations
 
 import re
@@ -72,8 +73,9 @@ def _line(line: str, number: int, position: int, source: str, settle_ms: int, ba
 
 
 def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | None = None,
-          only: list[str] | None = None, product: str | None = None) -> list[View]:
-    """Every view, validated before any browser starts; malformed lines are refused with file:line, all of them."""
+          only: list[str] | None = None, product: str | None = None, extra: list[View] | None = None) -> list[View]:
+    """Every view (the views file's, the URLs', then `extra`: a sitemap's), validated before any browser starts;
+    malformed lines are refused with file:line, all of them."""
     views: list[View] = []
     problems: list[JfiError] = []
     lines_of: dict[str, list[int]] = {}
@@ -106,6 +108,12 @@ def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | Non
         lines_of.setdefault(views[-1].view_id, []).append(0)
         if problem := name_problem("product", views[-1].product):
             problems.append(JfiError("invalid_value", problem, source="argument", field="product"))
+    for view in extra or []:
+        views.append(view)
+        lines_of.setdefault(view.view_id, []).append(0)
+        for field, value in (("id", view.view_id), ("product", view.product)):
+            if problem := name_problem(field, value):
+                problems.append(JfiError("invalid_value", problem, source="sitemap", field=field))
     for view_id, numbers in lines_of.items():
         for number in numbers[1:]:
             first = f"on line {numbers[0]}" if numbers[0] else "given as an argument"
@@ -120,6 +128,6 @@ def parse(file: Path | None, urls: list[str], *, settle_ms: int, base: str | Non
                                   "message": e.message} for e in problems], exit_code=max(e.exit_code for e in problems))
     selected = [v for v in views if (not only or v.view_id in only) and (not product or v.product == product)]
     if not selected:
-        raise JfiError("no_views", "no views to capture: pass --urls-file FILE (id,product,url lines) "
-                       "or http(s) URLs as arguments" + (" (the --only/--product filter left none)" if views else ""))
+        raise JfiError("no_views", "no views to capture: pass --urls-file FILE (id,product,url lines), --sitemap "
+                       "FILE|URL or http(s) URLs as arguments" + (" (the --only/--product filter left none)" if views else ""))
     return selected

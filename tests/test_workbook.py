@@ -59,7 +59,10 @@ def merged(tmp_path):
 
 def test_the_merge_workbook_holds_the_csv_rows_as_text(merged):
     wb = openpyxl.load_workbook(merged / "draft-judgments.xlsx")
-    assert wb.sheetnames == ["Draft judgments", "Worklist", "Navigation 3.2.3", "Columns"]
+    assert wb.sheetnames == ["Draft judgments", "Worklist", "Navigation 3.2.3", "Rules", "Columns"]
+    rules = {r[0]: r for r in cells(wb["Rules"])[1:]}  # every flag and question with its criteria and help page
+    assert rules["question-link"][3] == "2.4.4" and rules["question-link"][4] == "5effbb"
+    assert all(r[8].startswith("https://www.w3.org/WAI/WCAG22/Understanding/") for r in rules.values() if r[3])
     ws = wb["Draft judgments"]
     got, want = cells(ws), csv_cells(merged / "draft-judgments.csv")
     assert sorted(got[0]) == sorted(want[0]) and len(got) == len(want)

@@ -109,7 +109,7 @@ def merge(folder: AuditFolder) -> int:
             if n_rows <= WORKBOOK_MAX_ROWS:
                 from .worklist import worklist_parts
                 workbook = draft_workbook(store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows ORDER BY sort_ord"),
-                                          worklist_parts(store)[3], built.get("nav_consistency", []))
+                                          worklist_parts(store)[3], built.get("nav_consistency", []), store.rows(RULES_SQL))
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
             calibration = store.rows("SELECT * FROM audit_calibration")
@@ -173,9 +173,16 @@ def merge(folder: AuditFolder) -> int:
 WORKBOOK_MAX_ROWS = 10_000
 
 
-def draft_workbook(rows: list[dict], worklist_table: list[tuple], nav: list[dict] | None = None) -> bytes:
+RULE_COLUMNS = ["rule", "kind", "type", "sc", "act_rule", "level", "objective", "informational", "help_url", "meaning"]
+RULES_SQL = ("SELECT rule, kind, type, array_to_string(sc, ', ') AS sc, act_rule, level, objective, informational, "
+             "help_url, meaning FROM audit_rule_metadata")
+
+
+def draft_workbook(rows: list[dict], worklist_table: list[tuple], nav: list[dict] | None = None,
+                   rules: list[dict] | None = None) -> bytes:
     """draft-judgments.xlsx for the ratifier: the rows (cells as the CSV's, without its formula guard: a workbook
-    cell is text, never a formula), the worklist, the 3.2.3 navigation-order check, and what each column means."""
+    cell is text, never a formula), the worklist, the 3.2.3 navigation-order check, every flag and question with its
+    criteria, ACT rule and help page, and what each column means."""
     from .. import rulebook
     from ..workbook import Sheet, workbook_bytes
     from .worklist import WORKLIST_COLUMNS
@@ -189,6 +196,8 @@ def draft_workbook(rows: list[dict], worklist_table: list[tuple], nav: list[dict
             "type": "unit type", "units": "rows it covers", "unit_ids": "the unit ids", "detail": "what a person sees"}),
         Sheet("Navigation 3.2.3", NAV_COLUMNS, [tuple(_cell(n.get(c)) for c in NAV_COLUMNS) for n in nav or []],
               meanings.get("audit_nav_consistency", {})),
+        Sheet("Rules", RULE_COLUMNS, [tuple(r.get(c) for c in RULE_COLUMNS) for r in rules or []],
+              meanings.get("audit_rule_metadata", {})),
     ])
 
 

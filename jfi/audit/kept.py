@@ -42,7 +42,7 @@ RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one 
 TEMP_GLOB = ".*.tmp.duckdb*"
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
-NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results",
+NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
          "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
          "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_violations", "audit_standards_violations",
          "ratification_effective", "ratification_records", "ratification_violations", "ratification_import",

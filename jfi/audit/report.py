@@ -306,7 +306,7 @@ def view_names(shots: dict) -> dict[tuple, str]:
             for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "", v[2])))}
 
 
-def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[tuple[str, str, str]],
+def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[dict],
            worklist: tuple, shots: dict[tuple, Shot], files: dict[tuple, str], summary: dict) -> str:
     """report.html's text; `files` names each view's picture in report-files/ (a view without one has no crops)."""
     shots = {v: s for v, s in shots.items() if v in files}
@@ -316,8 +316,15 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     def question(r: dict) -> str:
         return summary.get("questions", {}).get(r["type"], "").replace("{name}", r["name"] or "(no name)")
 
-    def meaning(flag: str) -> str:
-        return next((m for pattern, _, m in meanings if re.match(pattern, flag)), "")
+    def rule(flag: str) -> dict:
+        return next((m for m in meanings if re.match(m["pattern"], flag)), {})
+
+    def flag_item(flag: str) -> str:
+        """A flag with its meaning, its WCAG criteria and ACT rule, and its help page."""
+        r = rule(flag)
+        where = ", ".join([f"WCAG {sc}" for sc in r.get("sc") or []] + ([f"ACT {r['act_rule']}"] if r.get("act_rule") else []))
+        link = f' <a href="{esc(r["help_url"])}">Understanding {esc((r.get("sc") or [""])[0])}</a>' if r.get("help_url") else ""
+        return f'<li><code>{esc(flag)}</code>: {esc(r.get("meaning", ""))}' + (f" ({esc(where)}){link}" if where else "") + "</li>"
     families, looks, facts, _ = worklist
     ratified = sum(1 for r in rows if r["status"] == "RATIFIED")
     by_type: dict[str, dict[str, int]] = {}
@@ -371,7 +378,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     look_ids = {r["id"] for r in looks}
     for r in rows:
         unit = units.get(r["id"], {})
-        facts_list = "".join(f'<li><code>{esc(f)}</code>: {esc(meaning(f))}</li>' for f in r["flags"])
+        facts_list = "".join(flag_item(f) for f in r["flags"])
         source = unit.get("name_source") or ""
         role = unit.get("role") or ""
         out += [f'<article class="row" id="{esc(r["id"])}" aria-labelledby="h-{esc(r["id"])}" data-status="{esc(r["status"])}" '
@@ -431,8 +438,8 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
                 places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places")}
             except Exception:  # a folder without its inventory: no crops
                 places = {}
-            meanings = [(p, f, m) for p, f, m in store.con.execute(
-                "SELECT pattern, flag, meaning FROM audit_flag_rules ORDER BY ord").fetchall()]
+            meanings = store.rows("SELECT DISTINCT ON (f.flag) f.pattern, f.flag, f.meaning, m.sc, m.act_rule, m.help_url "
+                                  "FROM audit_flag_rules AS f JOIN audit_rule_metadata AS m ON m.rule = f.flag ORDER BY f.flag")
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)

@@ -15,6 +15,7 @@ import typer
 
 from .version import __version__
 from .errors import JfiError
+from .jsonl import forget_hashes
 from .output import Shown, dumps, err
 
 try:  # usage errors exit 3, not click's 2, so that 2 always means "refused input"
@@ -123,6 +124,7 @@ def guarded(fn):
     def wrapper(*args, **kwargs):
         streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
+        forget_hashes()  # each command hashes its inputs afresh (a file edited in place may keep its size and mtime)
         try:
             return _run(fn, args, kwargs)
         finally:

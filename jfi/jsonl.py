@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -205,9 +206,22 @@ class JsonlDocument:
         return b"".join(out)
 
 
+_HASHED: dict[tuple, str] = {}  # (path, device, inode, size, mtime) -> sha256, for one command only
+
+
+def forget_hashes() -> None:
+    _HASHED.clear()
+
+
 def sha256_file(path: Path) -> str:
+    """A file's sha256; a file hashed before by the same command and unchanged since (same inode, size and mtime: jfi
+    replaces files by renaming, which gives a new inode) is not read again."""
     with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+        st = os.fstat(fh.fileno())
+        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        if key not in _HASHED:
+            _HASHED[key] = hashlib.file_digest(fh, "sha256").hexdigest()
+        return _HASHED[key]
 
 
 # What DuckDB's JSON reader takes and RFC 8259 refuses: a comma before a closing bracket, NaN or Infinity as a value.

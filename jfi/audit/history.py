@@ -14,6 +14,7 @@ from ..jsonl import append_records, parse_json, read_lines, sha256_file
 from ..output import say
 from ..paths import inside, regular_file
 from ..store import Store
+from ..version import __version__
 
 INDEX = Path("history") / "merges.jsonl"
 ROWS_SQL = ("SELECT id, status, draft_judgment, drafted_by, spot_check, ratification_state, ratified_judgment, ratified_by, "
@@ -41,7 +42,9 @@ def record(files, root: Path, store, utc: str, counts: dict) -> None:
     runs = _runs(root)
     run = max((r["run"] for _, r in runs), default=0) + 1
     rows_file = f"history/merge-{run:04d}.parquet"
-    pq.write_table(store.con.sql(ROWS_SQL).to_arrow_table(), files.temp_path(root / rows_file))
+    table = store.con.sql(ROWS_SQL).to_arrow_table().replace_schema_metadata(
+        {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()})
+    pq.write_table(table, files.temp_path(root / rows_file))
     inputs = {name: sha256_file(root / name) for name in INPUTS if regular_file(root / name)}
     inputs.update({f"batches/{p.name}": sha256_file(p) for p in sorted((root / "batches").glob("*.judged.jsonl"))
                    if regular_file(p)})

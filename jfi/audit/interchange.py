@@ -15,7 +15,7 @@ import yaml
 from ..errors import JfiError
 from ..version import __version__
 
-INFO_URI = "https://github.com/jfi-project/jfi"
+TOOL_IRI = "urn:jfi:tool:" + __version__  # jfi has no web home to point at; the assertor is named by its version
 FILES = {"sarif": "audit.sarif", "junit": "audit-junit.xml", "earl": "audit-earl.jsonld", "openacr": "audit-openacr.yaml"}
 ACR_CATALOG = "2.5-edition-wcag-2.2-en"
 ACR_CHAPTERS = {"A": "success_criteria_level_a", "AA": "success_criteria_level_aa", "AAA": "success_criteria_level_aaa"}
@@ -38,7 +38,7 @@ def sarif(results: list[dict], rules: list[dict], pages: dict[str, str]) -> dict
     """One run of jfi: a rule per flag and question (help URL, WCAG and ACT tags), a result per unit and rule that
     says something about it, its views as locations and its fingerprint as the partial fingerprint."""
     index = {r["rule"]: k for k, r in enumerate(rules)}
-    driver = {"name": "jfi", "version": __version__, "informationUri": INFO_URI, "rules": [
+    driver = {"name": "jfi", "version": __version__, "rules": [
         {"id": r["rule"], "name": r["rule"], "shortDescription": {"text": r["meaning"].replace("{name}", "…")},
          **({"helpUri": r["help_url"]} if r["help_url"] else {}),
          "properties": {"tags": r["tags"], "kind": r["kind"], "objective": r["objective"],
@@ -130,7 +130,7 @@ EARL_CONTEXT = {
 def earl(results: list[dict], pages: dict[str, str]) -> dict:
     """One WebPage per view with its assertions: flags asserted by jfi (automatic), questions cantTell until a person
     ratifies them (then passed or failed, manual, asserted by that person, with the ruling or decision id)."""
-    jfi = {"@id": "https://github.com/jfi-project/jfi#" + __version__, "@type": ["earl:Assertor", "earl:Software"],
+    jfi = {"@id": TOOL_IRI, "@type": ["earl:Assertor", "earl:Software"],
            "name": "jfi", "version": __version__}
     by_view: dict[str, list[dict]] = {}
     for r in results:

@@ -34,6 +34,12 @@ def _level(r: dict) -> tuple[str, str]:
     return ("review", "none") if r["decisive"] else ("informational", "none")
 
 
+def _words(r: dict) -> str:
+    """What a result says: its question with the row's name, or the flag's meaning and the flag as the unit has it."""
+    return (r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
+            else f'{r["meaning"]} ({r["flag"]})')
+
+
 def sarif(results: list[dict], rules: list[dict], pages: dict[str, str]) -> dict:
     """One run of jfi: a rule per flag and question (help URL, WCAG and ACT tags), a result per unit and rule that
     says something about it, its views as locations and its fingerprint as the partial fingerprint."""
@@ -46,8 +52,7 @@ def sarif(results: list[dict], rules: list[dict], pages: dict[str, str]) -> dict
     out = []
     for r in results:
         kind, level = _level(r)
-        words = (r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
-                 else f'{r["meaning"]} ({r["flag"]})')
+        words = _words(r)
         state = (f" Ratified {r['outcome']} by {r['ratified_by']}." if r["mode"] == "manual" else
                  " Not ratified: a draft is never a verdict." if r["kind"] == "question" else "")
         out.append({
@@ -136,23 +141,21 @@ def earl(results: list[dict], pages: dict[str, str]) -> dict:
     for r in results:
         if r["kind"] == "flag" and not r["decisive"]:
             continue  # an informational flag asserts nothing
-        for v in r["views"] or []:
-            person = ({"@type": ["earl:Assertor", "foaf:Person"], "name": r["ratified_by"]}
-                      if r["mode"] == "manual" else None)
-            result = {"@type": "TestResult", "outcome": "earl:" + r["outcome"],
-                      "description": (r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
-                                      else f'{r["meaning"]} ({r["flag"]})')}
-            if r["selector"]:
-                result["pointer"] = {"@type": "ptr:CSSSelectorPointer", "expression": r["selector"]}
-            if r["mode"] == "manual":
-                result["date"] = r["ratified_utc"]
-                result["source"] = "urn:jfi:decision:" + (r["decision_id"] or r["ruling"] or r["fingerprint"])
-            test = {"@id": "urn:jfi:rule:" + r["rule"], "@type": "TestCase", "title": r["rule"],
-                    "isPartOf": ["WCAG22:" + w for w in r["wcag_ids"] or []]
-                                + (["https://act-rules.github.io/rules/" + r["act_rule"]] if r["act_rule"] else [])}
-            by_view.setdefault(v, []).append({
-                "@type": "Assertion", "assertedBy": person or jfi,
-                "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic", "test": test, "result": result})
+        person = ({"@type": ["earl:Assertor", "foaf:Person"], "name": r["ratified_by"]}
+                  if r["mode"] == "manual" else None)
+        result = {"@type": "TestResult", "outcome": "earl:" + r["outcome"], "description": _words(r)}
+        if r["selector"]:
+            result["pointer"] = {"@type": "ptr:CSSSelectorPointer", "expression": r["selector"]}
+        if r["mode"] == "manual":
+            result["date"] = r["ratified_utc"]
+            result["source"] = "urn:jfi:decision:" + (r["decision_id"] or r["ruling"] or r["fingerprint"])
+        test = {"@id": "urn:jfi:rule:" + r["rule"], "@type": "TestCase", "title": r["rule"],
+                "isPartOf": ["WCAG22:" + w for w in r["wcag_ids"] or []]
+                            + (["https://act-rules.github.io/rules/" + r["act_rule"]] if r["act_rule"] else [])}
+        assertion = {"@type": "Assertion", "assertedBy": person or jfi,
+                     "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic", "test": test, "result": result}
+        for v in r["views"] or []:  # the same assertion about each view the unit appears on
+            by_view.setdefault(v, []).append(assertion)
     graph = [{"@type": "WebPage", "@id": pages.get(v, "urn:jfi:view:" + v), "source": pages.get(v, "urn:jfi:view:" + v),
               "title": v, "assertions": a} for v, a in by_view.items()]
     return {"@context": EARL_CONTEXT, "@graph": graph}

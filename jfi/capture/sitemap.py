@@ -17,12 +17,12 @@ import gzip
 import io
 import re
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 
+from .. import fetch
 from ..errors import JfiError, clip
 from ..manifest import NAME_MAX
 from .views import View
@@ -38,8 +38,8 @@ def _read(source: str, site) -> tuple[bytes, str]:
     parsed = urllib.parse.urlsplit(source)
     if parsed.scheme in ("http", "https") and not (site and site.origin == f"{parsed.scheme}://{parsed.netloc}"):
         try:
-            with urllib.request.urlopen(source, timeout=30) as response:
-                data = response.read(MAX_BYTES + 1)
+            data = fetch.get(source, max_bytes=MAX_BYTES, timeout_s=30, accept="application/xml, text/xml, */*",
+                             agent="jfi-sitemap")[0]
         except (OSError, ValueError) as e:
             raise JfiError("unreadable_sitemap", f"cannot fetch: {clip(str(e), 200)}", source=source) from None
         return data, source

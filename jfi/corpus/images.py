@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import hashlib
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..fetch import get as http_get
 from ..errors import JfiError
 from ..jsonl import atomic_write, update_records, writer_lock
 from ..output import note, say
@@ -18,7 +17,6 @@ from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
 MAX_BYTES = 8 * 1024 * 1024
-MAX_REDIRECTS = 5
 TIMEOUT_S = 20
 
 
@@ -54,28 +52,6 @@ def choose_type(types: list[ImageType], content_type: str, url: str) -> ImageTyp
         if ext in t.url_exts:
             return t
     return None
-
-
-class _LimitedRedirects(urllib.request.HTTPRedirectHandler):
-    max_redirections = MAX_REDIRECTS
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        if urllib.parse.urlsplit(newurl).scheme.lower() not in ("http", "https"):
-            raise urllib.error.URLError(f"redirect to a non-http(s) URL: {newurl}")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
-
-
-def download(url: str) -> tuple[bytes, str]:
-    """GET an http(s) URL: at most 5 redirects, 20 s timeout, 8 MiB; returns (bytes, content type)."""
-    if urllib.parse.urlsplit(url).scheme.lower() not in ("http", "https"):
-        raise ValueError("only http(s) URLs are fetched")
-    opener = urllib.request.build_opener(_LimitedRedirects())
-    request = urllib.request.Request(url, headers={"User-Agent": "jfi-fetch-images", "Accept": "image/*"})
-    with opener.open(request, timeout=TIMEOUT_S) as resp:
-        data = resp.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
-        return data, resp.headers.get("Content-Type", "")
 
 
 def data_uri(url: str) -> tuple[bytes, str]:
@@ -115,7 +91,8 @@ def _copy(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[P
         path = existing[0]
     else:
         url = item["image_url"]
-        data, content_type = data_uri(url) if url.startswith("data:") else download(url)
+        data, content_type = data_uri(url) if url.startswith("data:") else http_get(
+            url, max_bytes=MAX_BYTES, timeout_s=TIMEOUT_S, accept="image/*", agent="jfi-fetch-images")
         kind = choose_type(types, content_type, url) if target is None else \
             next((t for t in types if target.suffix.lower().lstrip(".") == t.ext), None)
         if kind is None:

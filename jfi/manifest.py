@@ -75,14 +75,15 @@ def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
     """The top-level fields of the JSON object on a binary handle, read as a stream into `fields`; the value of the
     key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all).
     A top-level key read twice raises RepeatedKey."""
-    builder, key = None, None
+    builder, key, seen = None, None, set()
     for prefix, event, value in ijson.parse(fh, use_float=True):
         if prefix == "":
             if event == "map_key":
                 if builder is not None:
                     fields[key] = builder.value
-                if value in fields or value == key:
+                if value in seen:  # the skipped key too, which is never stored in fields
                     raise RepeatedKey(value)
+                seen.add(value)
                 key, builder = value, (None if value == skipped else ObjectBuilder())
                 if value == skipped and stop:
                     break

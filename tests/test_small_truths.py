@@ -66,7 +66,9 @@ def test_a_manifest_of_nonsense_structure_is_refused_and_leaves_no_folder(tmp_pa
     cases = {"five.json": '{"schema": "content-inventory/v1", "views": 5}', "empty.json": _manifest([]),
              "twice.json": _manifest([view, view]), "null-id.json": _manifest([{**view, "view_id": None}]),
              "views-twice.json": _manifest([view])[:-1] + ', "views": ' + json.dumps([{**view, "view_id": "b"}]) + "}",
-             "schema-twice.json": '{"schema": "content-inventory/v1", ' + _manifest([view])[1:]}
+             "schema-twice.json": '{"schema": "content-inventory/v1", ' + _manifest([view])[1:],
+             "views-apart-twice.json": _manifest([view])[:-1] + ', "engagement": "x", "views": '
+                                       + json.dumps([{**view, "view_id": "b"}]) + ', "caps": {}}'}
     jfi = Jfi(tmp_path)
     for name, text in cases.items():
         (tmp_path / name).write_text(text)

@@ -31,7 +31,7 @@ PARQUET = {
 
 def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> int:
     """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
-    (sarif, junit, earl: see interchange)."""
+    (sarif, junit, earl, openacr: see interchange)."""
     out = Path(out) if out else folder.root
     folder.require_built()
     if fmt != "duckdb":

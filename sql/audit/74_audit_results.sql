@@ -27,7 +27,9 @@
 CREATE OR REPLACE VIEW audit_results AS
 WITH rows AS (
     SELECT d.id, d.type, d.product, d.views, d.selector, d.name, d.sc AS unit_sc, d.flags, d.draft_judgment,
-        d.ratification_state, d.ratified_judgment, d.ratified_by, d.ratified_utc, d.ruling, d.ratification_decision_id
+        d.ratification_state = 'RATIFIED' AS ratified,
+        CASE WHEN d.ratification_state = 'RATIFIED' AND d.ratified_judgment IN ('yes', 'no') THEN d.ratified_judgment END AS verdict,
+        d.ratified_by, d.ratified_utc, d.ruling, d.ratification_decision_id
     FROM audit_draft_rows AS d
 ),
 flags AS (
@@ -48,11 +50,9 @@ SELECT id || '|' || flag AS fingerprint, id, type, product, views, selector, nam
 FROM flags
 UNION ALL
 SELECT id || '|' || rule, id, type, product, views, selector, name, rule, NULL, 'question', false, true,
-    CASE WHEN ratification_state = 'RATIFIED' AND ratified_judgment = 'no' THEN 'failed'
-         WHEN ratification_state = 'RATIFIED' AND ratified_judgment = 'yes' THEN 'passed' ELSE 'cantTell' END,
-    CASE WHEN ratification_state = 'RATIFIED' AND ratified_judgment IN ('yes', 'no') THEN 'manual' END,
-    CASE WHEN ratification_state = 'RATIFIED' THEN ratified_by END, CASE WHEN ratification_state = 'RATIFIED' THEN ratified_utc END,
-    CASE WHEN ratification_state = 'RATIFIED' THEN ruling END,
-    CASE WHEN ratification_state = 'RATIFIED' THEN ratification_decision_id END, draft_judgment,
+    CASE verdict WHEN 'no' THEN 'failed' WHEN 'yes' THEN 'passed' ELSE 'cantTell' END,
+    CASE WHEN verdict IS NOT NULL THEN 'manual' END,
+    CASE WHEN ratified THEN ratified_by END, CASE WHEN ratified THEN ratified_utc END, CASE WHEN ratified THEN ruling END,
+    CASE WHEN ratified THEN ratification_decision_id END, draft_judgment,
     CASE WHEN len(sc) = 0 AND unit_sc <> '' THEN [unit_sc] ELSE sc END, act_rule, help_url, tags, wcag_ids, meaning
 FROM questions;

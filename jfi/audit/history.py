@@ -72,11 +72,11 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
     """What moved between two merges (default: the last two); exit 1 when fewer than two merges are recorded."""
     store = Store(sections=("audit",), needs=("audit_merge_runs", "audit_merge_changes"))
     try:
-        n = load(root, store)
+        load(root, store)
         store.build()
         runs = [r for (r,) in store.con.execute("SELECT run FROM audit_merge_runs").fetchall()]
         if len(runs) < 2 and frm is None:
-            say(f"{n} merge(s) recorded in {root / INDEX}; a diff needs two")
+            say(f"{len(runs)} merge(s) recorded in {root / INDEX}; a diff needs two")
             return 1
         to = runs[-1] if to is None else to
         frm = (runs[runs.index(to) - 1] if to in runs and runs.index(to) > 0 else to - 1) if frm is None else frm

@@ -51,12 +51,12 @@ keyed AS (SELECT *, n || '|' || dest || '|' || substr(sha256(substr(norm_text(co
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
 -- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide
 -- arrow at desktop width, the mobile arrow on a phone), at every viewport, they are all one unit: the first shown one's
-twins AS (SELECT pos, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key,
-                 count(*) FILTER (WHERE shown) AS shown_here FROM keyed GROUP BY ALL),
-across AS (SELECT k.view_id, k.n, k.dest, max(t.shown_here) AS most_shown,
-                  arg_min(k.own_key, {'p': k.pos, 'i': k.i}) FILTER (WHERE k.shown) AS first_shown_key
-           FROM keyed AS k JOIN twins AS t ON t.pos = k.pos AND t.n = k.n AND t.dest IS NOT DISTINCT FROM k.dest
-           GROUP BY ALL)
+twins AS (SELECT pos, view_id, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key,
+                 min(i) FILTER (WHERE shown) AS first_shown_i, count(*) FILTER (WHERE shown) AS shown_here
+          FROM keyed GROUP BY ALL),
+across AS (SELECT view_id, n, dest, max(shown_here) AS most_shown,
+                  arg_min(shown_key, {'p': pos, 'i': first_shown_i}) FILTER (WHERE shown_key IS NOT NULL) AS first_shown_key
+           FROM twins GROUP BY ALL)
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     CASE WHEN a.most_shown = 1 THEN a.first_shown_key
          WHEN l.shown THEN l.own_key ELSE coalesce(t.shown_key, l.own_key) END AS unit_key,

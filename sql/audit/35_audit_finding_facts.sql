@@ -78,7 +78,7 @@ SELECT p.pos, p.node_i, p.type, p.i, o.unit_key, p.flag,
     EXISTS (SELECT 1 FROM audit_flags AS f WHERE f.type = p.type AND f.pos = p.pos AND f.i = p.i AND f.flag = p.flag) AS jfi_flagged
 FROM pairs AS p JOIN occ AS o ON o.type = p.type AND o.pos = p.pos AND o.i = p.i;
 
-CREATE OR REPLACE VIEW audit_finding_facts AS
+CREATE OR REPLACE TABLE audit_finding_facts AS
 SELECT 'finding' AS type, coalesce(n.sc, '') AS sc, n.product, n.pos, n.view_id, n.i, n.rule || '|' || n.fingerprint AS unit_key,
     n.help AS name, n.outcome || '; ' || coalesce(n.impact, 'no impact given') || '; ' || n.rule AS detail,
     coalesce(n.summary, '') AS context, CAST(NULL AS VARCHAR) AS landmark, n.target AS selector,
@@ -87,7 +87,7 @@ SELECT 'finding' AS type, coalesce(n.sc, '') AS sc, n.product, n.pos, n.view_id,
      FROM audit_axe_matches AS m WHERE m.pos = n.pos AND m.node_i = n.i) AS agreement
 FROM audit_axe_nodes AS n;
 
-CREATE OR REPLACE VIEW audit_axe_unreported AS
+CREATE OR REPLACE TABLE audit_axe_unreported AS
 SELECT DISTINCT f.type, f.pos, f.i
 FROM audit_flags AS f JOIN audit_axe_rule_flags AS m ON m.type = f.type AND m.flag = f.flag
 JOIN audit_axe_runs AS r ON r.pos = f.pos AND r.error IS NULL

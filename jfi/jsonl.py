@@ -227,6 +227,25 @@ def sha256_file(path: Path) -> str:
 # What DuckDB's JSON reader takes and RFC 8259 refuses: a comma before a closing bracket, NaN or Infinity as a value.
 # Matched on the bytes, strings included: a match only sends the file to the strict line-by-line reading.
 LAX_JSON = re.compile(rb",\s*[]}]|[:,\[]\s*[-+]?(?i:nan|inf)")
+TRAILING_COMMA = re.compile(rb",\s*[]}]")
+BEFORE_CONSTANT = re.compile(rb"[:,\[]\s*[-+]?\Z")
+
+
+def lax_json(data: bytes) -> bool:
+    """Whether LAX_JSON matches, found faster: the trailing comma by its own pattern, then each nan or inf (any case)
+    looked at backwards (the alternation tried at every comma and colon costs ten times as much)."""
+    if TRAILING_COMMA.search(data):
+        return True
+    low = data.lower()
+    for word in (b"nan", b"inf"):
+        at = low.find(word)
+        while at >= 0:
+            if BEFORE_CONSTANT.search(low, max(0, at - 64), at):
+                return True
+            if at > 64 and not low[at - 64:at].strip(b" \t\n\r\x0b\x0c+-"):  # a longer run of blanks: the whole test
+                return bool(LAX_JSON.search(data))
+            at = low.find(word, at + 1)
+    return False
 
 
 def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
@@ -244,7 +263,7 @@ def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
                     decoder.decode(chunk)
                 except UnicodeDecodeError:
                     valid = False
-                valid = valid and not LAX_JSON.search(tail + chunk)
+                valid = valid and not lax_json(tail + chunk)
                 tail = chunk[max(0, len(chunk.rstrip()) - 8):]  # a match split across two chunks is still found
     try:
         decoder.decode(b"", final=True)

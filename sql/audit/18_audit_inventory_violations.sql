@@ -19,11 +19,14 @@ WHERE length(jstr(f.value, '$')) > 100
 UNION ALL
 SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' ' || left(jstr(f.value, '$'), 80) || ' ' || f.rule
 FROM views AS v, LATERAL (VALUES
-    ('view_id', v.view_id, '[A-Za-z0-9][A-Za-z0-9._-]*', 'must be letters, digits, . _ or -'),
-    ('product', v.product, '[\p{L}\p{N}][^/\\\p{C}\p{Zl}\p{Zp}]*',
+    ('view_id', v.view_id, 'must be letters, digits, . _ or -'),
+    ('product', v.product,
      'must start with a letter or digit and hold no / or \ and no control or invisible character (it names files)')
-) AS f(field, value, pattern, rule)
-WHERE length(jstr(f.value, '$')) <= 100 AND NOT regexp_full_match(jstr(f.value, '$'), f.pattern)
+) AS f(field, value, rule)
+-- each pattern a constant, so it is compiled once and not once per row
+WHERE length(jstr(f.value, '$')) <= 100 AND NOT CASE f.field
+    WHEN 'view_id' THEN regexp_full_match(jstr(f.value, '$'), '[A-Za-z0-9][A-Za-z0-9._-]*')
+    ELSE regexp_full_match(jstr(f.value, '$'), '[\p{L}\p{N}][^/\\\p{C}\p{Zl}\p{Zp}]*') END
 UNION ALL
 SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || coalesce(' at viewport ' || jstr(viewport, '$'), '') || ' appears on an earlier line'
 FROM (SELECT *, row_number() OVER (PARTITION BY id, jstr(viewport, '$') ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)

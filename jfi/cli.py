@@ -124,7 +124,7 @@ def guarded(fn):
     def wrapper(*args, **kwargs):
         streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
-        forget_hashes()  # each command hashes its inputs afresh (a file edited in place may keep its size and mtime)
+        forget_hashes()  # each command starts from what its kept store recorded of the files, nothing else
         try:
             return _run(fn, args, kwargs)
         finally:

@@ -206,21 +206,37 @@ class JsonlDocument:
         return b"".join(out)
 
 
-_HASHED: dict[tuple, str] = {}  # (path, device, inode, size, mtime) -> sha256, for one command only
+_HASHED: dict[tuple, str] = {}  # file_key -> sha256: what this command hashed, and what a kept store recorded
 
 
 def forget_hashes() -> None:
     _HASHED.clear()
 
 
+def file_key(path: Path, st: os.stat_result | None = None) -> tuple:
+    """What says a file is unchanged without reading it: its path, device, inode, size, mtime and ctime in
+    nanoseconds (jfi replaces files by renaming, which gives a new inode; an edit in place changes the ctime, which
+    no tool can set back)."""
+    st = st or os.stat(path)
+    return (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def known_hashes(entries) -> None:
+    """(file_key as a list, sha256) pairs recorded before (by a kept store): a file whose key is the same is not read
+    again."""
+    for key, sha in entries:
+        _HASHED[tuple(key)] = sha
+
+
 def sha256_file(path: Path) -> str:
-    """A file's sha256; a file hashed before by the same command and unchanged since (same inode, size and mtime: jfi
-    replaces files by renaming, which gives a new inode) is not read again."""
+    """A file's sha256; a file whose file_key is known (hashed before by the same command, or recorded by the kept
+    store) is not read again."""
+    key = file_key(path)
+    if key in _HASHED:
+        return _HASHED[key]
     with open(path, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        key = (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-        if key not in _HASHED:
-            _HASHED[key] = hashlib.file_digest(fh, "sha256").hexdigest()
+        key = file_key(path, os.fstat(fh.fileno()))
+        _HASHED[key] = hashlib.file_digest(fh, "sha256").hexdigest()
         return _HASHED[key]
 
 

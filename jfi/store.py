@@ -19,6 +19,11 @@ def sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+# Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
+# the rows of its unchanged files and derives only the others' (Store.build); the built units all come from the one
+# judgment-units.json.
+CARRIED = ("jsonl_records", "jsonl_values", "audit_built_units")
+
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.
 
@@ -74,13 +79,58 @@ class Store:
         """The rulebook_sha256 of a store of these sections (without the corpus), without opening one."""
         return rulebook.digest_of(rulebook.in_use(rulebook.load()[0], sections, rulebook.DEFAULT_PROFILE, needs), None)
 
-    def build(self) -> "Store":
-        """Run the rulebook over the loaded inputs."""
+    def build(self, carried: list[str] | None = None) -> "Store":
+        """Run the rulebook over the loaded inputs.
+
+        `carried`: the sources whose rows the store holds already, the CARRIED tables' derived rows included (a kept
+        store updated in place). Those tables are then derived for the other sources only and added to; every other
+        rule runs over everything."""
         self._flush()
         self._built = True
+        if carried:
+            self.con.execute("CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried])
+            for table in sorted({t for f in self.files if not f.input_layer for t in f.adds}):
+                if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
+                    self.con.execute(f"DELETE FROM {table}")
         for f in self.files:
-            if not f.input_layer:
+            if f.input_layer:
+                continue
+            if carried and f.creates & set(CARRIED):
+                self._add_to_carried(f)
+            else:
                 self.con.execute(f.text)
+        return self
+
+    def _add_to_carried(self, f) -> None:
+        """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
+        carried tables seen through temp views of those sources only), then add its rows to the kept ones."""
+        db = self.scalar("SELECT current_database()")
+        present = {t for (t,) in self.con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = ? "
+                                                  "AND schema_name = 'main'", [db]).fetchall()}
+        made = [t for t in CARRIED if t in f.creates and t in present]
+        for table in made:
+            self.con.execute(f"ALTER TABLE {table} RENAME TO jfi_kept_{table}")
+        shadows = [t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present and self.has_source(t)]
+        for table in shadows:
+            self.con.execute(f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
+                             "WHERE source NOT IN (SELECT source FROM jfi_carried)")
+        try:
+            self.con.execute(f.text)
+        finally:
+            for table in shadows:
+                self.con.execute(f"DROP VIEW temp.{table}")
+        for table in made:
+            self.con.execute(f"INSERT INTO jfi_kept_{table} SELECT * FROM {table}; DROP TABLE {table}; "
+                             f"ALTER TABLE jfi_kept_{table} RENAME TO {table}")
+
+    def has_source(self, table: str) -> bool:
+        """Whether a table of the store has a source column (its rows belong to input files)."""
+        return bool(self.scalar("SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND "
+                                "schema_name = 'main' AND table_name = ? AND column_name = 'source'", [table]))
+
+    def loading(self) -> "Store":
+        """A reopened store takes inputs again until `build()` (a kept store updated in place)."""
+        self._built = False
         return self
 
     def describe(self) -> "Store":
@@ -135,19 +185,35 @@ class Store:
             try:
                 names = ", ".join(columns)
                 self.con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _jfi_batch")
+                if table == "raw_lines":
+                    self._screen()
             finally:
                 self.con.unregister("_jfi_batch")
         self._pending = {}
 
+    def _screen(self) -> None:
+        """raw_json_problems for the lines just added: the lines DuckDB alone shows to be strict JSON
+        (plainly_strict_json) pass; every other line is read by the strict line reader, which names its problem."""
+        doubtful = self.con.execute("SELECT kind, source, line, text FROM _jfi_batch WHERE NOT coalesce("
+                                    "plainly_strict_json(text), false)").fetchall()
+        problems = [(kind, p) for kind, source, line, text in doubtful for p in json_problems(source, [line], [text])]
+        if problems:
+            self.con.register("_jfi_problems", pa.table({
+                "kind": [k for k, _ in problems], "source": [p["source"] for _, p in problems],
+                "line": [p["line"] for _, p in problems], "field": [p["field"] for _, p in problems],
+                "message": [p["message"] for _, p in problems]}))
+            try:
+                self.con.execute("INSERT INTO raw_json_problems (kind, source, line, field, message) "
+                                 "SELECT kind, source, line, field, message FROM _jfi_problems")
+            finally:
+                self.con.unregister("_jfi_problems")
+
     def add_lines(self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None) -> None:
-        """Put a file's numbered lines into raw_lines."""
+        """Put a file's numbered lines into raw_lines (what SQL cannot see in a line goes to raw_json_problems when
+        they go in)."""
         n = len(numbers)
         self.append("raw_lines", {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n,
                                   "line": numbers, "text": texts})
-        problems = json_problems(source, numbers, texts)
-        self.append("raw_json_problems", {"kind": [kind] * len(problems), "source": [p["source"] for p in problems],
-                                          "line": [p["line"] for p in problems], "field": [p["field"] for p in problems],
-                                          "message": [p["message"] for p in problems]})
 
     def load_inventory_file(self, path: str) -> int:
         """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the

@@ -125,3 +125,27 @@ def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_pa
     monkeypatch.setenv("JFI_MEMORY_LIMIT", "lots")
     r = Jfi(tmp_path)("query", "SELECT 1")
     assert r.exit_code == 2 and "invalid_memory_limit" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_line_duckdb_alone_passes_is_one_the_strict_reader_passes():
+    """plainly_strict_json spares the Python reader only lines it would pass: random texts made of JSON's pieces
+    (repeated keys, nested objects, trailing commas, NaN, escapes) never pass the macro and fail the reader."""
+    import random
+
+    from jfi.jsonl import json_problems
+    from jfi.store import Store
+
+    rng = random.Random(7)
+    pieces = ['{', '}', '[', ']', ',', ':', ' ', '"a"', '"b"', '1', 'NaN', '-Infinity', 'true', 'null', '"\\u00e9"',
+              '"\\ud800"', '1e5', '01', '"x\\ty"', '{"a":1}', '"a":1', '"a":2', ',]']
+    texts = ['{' + ','.join(rng.choice(['"a":1', '"b":[1,2]', '"a":"x"', '"c":{}', '"d":NaN', '"e":[1,]'])
+                            for _ in range(rng.randrange(1, 4))) + '}' for _ in range(3000)]
+    texts += [''.join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))) for _ in range(3000)]
+    store = Store(sections=())
+    passed = [t for t, (ok,) in zip(texts, store.con.execute(
+        "SELECT plainly_strict_json(t) FROM (SELECT unnest(?::VARCHAR[]) AS t, generate_subscripts(?::VARCHAR[], 1) AS k) "
+        "ORDER BY k", [texts, texts]).fetchall()) if ok]
+    store.close()
+    assert len(passed) > 300  # the screen does pass the plain lines
+    assert json_problems("f", list(range(len(passed))), passed) == []
+    assert any('"a":1' in t and t.count('"a"') > 1 for t in texts)  # the repeated keys are there to be caught

@@ -202,7 +202,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
         store.set_sample_seed(seed)
         if before_build is not None:
             before_build(store)
-        store.build()
+        store.build(kept.carried() if kept is not None else None)
         # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
         bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
                          "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
@@ -258,9 +258,8 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     head, units_sha = {}, hashlib.sha256(b"").hexdigest()
     if regular_file(units_path):
         units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
-        if kept is not None and kept.take(units_path):
-            kept.copy_taken()  # now: the pins below are read from its rows
-            head = json.loads(store.scalar("SELECT head FROM kept_before.jfi_kept"))
+        if kept is not None and kept.take(units_path):  # its rows are in the store: the pins below are read from them
+            head = kept.before_head
         else:
             built = parse_json(units_path.read_bytes(), units_path)
             if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
@@ -289,6 +288,4 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     spot = folder.root / "spot-checks.jsonl"
     if regular_file(spot) and not (kept is not None and kept.take(spot)):
         add_file(store, "spot_check", spot)
-    if kept is not None:
-        kept.copy_taken()
     return head, units_sha

@@ -2,10 +2,12 @@
 from the folder (built units, batches, judged files, ledger, spot checks, standards), kept in a DuckDB file.
 
 It is keyed by the bytes of every input (and jfi's version, the rulebook, the folder's path): a command whose
-inputs are unchanged opens it and runs no load and no rulebook; one whose inputs changed builds a new store,
-taking each unchanged file's rows from the old one instead of reading and checking the file again, then runs the
-rulebook. A new store replaces the old only when the command that built it succeeds, so a refused command leaves
-the folder as it was. Deleting `.jfi/` changes no output; a store that cannot be opened, or whose key does not
+inputs are unchanged opens it and runs no load and no rulebook; one whose inputs changed updates a copy of it: the
+rows of every changed or vanished file are removed, each unchanged file's rows stay (its lines and what was derived
+from them line by line: parsed records, the long form, the built units), only the changed files are read and
+derived, then the rest of the rulebook runs. A file is known unchanged by the key the store recorded for it (path,
+device, inode, size, mtime and ctime) and hashed again only when that key changed. A new store replaces the old only
+when the command that made it succeeds, so a refused command leaves the folder as it was. Deleting `.jfi/` changes no output; a store that cannot be opened, or whose key does not
 match, is rebuilt, never trusted. Any DuckDB client can open it (`duckdb .jfi/audit.duckdb`).
 
 A store is trusted only when it was made by jfi for this user: its key and the definitions of everything in it
@@ -24,22 +26,25 @@ import json
 import re
 import os
 import secrets
+import shutil
 from pathlib import Path
 
 import duckdb
 
 from ..version import __version__
 from ..atomic import PRIVATE
-from ..jsonl import sha256_file
+from ..jsonl import file_key, known_hashes, sha256_file
 from ..errors import JfiError
 from ..output import note
 from ..paths import own_folder, regular_file
-from ..store import Store, sql_string
+from ..store import CARRIED, Store
 
 DIR = PRIVATE
 FORMAT = "kept-store/1"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
+# what every load reads whole, changed or not (the ledger, parsed for its pins and digests; the inventory)
+READ_EVERY_TIME = ("ratifications.jsonl", "inventory.jsonl", "inventory-run.json")
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
 NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
@@ -98,6 +103,16 @@ def _catalog(con, db: str) -> str:
     return hashlib.sha256(repr(con.execute(CATALOG, {"db": db}).fetchall()).encode()).hexdigest()
 
 
+def _files(con, db: str) -> str:
+    """A digest of the store's list of input files (sources, sha256s, file keys): sealed with the catalog, so what it
+    says about the folder's files is jfi's own record."""
+    if not con.execute("SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'jfi_kept_files' AND "
+                       "schema_name = 'main'", [db]).fetchall():
+        return ""
+    rows = con.execute(f'SELECT source, sha256, file_key FROM "{db}".main.jfi_kept_files ORDER BY ALL').fetchall()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
 def sealed(con, db: str) -> tuple[str, str, str, str] | None:
     """(key, reader, head, units_sha256) of a kept store attached as `db` when jfi sealed it for this user and
     nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog shows it is
@@ -110,7 +125,7 @@ def sealed(con, db: str) -> tuple[str, str, str, str] | None:
     if len(rows) != 1:
         return None
     key, reader, head, units_sha, mac = rows[0]
-    expected = _mac(key or "", _catalog(con, db))
+    expected = _mac(key or "", _catalog(con, db) + _files(con, db))
     if expected is None or not isinstance(mac, str) or not hmac.compare_digest(mac, expected):
         return None
     return key, reader, head, units_sha
@@ -130,16 +145,23 @@ class KeptStore:
     def __init__(self, root: Path, inventory: bool):
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
-        self.shas = {str(p): sha256_file(p) for p in input_files(root, inventory) if regular_file(p)}
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
         self.reader = json.dumps([FORMAT, __version__, Store.digest(("audit",), NEEDS), str(root)])
-        self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
         self.temp: Path | None = None
         self.store: Store | None = None
         self.before: dict[str, str] = {}  # source -> sha256 of the files the old kept store holds
-        self.attached = False
+        self.before_head: dict | None = None
+        self.unchanged: set[str] = set()  # the files whose rows the store updated in place keeps
         self.taken: list[str] = []
         self.usable = self._usable()
+        self._read_before()
+        self.files = [p for p in input_files(root, inventory) if regular_file(p)]
+        self.shas, self.keys = {}, {}
+        for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
+            before = file_key(path)
+            self.shas[str(path)] = sha256_file(path)
+            self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
+        self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
 
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs
@@ -152,6 +174,28 @@ class KeptStore:
             note(f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
                 f"(remove {self.dir} to keep one again)")
             return False
+
+    def _read_before(self) -> None:
+        """What the old kept store, when jfi sealed it for this user with the same rules, says of the files it was
+        made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header."""
+        if not self.usable or self.path in _distrusted or not self.path.is_file():
+            return
+        try:
+            con = duckdb.connect(str(self.path), read_only=True)
+        except Exception:  # corrupt, another DuckDB version, or held by another process
+            return
+        try:
+            db = con.execute("SELECT current_database()").fetchone()[0]
+            found = sealed(con, db)
+            if found is not None and found[1] == self.reader:
+                rows = con.execute("SELECT source, sha256, file_key FROM jfi_kept_files").fetchall()
+                known_hashes((json.loads(k), sha) for _, sha, k in rows if k)
+                self.before = {source: sha for source, sha, _ in rows}
+                self.before_head = json.loads(found[2])
+        except Exception:
+            self.before = {}
+        finally:
+            con.close()
 
     def reuse(self) -> tuple[Store, dict, str] | None:
         """(store, the built units' header, their sha256) when the kept store matches the inputs and was sealed by
@@ -174,8 +218,9 @@ class KeptStore:
         return store, json.loads(found[2]), found[3]
 
     def new_store(self) -> Store:
-        """An empty store in a temp file beside the kept one, the old kept store attached to take unchanged files
-        from. Where no store can be kept, an in-memory one."""
+        """The store to load into, in a temp file beside the kept one: a copy of the old kept store when jfi sealed
+        it with the same rules, the rows of every changed or vanished file removed from it (each unchanged file's
+        rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
         if not self.usable:
             self.store = Store(sections=("audit",), needs=NEEDS)
             return self.store
@@ -184,58 +229,74 @@ class KeptStore:
             if regular_file(leftover):
                 leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
+        if self.before and self._update_copy():
+            return self.store
+        self.before, self.unchanged = {}, set()
         self.store = Store(self.temp, sections=("audit",), needs=NEEDS)
-        if self.path.is_file() and self.path not in _distrusted:
-            try:
-                self.store.con.execute(f"ATTACH {sql_string(str(self.path))} AS kept_before (READ_ONLY)")
-                self.attached = True
-                found = sealed(self.store.con, "kept_before")
-                if found is not None and found[1] == self.reader:
-                    self.before = dict(self.store.con.execute("SELECT source, sha256 FROM kept_before.jfi_kept_files")
-                                       .fetchall())
-            except Exception:  # not a kept store of this jfi for this user, or unreadable: every file is read
-                self.before = {}
-            if not self.before:
-                self._detach()
         return self.store
 
+    def _update_copy(self) -> bool:
+        """The old kept store copied to the temp file and opened for an update; False (nothing left behind) when the
+        copy is not the sealed store read before."""
+        try:
+            shutil.copyfile(self.path, self.temp)
+            store = Store(self.temp, sections=("audit",), reopen=True, needs=NEEDS)
+        except Exception:
+            self.temp.unlink(missing_ok=True)
+            return False
+        try:
+            found = sealed(store.con, store.scalar("SELECT current_database()"))
+            if found is None or found[1] != self.reader or json.loads(found[2]) != self.before_head:
+                raise ValueError("not the store read before")
+            self.unchanged = {s for s, sha in self.before.items()
+                              if self.shas.get(s) == sha and Path(s).name not in READ_EVERY_TIME}
+            store.loading()
+            con = store.con
+            con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
+            con.execute("CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
+                        [sorted(self.unchanged)])
+            for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
+                if store.has_source(table):
+                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")
+            con.execute("DELETE FROM unit_pins")  # made anew from the ledger on every load
+            if not any(s.endswith("judgment-units.json") for s in self.unchanged):
+                con.execute("DELETE FROM audit_built_units")
+            con.execute("DROP TABLE temp.jfi_unchanged")
+        except Exception:
+            store.close()
+            for path in self.dir.glob(f"{self.temp.name}*"):
+                path.unlink(missing_ok=True)
+            return False
+        self.store = store
+        return True
+
     def take(self, source: Path) -> bool:
-        """Whether a file is unchanged since the old kept store, its rows to be copied from there (`copy_taken`)
-        instead of read; False when it must be read."""
+        """Whether a file is unchanged since the old kept store: its rows are in the store already and it is not
+        read; False when it must be read."""
         src = str(source)
-        if src not in self.shas or self.before.get(src) != self.shas[src]:
+        if src not in self.unchanged:
             return False
         self.taken.append(src)
         return True
 
-    def copy_taken(self) -> None:
-        """The rows of every file taken, copied from the old kept store in one statement per table."""
-        if self.taken:
-            for table in RAW_TABLES:
-                self.store.con.execute(f"INSERT INTO {table} SELECT * FROM kept_before.{table} "
-                                       "WHERE source IN (SELECT unnest(?::VARCHAR[]))", [self.taken])
-            self.taken = []
+    def carried(self) -> list[str] | None:
+        """The sources whose rows the store holds already, for Store.build to derive the others only."""
+        return sorted(self.unchanged) if self.unchanged else None
 
     def seal(self, head: dict, units_sha: str) -> None:
         """Record the key and the files it covers, once the store is built and its inputs passed every rule, sealed
         with this user's key over the key and the store's catalog; the store replaces the kept one when the command
         succeeds (`commits`)."""
-        self._detach()
         if not self.usable:
             return
         con = self.store.con
         con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
                     "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
-        con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256",
-                    [list(self.shas), list(self.shas.values())])
-        con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, self.store.scalar("SELECT current_database()")))])
+        con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
+                    "unnest(?::VARCHAR[]) AS file_key", [list(self.shas), list(self.shas.values()), list(self.keys.values())])
+        db = self.store.scalar("SELECT current_database()")
+        con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db) + _files(con, db))])
         _pending.append(self)
-
-    def _detach(self) -> None:
-        if self.attached:
-            self.store.con.execute("DETACH kept_before")
-            self.attached = False
-        self.before = {}
 
     def discard(self) -> None:
         if self.store is not None:

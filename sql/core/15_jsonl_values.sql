@@ -11,12 +11,13 @@
 --   int: the value when it is an integer
 --   bool: the value when it is a boolean
 CREATE OR REPLACE TABLE jsonl_values AS
-WITH kinds AS (SELECT list(DISTINCT kind) AS checked FROM field_specs),
+WITH checked AS MATERIALIZED (  -- the long form is made only for the records of kinds with specs
+    SELECT kind, source, round, line, record_id, doc FROM jsonl_records
+    WHERE is_object AND kind IN (SELECT kind FROM field_specs)
+),
 pairs AS (
-    -- the test sits inside json_each's argument so the long form is only made for kinds with specs
     SELECT r.kind, r.source, r.round, r.line, r.record_id, e.key AS field, e.value AS value, jtype_name(e.type) AS jtype
-    FROM jsonl_records AS r, kinds AS k,
-        json_each(CASE WHEN r.is_object AND list_contains(k.checked, r.kind) THEN r.doc END) AS e
+    FROM checked AS r, json_each(r.doc) AS e
 )
 SELECT *,
     CASE WHEN jtype = 'string' THEN value ->> '$' END AS str,

@@ -53,6 +53,18 @@ def run_all(jfi: Jfi, folder) -> dict[str, bytes]:
     return {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in OUTPUTS if (folder / name).exists()}
 
 
+def tables(path) -> dict[str, list]:
+    """Every table of a kept store but its seal, rows sorted."""
+    import duckdb
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        names = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, "
+                                           "'jfi_kept')").fetchall()]
+        return {t: sorted(map(repr, con.execute(f"SELECT * FROM {t}").fetchall())) for t in names}
+    finally:
+        con.close()
+
+
 def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit, monkeypatch):
     jfi, folder = audit
     first = run_all(jfi, folder)  # builds the kept stores
@@ -79,19 +91,24 @@ def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, mo
     with open(folder / "spot-checks.jsonl", "a") as fh:
         fh.write(json.dumps({"id": json.loads(lines[1])["id"], "spot_check": "agree", "note": "Right."}) + "\n")
     taken = []
-    original = kept.KeptStore.copy_taken
+    original = kept.KeptStore.take
 
-    def spy(self):
-        taken.extend(self.taken)
-        original(self)
+    def spy(self, source):
+        if original(self, source):
+            taken.append(str(source))
+            return True
+        return False
     with monkeypatch.context() as m:
-        m.setattr(kept.KeptStore, "copy_taken", spy)
+        m.setattr(kept.KeptStore, "take", spy)
         partly = run_all(jfi, folder)
     assert str(folder / "judgment-units.json") in taken and str(judged) not in taken
     assert str(folder / "spot-checks.jsonl") not in taken
     assert any(name.endswith(".jsonl") and "batches" in name for name in taken)
+    updated = tables(folder / ".jfi" / "audit.duckdb")
     shutil.rmtree(folder / ".jfi")
     assert run_all(jfi, folder) == partly
+    # the store updated in place holds the rows a store made from nothing holds, table by table
+    assert tables(folder / ".jfi" / "audit.duckdb") == updated
     assert b"Cannot tell from the page." in partly["draft-judgments.csv"]
 
 

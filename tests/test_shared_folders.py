@@ -3,6 +3,7 @@ renames or removes anything, and a refusal touches nothing."""
 import base64
 import json
 import os
+import shutil
 import socket
 import threading
 import time
@@ -306,6 +307,7 @@ def test_a_symlinked_batches_folder_is_refused(tmp_path):
 
 def test_a_dangling_gitignore_symlink_in_the_store_folder_is_not_followed(tmp_path):
     folder = built(tmp_path)
+    shutil.rmtree(folder / ".jfi")  # the store build kept: this case plants its own
     (folder / ".jfi").mkdir()
     target = tmp_path / "outside" / "created.txt"
     (folder / ".jfi" / ".gitignore").symlink_to(target)
@@ -315,6 +317,7 @@ def test_a_dangling_gitignore_symlink_in_the_store_folder_is_not_followed(tmp_pa
 
 def test_a_symlinked_store_folder_is_not_used(tmp_path):
     folder = built(tmp_path)
+    shutil.rmtree(folder / ".jfi")  # the store build kept: this case plants its own
     out = outside(tmp_path)
     (folder / ".jfi").symlink_to(out)
     kept = snapshot(out)
@@ -364,6 +367,7 @@ def test_a_kept_store_that_fails_on_read_is_rebuilt(tmp_path):
 
 def test_a_kept_store_that_is_a_folder_is_not_used_and_leaves_nothing(tmp_path):
     folder = built(tmp_path)
+    shutil.rmtree(folder / ".jfi")  # the store build kept: this case plants its own
     (folder / ".jfi" / "audit-inventory.duckdb").mkdir(parents=True)
     r = Jfi(tmp_path)("audit", "report", "--inventory", str(folder))
     assert r.exit_code == 0, r.stderr

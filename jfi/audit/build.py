@@ -2,12 +2,16 @@
 Units and batch lines stream from DuckDB to the files in chunks, so memory does not grow with the inventory."""
 from __future__ import annotations
 
+import hashlib
 import json
 
+from ..errors import JfiError
+from ..store import sql_string
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import say, utc_now, write_json_document
-from .folder import AuditFolder
+from .folder import AuditFolder, load_folder
+from .kept import Provided, drop_pending, keep_pending
 
 UNITS_PER_CHUNK = 2_000
 
@@ -21,22 +25,65 @@ def _unit_chunks(con):
                           "WHERE unit_ord BETWEEN ? AND ?", [start, start + UNITS_PER_CHUNK - 1]).fetchone()[0]
 
 
-def _write_batches(con, folder: AuditFolder, files: AtomicFiles) -> dict[str, int]:
-    """Each batch file written whole. The lines come sorted by batch and line, a few thousand at a time (a sort
-    spills to disk under a memory limit; one ordered aggregate per batch over every line did not at 100,000 views)."""
+def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str, str]) -> dict[str, int]:
+    """Each batch file written whole (its sha256 into `shas`). The lines come sorted by batch and line, a few thousand
+    at a time (a sort spills to disk under a memory limit; one ordered aggregate per batch over every line did not at
+    100,000 views)."""
     counts = dict(con.execute("SELECT batch, count(*) FROM audit_batches GROUP BY batch ORDER BY min(unit_ord)").fetchall())
     cur = con.execute("SELECT batch, line FROM audit_batches ORDER BY batch, line_no")
     name, lines = None, []
+
+    def write():
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        files.write(folder.batches / name, data)
+        shas[str(folder.batches / name)] = hashlib.sha256(data).hexdigest()
     while rows := cur.fetchmany(10_000):
         for batch, line in rows:
             if batch != name:
                 if name is not None:
-                    files.write(folder.batches / name, "\n".join(lines) + "\n")
+                    write()
                 name, lines = batch, []
             lines.append(line)
     if name is not None:
-        files.write(folder.batches / name, "\n".join(lines) + "\n")
+        write()
     return counts
+
+
+class _Hashing:
+    """A binary handle that hashes what is written through it."""
+
+    def __init__(self, fh):
+        self.fh, self.sha = fh, hashlib.sha256()
+
+    def write(self, data: bytes) -> None:
+        self.sha.update(data)
+        self.fh.write(data)
+
+
+def _written_lines(con, folder: AuditFolder):
+    """The lines of the files build wrote (units and batches), as an Arrow table (kind, source, line, text)."""
+    return con.cursor().sql(
+        f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
+        f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
+        "FROM audit_batches").to_arrow_table()
+
+
+def _keep_store(folder: AuditFolder, provided: Provided) -> None:
+    """The store kept beside the folder, made now from the build's own rows (the units and batch lines it wrote) and
+    the folder's other files, so the commands after build find it ready. It is a cache keyed by the files' bytes:
+    made after the build's files are in place (the build's own store closed first), and not made (said, not
+    refused) when the judged files already there do not pass the rules; the next command then refuses them."""
+    try:
+        store, _, _ = load_folder(folder, provided=provided)
+    except JfiError as e:
+        drop_pending()
+        say(f"no store kept beside the audit: {e.message}")
+        return
+    except BaseException:
+        drop_pending()
+        raise
+    store.close()
+    keep_pending()
 
 
 def run(folder: AuditFolder, batch_size: int) -> int:
@@ -67,15 +114,22 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 **({"viewports": header["viewports"]} if header.get("viewports") else {}),
                 "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
             }
+            shas: dict[str, str] = {}
             with AtomicFiles() as files:  # nothing is renamed into place before every file is written
-                batches = _write_batches(con, folder, files)
-                with files.open(folder.root / "judgment-units.json") as fh:  # one unit and one nav row per line
-                    write_json_document(fh, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]})
+                batches = _write_batches(con, folder, files, shas)
+                with files.open(folder.units_path) as fh:  # one unit and one nav row per line
+                    hashing = _Hashing(fh)
+                    write_json_document(hashing, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]})
+                shas[str(folder.units_path)] = hashing.sha.hexdigest()
                 for stale in folder.batches.glob("*.jsonl"):  # batch files this build no longer makes
                     if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
                         files.remove(stale)
+            # the header as a command reads it back from the file (the units aside)
+            read_back = json.loads(json.dumps({**head, "nav_consistency": [json.loads(t) for t, _ in nav]}))
+            provided = Provided(read_back, shas, _written_lines(con, folder))
         finally:
             store.close()
+        _keep_store(folder, provided)
     say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
                     "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),

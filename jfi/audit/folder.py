@@ -181,17 +181,19 @@ class BuiltUnits(dict):
         return self[key] if key == "units" else dict.get(self, key, default)
 
 
-def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True,
-                ledger_bytes: bytes | None = None, before_build=None, inventory: bool = False) -> tuple[Store, BuiltUnits, str]:
+def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, ledger_bytes: bytes | None = None,
+                before_build=None, inventory: bool = False, provided=None) -> tuple[Store, BuiltUnits, str]:
     """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
     and the spot checks; returns (store, the built units' header, their sha256). Strict: refuses bad input, listing
     every problem; otherwise loads what is there (for queries). A strict load of the folder's own files starts from
-    the store kept beside the audit (jfi.audit.kept) and, when it built one, leaves it to the command to keep."""
+    the store kept beside the audit (jfi.audit.kept) and, when it built one, leaves it to the command to keep.
+    `provided`: the files build just wrote, put into the store from build's own rows (jfi.audit.kept.Provided)."""
     units_path = folder.units_path
     if strict:
         folder.require_built()
-    kept = KeptStore(folder.root, inventory) if strict and ledger_bytes is None and before_build is None else None
-    if kept is not None and (hit := kept.reuse()):
+    kept = KeptStore(folder.root, inventory, provided) if strict and ledger_bytes is None and before_build is None \
+        else None
+    if kept is not None and provided is None and (hit := kept.reuse()):
         store, head, units_sha = hit
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
@@ -259,7 +261,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     if regular_file(units_path):
         units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
         if kept is not None and kept.take(units_path):  # its rows are in the store: the pins below are read from them
-            head = kept.before_head
+            head = kept.units_head
         else:
             built = parse_json(units_path.read_bytes(), units_path)
             if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):

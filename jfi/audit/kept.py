@@ -142,7 +142,10 @@ def input_files(root: Path, inventory: bool) -> list[Path]:
 class KeptStore:
     """One folder's kept store for one kind of load (with or without the inventory)."""
 
-    def __init__(self, root: Path, inventory: bool):
+    def __init__(self, root: Path, inventory: bool, provided: "Provided | None" = None):
+        """`provided`: files a command just wrote (build), whose sha256s it gives and whose rows it puts in the store
+        itself (`Provided.put`) instead of their being read."""
+        self.provided = provided
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
@@ -150,7 +153,8 @@ class KeptStore:
         self.temp: Path | None = None
         self.store: Store | None = None
         self.before: dict[str, str] = {}  # source -> sha256 of the files the old kept store holds
-        self.before_head: dict | None = None
+        self.before_head: dict | None = None  # the old store's built-units header
+        self.units_head: dict | None = None  # the header of the built units whose rows are in the store (taken)
         self.unchanged: set[str] = set()  # the files whose rows the store updated in place keeps
         self.taken: list[str] = []
         self.usable = self._usable()
@@ -158,6 +162,9 @@ class KeptStore:
         self.files = [p for p in input_files(root, inventory) if regular_file(p)]
         self.shas, self.keys = {}, {}
         for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
+            if provided is not None and str(path) in provided.shas:  # its bytes were hashed as they were written
+                self.shas[str(path)], self.keys[str(path)] = provided.shas[str(path)], None
+                continue
             before = file_key(path)
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
@@ -248,8 +255,8 @@ class KeptStore:
             found = sealed(store.con, store.scalar("SELECT current_database()"))
             if found is None or found[1] != self.reader or json.loads(found[2]) != self.before_head:
                 raise ValueError("not the store read before")
-            self.unchanged = {s for s, sha in self.before.items()
-                              if self.shas.get(s) == sha and Path(s).name not in READ_EVERY_TIME}
+            self.unchanged = {s for s, sha in self.before.items() if self.shas.get(s) == sha and
+                              Path(s).name not in READ_EVERY_TIME and not (self.provided and s in self.provided.shas)}
             store.loading()
             con = store.con
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
@@ -274,8 +281,14 @@ class KeptStore:
         """Whether a file is unchanged since the old kept store: its rows are in the store already and it is not
         read; False when it must be read."""
         src = str(source)
+        if self.provided is not None and src in self.provided.shas:
+            self.provided.put(self.store)
+            self.units_head = self.provided.head if src.endswith("judgment-units.json") else self.units_head
+            return True
         if src not in self.unchanged:
             return False
+        if src.endswith("judgment-units.json"):
+            self.units_head = self.before_head
         self.taken.append(src)
         return True
 
@@ -318,6 +331,41 @@ class KeptStore:
                 return
             with os.fdopen(fd, "w") as fh:
                 fh.write("*\n")
+
+
+class Provided:
+    """The files `build` just wrote (the built units and the batches), with their sha256s and their lines, taken from
+    the build's own store: the kept store is made from them without reading the files back."""
+
+    def __init__(self, head: dict, shas: dict[str, str], lines):
+        self.head, self.shas = head, shas
+        self.lines = lines  # an Arrow table (kind, source, line, text) of every file written
+        self.put_in: Store | None = None
+
+    def put(self, store: Store) -> None:
+        """Every written file's lines into the store, once (one insert for them all)."""
+        if self.put_in is store:
+            return
+        self.put_in = store
+        store.append("raw_files", {"kind": ["unit" if s.endswith("judgment-units.json") else "batch" for s in self.shas],
+                                   "source": list(self.shas), "round": [None] * len(self.shas),
+                                   "present": [True] * len(self.shas)})
+        store.con.register("_jfi_provided", self.lines)
+        try:
+            store.con.execute("INSERT INTO raw_lines SELECT kind, source, NULL, line, text FROM _jfi_provided")
+        finally:
+            store.con.unregister("_jfi_provided")
+
+
+def keep_pending() -> None:
+    """Replace the kept stores made so far by their new ones (for a command that keeps one beside its own writing)."""
+    while _pending:
+        _pending.pop().commit()
+
+
+def drop_pending() -> None:
+    while _pending:
+        _pending.pop().discard()
 
 
 REPORT_INPUTS = re.compile(rb'<meta name="jfi-inputs" content="([0-9a-f]{64})"')

@@ -21,14 +21,19 @@
 --   line: 1-based line number
 --   id: unit id on that line
 CREATE OR REPLACE TABLE audit_built_units AS
-SELECT line AS ord, jstr(doc, '$.id') AS id, jstr(doc, '$.type') AS type, jstr(doc, '$.sc') AS sc,
-    jstr(doc, '$.product') AS product, CAST(json_transform(doc -> '$.views', '["VARCHAR"]') AS VARCHAR[]) AS views,
-    jint(doc, '$.view_count') AS view_count, jstr(doc, '$.name') AS name, jstr(doc, '$.detail') AS detail,
-    jstr(doc, '$.href') AS href, jstr(doc, '$.context') AS context, jstr(doc, '$.landmark') AS landmark,
-    jstr(doc, '$.selector') AS selector, jbool(doc, '$.visible') AS visible,
-    coalesce(CAST(json_transform(doc -> '$.flags', '["VARCHAR"]') AS VARCHAR[]), []) AS flags,
-    jbool(doc, '$.needs_human') IS NOT FALSE AS name_approximated, doc AS unit
-FROM jsonl_records WHERE kind = 'unit' AND is_object;
+WITH u AS (  -- every field read in one pass over the unit's JSON (a path at a time parses it once per field)
+    SELECT line, doc, json_extract(doc, ['$.id', '$.type', '$.sc', '$.product', '$.views', '$.view_count', '$.name',
+        '$.detail', '$.href', '$.context', '$.landmark', '$.selector', '$.visible', '$.flags', '$.needs_human']) AS v
+    FROM jsonl_records WHERE kind = 'unit' AND is_object
+)
+SELECT line AS ord, jstr(v[1], '$') AS id, jstr(v[2], '$') AS type, jstr(v[3], '$') AS sc,
+    jstr(v[4], '$') AS product, CAST(json_transform(v[5], '["VARCHAR"]') AS VARCHAR[]) AS views,
+    jint(v[6], '$') AS view_count, jstr(v[7], '$') AS name, jstr(v[8], '$') AS detail,
+    jstr(v[9], '$') AS href, jstr(v[10], '$') AS context, jstr(v[11], '$') AS landmark,
+    jstr(v[12], '$') AS selector, jbool(v[13], '$') AS visible,
+    coalesce(CAST(json_transform(v[14], '["VARCHAR"]') AS VARCHAR[]), []) AS flags,
+    jbool(v[15], '$') IS NOT FALSE AS name_approximated, doc AS unit
+FROM u;
 
 CREATE OR REPLACE VIEW audit_batch_lines AS
 SELECT regexp_extract(source, '[^/]+$') AS batch, line, jstr(doc, '$.id') AS id

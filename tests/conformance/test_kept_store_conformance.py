@@ -65,6 +65,29 @@ def tables(path) -> dict[str, list]:
         con.close()
 
 
+def test_build_leaves_the_store_every_later_command_uses(conformance, tmp_path, monkeypatch):
+    """build keeps the store itself (made from its own rows, not read back), so the first command after it loads
+    nothing; the store equals one made from the files, table by table, and gives the same outputs."""
+    jfi = Jfi(tmp_path)
+    folder = tmp_path / "audit"
+    manifest = conformance / "audit" / "reference" / SITE / "inventory-run.json"
+    assert jfi("audit", "import-inventory", str(manifest), "--out", str(folder)).exit_code == 0
+    assert jfi("audit", "build", "--inventory", str(folder), "--batch", "4").exit_code == 0
+    left = tables(folder / ".jfi" / "audit.duckdb")
+
+    def no_new_store(self):
+        raise AssertionError("build left the store: the first command after it must reuse it")
+    with monkeypatch.context() as m:
+        m.setattr(kept.KeptStore, "new_store", no_new_store)
+        r = jfi("audit", "merge", "--inventory", str(folder))
+        assert r.exit_code == 0, r.stderr
+    outputs = {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in OUTPUTS if (folder / name).exists()}
+    shutil.rmtree(folder / ".jfi")
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert tables(folder / ".jfi" / "audit.duckdb") == left
+    assert {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in outputs} == outputs
+
+
 def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit, monkeypatch):
     jfi, folder = audit
     first = run_all(jfi, folder)  # builds the kept stores

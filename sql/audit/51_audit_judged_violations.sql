@@ -8,9 +8,9 @@
 CREATE OR REPLACE VIEW audit_judged_violations AS
 WITH judged AS (
     SELECT source, line, regexp_replace(regexp_extract(source, '[^/]+$'), '\.judged\.jsonl$', '.jsonl') AS batch,
-        jstr(doc, '$.id') AS id, jstr(doc, '$.judgment') AS judgment, jstr(doc, '$.rationale') AS rationale,
-        jstr(doc, '$.fix') AS fix
-    FROM jsonl_records WHERE kind = 'judged' AND is_object
+        jstr(v[1], '$') AS id, jstr(v[2], '$') AS judgment, jstr(v[3], '$') AS rationale, jstr(v[4], '$') AS fix
+    FROM (SELECT source, line, json_extract(doc, ['$.id', '$.judgment', '$.rationale', '$.fix']) AS v
+          FROM jsonl_records WHERE kind = 'judged' AND is_object)
 ),
 judged_files AS (
     SELECT source, regexp_replace(regexp_extract(source, '[^/]+$'), '\.judged\.jsonl$', '.jsonl') AS batch

@@ -20,10 +20,12 @@
 --   code: machine-readable violation code
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW audit_judgments AS
-SELECT jstr(doc, '$.id') AS id, regexp_extract(source, '[^/]+$') AS batch, jstr(doc, '$.judgment') AS judgment,
-    jstr(doc, '$.confidence') AS confidence, jstr(doc, '$.rationale') AS rationale, jstr(doc, '$.fix') AS fix,
-    jbool(doc, '$.needs_human') AS needs_human, jstr(doc, '$.drafted_by') AS drafted_by
-FROM jsonl_records WHERE kind = 'judged' AND is_object;
+SELECT jstr(v[1], '$') AS id, regexp_extract(source, '[^/]+$') AS batch, jstr(v[2], '$') AS judgment,
+    jstr(v[3], '$') AS confidence, jstr(v[4], '$') AS rationale, jstr(v[5], '$') AS fix,
+    jbool(v[6], '$') AS needs_human, jstr(v[7], '$') AS drafted_by
+FROM (SELECT source, json_extract(doc, ['$.id', '$.judgment', '$.confidence', '$.rationale', '$.fix', '$.needs_human',
+                                       '$.drafted_by']) AS v  -- one pass over each line's JSON for every field
+      FROM jsonl_records WHERE kind = 'judged' AND is_object);
 
 CREATE OR REPLACE VIEW audit_spot_checks AS
 SELECT jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc, '$.judgment') AS judgment,

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import csv
 import datetime as dt
 import decimal
 import io
@@ -13,40 +12,17 @@ import sys
 import unicodedata
 from collections.abc import Iterable
 
-# A cell a spreadsheet would run: one starting with =, +, -, @ (or their full-width forms) once any leading
-# whitespace and control characters are skipped, or one starting with a tab or a carriage return.
-FORMULA_CHARS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
-GUARD_FIRST = FORMULA_CHARS | {"\t", "\r"}
-
-
-def _needs_guard(text: str) -> bool:
-    first = text[:1]
-    if first in GUARD_FIRST:
-        return True
-    if not first or first.isalnum():  # the common case: nothing to skip
-        return False
-    for ch in text:
-        if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
-            continue
-        return ch in FORMULA_CHARS
-    return False
-
-
-def safe_cell(value) -> str:
-    """A CSV cell that a spreadsheet shows as text, never runs: a leading ' before a formula start (see
-    FORMULA_CHARS), numbers kept as numbers."""
-    if type(value) is str:  # the common case first: this runs once per cell of every CSV
-        return "'" + value if _needs_guard(value) else value
-    if value is None:
-        return ""
+def _cell_text(value) -> tuple[str | None, bool]:
+    """A value as the text of its CSV cell, and whether it is plain (a number or boolean: never guarded)."""
+    if value is None or type(value) is str:
+        return value, False
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return ("true" if value else "false"), True
     if isinstance(value, (int, float, decimal.Decimal)):
-        return str(value)  # numbers stay numbers, a negative one included
+        return str(value), True  # numbers stay numbers, a negative one included
     if isinstance(value, (list, dict)):
-        value = json.dumps(value, ensure_ascii=False)
-    text = str(value)
-    return "'" + text if _needs_guard(text) else text
+        return json.dumps(value, ensure_ascii=False), False
+    return str(value), False
 
 
 def csv_text(columns: list[str], rows: list[tuple]) -> str:
@@ -54,23 +30,36 @@ def csv_text(columns: list[str], rows: list[tuple]) -> str:
     return header + "".join(lines)
 
 
-class _Lines(list):
-    """A file-like sink that keeps each write (csv.writer writes one whole line per row)."""
-    write = list.append
-
-
 def csv_lines(columns: list[str], rows: list[tuple]) -> tuple[str, list[str]]:
-    """The header line and one formula-safe CSV line per row (so subsets of rows can be written without
-    formatting them again). Every CR, LF, quote or comma inside a cell is quoted, so each row is one record: the
-    csv module quotes a cell holding any character of its line terminator, so it writes CRLF, and each line's
-    final CRLF becomes the LF these files use."""
-    lines = _Lines()
-    writer = csv.writer(lines, lineterminator="\r\n")
-    writer.writerow(columns)
+    """The header line and one formula-safe CSV line per row (so subsets of rows can be written without formatting them
+    again). Every cell is rendered by the core rulebook's csv_cell (texts: a spreadsheet never runs one) or csv_plain
+    (numbers, booleans, header names), the rule that lives in sql/core/02_csv_cells.sql and nowhere else; every CR,
+    LF, quote or comma inside a cell is quoted, so each row is one record."""
+    import duckdb
+
+    from .rulebook import sql_dir
+    texts, plain = [], []
     for row in rows:
-        writer.writerow([safe_cell(v) for v in row])
-    lines = [line[:-2] + "\n" for line in lines]
-    return lines[0], lines[1:]
+        for value in row:
+            text, is_plain = _cell_text(value)
+            texts.append(text)
+            plain.append(is_plain)
+    con = duckdb.connect()
+    try:
+        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
+        header = con.execute("SELECT list(csv_plain(c) ORDER BY k) FROM (SELECT unnest(?::VARCHAR[]) AS c, "
+                             "generate_subscripts(?::VARCHAR[], 1) AS k)", [columns, columns]).fetchone()[0] or []
+        cells = [c for (c,) in con.execute(
+            "SELECT CASE WHEN p THEN csv_plain(t) ELSE csv_cell(t) END FROM (SELECT unnest(?::VARCHAR[]) AS t, "
+            "unnest(?::BOOLEAN[]) AS p, generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k",
+            [texts, plain, plain]).fetchall()] if texts else []
+    finally:
+        con.close()
+    width = len(columns)
+
+    def line(parts: list[str]) -> str:
+        return (",".join(parts) if parts != [""] else '""') + "\n"  # a lone empty cell is "", as csv writers write it
+    return line(header), [line(cells[i:i + width]) for i in range(0, len(cells), width)]
 
 
 def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None:

@@ -7,15 +7,14 @@ import pyarrow.parquet as pq
 
 from conftest import item, snapshot
 from jfi import rulebook
-from jfi.output import safe_cell
+from jfi.output import csv_lines
 
 
-def test_safe_cell_neutralises_formulas_only_in_text():
-    for text in ("=SUM(A1)", "+1", "-cmd", "@x", "\tx", "\rx"):
-        assert safe_cell(text) == "'" + text
-    assert safe_cell("plain") == "plain"
-    assert safe_cell(-3) == "-3" and safe_cell(2.5) == "2.5"
-    assert safe_cell(None) == "" and safe_cell(True) == "true"
+def test_a_csv_cell_neutralises_formulas_only_in_text():
+    texts = ("=SUM(A1)", "+1", "-cmd", "@x", "\tx", "\rx")
+    assert [line.split(",")[0] for line in csv_lines(["t"], [(t,) for t in texts])[1]] == \
+        ["'" + t + "\n" if t[0] not in "\r" else '"\'' + t + '"\n' for t in texts]
+    assert csv_lines(["a", "b", "c", "d", "e"], [("plain", -3, 2.5, None, True)])[1] == ["plain,-3,2.5,,true\n"]
 
 
 def test_export_writes_every_format_with_the_rulebook_hash(example, tmp_path):

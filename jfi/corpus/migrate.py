@@ -10,14 +10,12 @@ from __future__ import annotations
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, JsonlDocument, writer_lock
 from ..output import note, say
-from .project import PROFILE_HEADER, CorpusProject, display_path
+from .project import PROFILE_HEADER, CorpusProject, display_path, item_specs
 
 NAME_FIELDS = ("accessible_name", "accessible_name_source")
 # round status -> harvest status: an item not yet decided waits for a review batch; a decision taken under the round
 # rules (accepted, rejected) has no harvest equivalent (keep/drop with an alt quality) and is refused
 STATUS_TO_HARVEST = {"candidate": "unreviewed", "needs-revision": "unreviewed"}
-HARVEST_IMPLEMENTATIONS = {"img", "inline-svg", "input-image", "area"}
-HARVEST_ROLES = {"link", "button", "input-image", "area", "custom"}
 # harvest field order; the value is where it comes from in a round item (None: set by the migration)
 HARVEST_FIELDS = ("id", "status", "page_url", "domain", "sector", "image_url", "image_coord_space", "image_svg",
                   "image_file", "image_sha256", "implementation", "element_role", "element_html", "surrounding_text",
@@ -40,11 +38,12 @@ def _to_harvest(record: dict, sector: str | None) -> tuple[dict | None, list[str
     status = STATUS_TO_HARVEST.get(record.get("status"))
     if status is None:
         problems.append(f"status {record.get('status')!r} is a round decision with no harvest equivalent")
-    if record.get("implementation") not in HARVEST_IMPLEMENTATIONS:
+    harvest = item_specs()["harvest"]  # the harvest profile's vocabularies, from its field specs
+    if record.get("implementation") not in harvest["implementation"]:
         problems.append(f"implementation {record.get('implementation')!r} is not collected by harvest")
     if record.get("implementation") == "inline-svg":
         problems.append("an inline-svg item needs image_svg, which the round format does not keep")
-    if record.get("element_role") not in HARVEST_ROLES:
+    if record.get("element_role") not in harvest["element_role"]:
         problems.append(f"element_role {record.get('element_role')!r} is not a harvest role")
     if not str(record.get("accessible_name") or "").strip():
         problems.append("no accessible_name (migrate to round-v2 and fill the names first)")

@@ -1,6 +1,7 @@
 """A corpus project on disk: where its files are, and loading them into a store."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -11,6 +12,7 @@ from ..errors import JfiError
 from ..atomic import AtomicFiles, recover, writer_lock
 from ..paths import own_folder, regular_file
 from ..jsonl import line_columns, sha256_file
+from .. import rulebook
 from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
 from ..output import say
@@ -21,9 +23,6 @@ MAX_GOAL = 1_000_000  # the most items a goal may name (a bigger number is a typ
 MAX_ROUND = 999  # round numbers: 1 to 999 (files are round-NN-…)
 PROFILE_HEADER = "# the corpus profile (round-v1, round-v2 or harvest): the rules jfi reads this corpus by\n"
 BATCH_FILE = re.compile(r"^batch-(\d+)\.jsonl$")
-# keys that say which era of the upstream format a record was written in (detection reads the first record)
-HARVEST_KEYS = {"sector", "review_verdict", "review_reason", "alt_quality", "image_svg", "image_coord_space"}
-NAME_KEYS = {"accessible_name", "accessible_name_source"}
 ROUND_FILE = re.compile(r"^round-(\d+)-(review|second-pass-input|second-pass)\.jsonl$|^round-(\d+)-(report)\.md$")
 KIND = {"review": "review", "second-pass-input": "second_pass_input", "second-pass": "second_pass", "report": "report"}
 
@@ -36,10 +35,32 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+@functools.lru_cache(maxsize=None)
+def item_specs() -> dict[str, dict[str, list | None]]:
+    """Each corpus profile's item fields and their allowed values, as its rule files' field specs say (the one place
+    they are written): {profile: {field: allowed or None}}."""
+    import duckdb
+    loaded, specs = rulebook.load()[0], {}
+    con = duckdb.connect()
+    try:
+        for profile in PROFILES:
+            for f in rulebook.in_use(loaded, ("corpus",), profile, ("field_specs",)):
+                con.execute(f.text)
+            specs[profile] = dict(con.execute("SELECT field, allowed FROM field_specs WHERE kind = 'item' "
+                                              "AND field <> '*'").fetchall())  # '*': any other field is taken
+            con.execute("DELETE FROM field_specs")
+    finally:
+        con.close()
+    return specs
+
+
 def profile_of_keys(keys) -> str:
-    """The profile whose records carry these keys: harvest fields, else accessible names (round-v2), else round-v1."""
-    keys = set(keys)
-    return "harvest" if keys & HARVEST_KEYS else "round-v2" if keys & NAME_KEYS else DEFAULT_PROFILE
+    """The profile whose records carry these keys (detection reads the first record): a field only harvest items have
+    (sector, review_verdict, ...), else a field round-v2 adds to round-v1 (the accessible names), else round-v1."""
+    keys, specs = set(keys), item_specs()
+    if keys & (specs["harvest"].keys() - specs["round-v2"].keys()):
+        return "harvest"
+    return "round-v2" if keys & (specs["round-v2"].keys() - specs["round-v1"].keys()) else DEFAULT_PROFILE
 
 
 TARGET_HEADER = """# Accepted-item goal N for this corpus. `jfi corpus validate` scales its count targets from it

@@ -302,9 +302,22 @@ def _found(value: str) -> str:
     return "nothing" if not value.strip() else json.dumps(value, ensure_ascii=False)
 
 
-def _unguard(text: str) -> str:
-    """A cell the export guarded against formulas (a leading ') reads as the text it guards."""
-    return text[1:] if text.startswith("'") and len(text) > 1 and text[1] in "=+-@\t\r" else text
+def _unguarder(rows: list[tuple[int, dict]]):
+    """A cell the export guarded against formulas (a leading ') reads as the text it guards: the core rulebook's
+    csv_unguarded, applied at once to every cell of the return (as read, and stripped)."""
+    import duckdb
+
+    from ..rulebook import sql_dir
+    texts = sorted({t for _, row in rows for cell in row.values() for t in (cell, cell.strip())})
+    con = duckdb.connect()
+    try:
+        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
+        read = dict(zip(texts, con.execute("SELECT list(csv_unguarded(t) ORDER BY k) FROM (SELECT unnest(?::VARCHAR[]) "
+                                           "AS t, generate_subscripts(?::VARCHAR[], 1) AS k)", [texts, texts]).fetchone()[0]
+                        or []))
+    finally:
+        con.close()
+    return lambda text: read.get(text, text)
 
 
 def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
@@ -313,6 +326,7 @@ def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
     if path.suffix.lower() not in (".csv", ".xlsx"):
         return _read_json(path), (lambda n: f"{path}: decision {n}"), (lambda field: field)
     rows = _table_rows(path)
+    _unguard = _unguarder(rows)
     decisions, lines = [], {}
     for number, row in rows:
         lines[len(decisions) + 1] = number
@@ -320,13 +334,13 @@ def read_responses(path: Path, bundle: dict) -> tuple[dict, callable, callable]:
         d.update({field: _unguard(row.get(column, "")).strip() for column, field in FILLED.items()})
         decisions.append(d)
     others = {row.get("bundle_id", "").strip() for _, row in rows} - {"", bundle.get("bundle_id")}
-    if not others and (misplaced := _misplaced(path, rows, bundle)):
+    if not others and (misplaced := _misplaced(path, rows, bundle, _unguard)):
         _refuse(misplaced)
     answer = {"bundle_id": bundle.get("bundle_id") if not others else sorted(others)[0], "decisions": decisions}
     return answer, (lambda n: f"{path}:{lines.get(n, n)}"), (lambda field: COLUMN_OF.get(field, field))
 
 
-def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict) -> list[str]:
+def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict, _unguard) -> list[str]:
     """Rows that do not hold the task the bundle pinned under their id: a blank bundle_id, a task number, name or
     detail that belongs to another task (a one-column sort in a spreadsheet moves one column and not the others),
     or one id on two rows."""

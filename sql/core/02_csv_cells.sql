@@ -3,6 +3,7 @@
 -- csv_quoted: a text quoted as a CSV cell when it needs quotes; NULL is the empty cell
 -- csv_guarded: a text with a leading ' when a spreadsheet would run it
 -- csv_plain: a number or boolean already rendered as text, quoted only where needed (never guarded: a negative number stays a number)
+-- csv_unguarded: a cell read back from a CSV or workbook a person returns: the leading ' of a text csv_guarded guarded is removed (any other text is as it was)
 CREATE OR REPLACE MACRO csv_needs_quotes(t) AS regexp_matches(t, '[",\n\r]');
 CREATE OR REPLACE MACRO csv_quoted(t) AS
     CASE WHEN t IS NULL OR t = '' THEN '' WHEN csv_needs_quotes(t) THEN '"' || replace(t, '"', '""') || '"' ELSE t END;
@@ -14,3 +15,5 @@ CREATE OR REPLACE MACRO csv_cell(t) AS
     CASE WHEN t IS NULL OR t = '' THEN '' WHEN csv_needs_quotes(t) THEN '"' || replace(csv_guarded(t), '"', '""') || '"'
          ELSE csv_guarded(t) END;
 CREATE OR REPLACE MACRO csv_plain(t) AS csv_quoted(t);
+CREATE OR REPLACE MACRO csv_unguarded(t) AS
+    CASE WHEN starts_with(t, '''') AND length(t) > 1 AND csv_guarded(substr(t, 2)) = t THEN substr(t, 2) ELSE t END;

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import tempfile
+from pathlib import Path
+
+import pyarrow as pa
 
 from ..errors import JfiError
 from ..store import sql_string
@@ -60,12 +65,23 @@ class _Hashing:
         self.fh.write(data)
 
 
-def _written_lines(con, folder: AuditFolder):
-    """The lines of the files build wrote (units and batches), as an Arrow table (kind, source, line, text)."""
-    return con.cursor().sql(
+def _written_lines(con, folder: AuditFolder) -> Path:
+    """The lines of the files build wrote (units and batches: kind, source, line, text) streamed to a temp Arrow file,
+    which the kept store maps from disk once the build's own store is closed: memory does not grow with the audit."""
+    fd, name = tempfile.mkstemp(prefix="jfi-written-", suffix=".arrow")
+    os.close(fd)
+    reader = con.cursor().sql(
         f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
         f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
-        "FROM audit_batches").to_arrow_table()
+        "FROM audit_batches").to_arrow_reader(50_000)
+    try:
+        with pa.OSFile(name, "wb") as sink, pa.ipc.new_file(sink, reader.schema) as writer:
+            for batch in reader:
+                writer.write_batch(batch)
+    except BaseException:
+        os.unlink(name)
+        raise
+    return Path(name)
 
 
 def _keep_store(folder: AuditFolder, provided: Provided) -> None:
@@ -129,7 +145,10 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             provided = Provided(read_back, shas, _written_lines(con, folder))
         finally:
             store.close()
-        _keep_store(folder, provided)
+        try:
+            _keep_store(folder, provided)
+        finally:
+            provided.lines.unlink(missing_ok=True)
     say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
                     "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),

@@ -337,9 +337,9 @@ class Provided:
     """The files `build` just wrote (the built units and the batches), with their sha256s and their lines, taken from
     the build's own store: the kept store is made from them without reading the files back."""
 
-    def __init__(self, head: dict, shas: dict[str, str], lines):
+    def __init__(self, head: dict, shas: dict[str, str], lines: Path):
         self.head, self.shas = head, shas
-        self.lines = lines  # an Arrow table (kind, source, line, text) of every file written
+        self.lines = lines  # an Arrow file (kind, source, line, text) of every line written
         self.put_in: Store | None = None
 
     def put(self, store: Store) -> None:
@@ -350,7 +350,8 @@ class Provided:
         store.append("raw_files", {"kind": ["unit" if s.endswith("judgment-units.json") else "batch" for s in self.shas],
                                    "source": list(self.shas), "round": [None] * len(self.shas),
                                    "present": [True] * len(self.shas)})
-        store.con.register("_jfi_provided", self.lines)
+        import pyarrow as pa
+        store.con.register("_jfi_provided", pa.ipc.open_file(pa.memory_map(str(self.lines))).read_all())  # mapped
         try:
             store.con.execute("INSERT INTO raw_lines SELECT kind, source, NULL, line, text FROM _jfi_provided")
         finally:

@@ -43,7 +43,7 @@ WITH named AS (
         name AS dom_name
     FROM audit_links
 ),
-l AS MATERIALIZED (SELECT *, norm_text(name) AS n FROM named),
+l AS (SELECT *, norm_text(name) AS n FROM named),
 per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT coalesce(permalink, false)) AS hrefs_for_name
              FROM l GROUP BY ALL),
 keyed AS (SELECT *, n || '|' || dest || '|' || substr(sha256(substr(norm_text(context), 1, 120)), 1, 8) AS own_key,

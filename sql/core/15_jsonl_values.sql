@@ -11,7 +11,7 @@
 --   int: the value when it is an integer
 --   bool: the value when it is a boolean
 CREATE OR REPLACE TABLE jsonl_values AS
-WITH checked AS MATERIALIZED (  -- the long form is made only for the records of kinds with specs
+WITH checked AS (  -- the long form is made only for the records of kinds with specs (filtered before json_each)
     SELECT kind, source, round, line, record_id, doc FROM jsonl_records
     WHERE is_object AND kind IN (SELECT kind FROM field_specs)
 ),

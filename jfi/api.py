@@ -46,7 +46,7 @@ class Result:
 def _run(command, *args, **kwargs) -> Result:
     """A workflow command run with its words collected; what it said as one JSON document is its data."""
     said: list[tuple[str, str]] = []
-    forget_hashes()  # each call hashes its inputs afresh, as each command does
+    forget_hashes()  # each call starts from what its kept store recorded of the files, as each command does
     with collected(lambda stream, text: said.append((stream, text))):
         code = command(*args, **kwargs)
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])

@@ -1,9 +1,11 @@
 """`make bench`: speed and memory, reported as ratios against a baseline measured in the same run.
 
 - fixed cost: `jfi --version` and a small `corpus validate` as whole processes, against a bare interpreter.
-- audit: synthetic inventories of 1,000, 10,000 and 30,000 views; import, build, merge, sample, worklist and
-  receipts, each as its own process with its time, peak memory and ratio to a bare DuckDB parse of the same
-  inventory in the same run; then 100,000 views imported and built under JFI_MEMORY_LIMIT=2GB, and the growth.
+- audit: synthetic inventories of 1,000, 10,000 and 30,000 views; the workflow a user runs (import the manifest,
+  build, merge, every batch judged, then sample, merge, worklist, receipts; sample again unchanged), each command as
+  its own process with its time, peak memory and ratios to a bare DuckDB parse of the same inventory and to the
+  interpreter's and DuckDB's start-up, measured in the same run; the whole workflow's time; then 100,000 views
+  through the whole workflow under JFI_MEMORY_LIMIT=2GB, and the growth.
 - inventory: 200 views of the conformance sites captured with one page at a time, the default, and a local Dask
   cluster of two worker processes (views per minute; the outputs must be identical apart from timings).
 - corpus: `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file

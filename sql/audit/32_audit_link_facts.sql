@@ -1,3 +1,18 @@
+-- audit_link_keys: each link's dedupe-key inputs, narrow (a temp table the facts are made from)
+--   pos: the view's position
+--   view_id: view id
+--   i: the link's index in the page
+--   dest: destination identity
+--   permalink: whether it links to its own section
+--   n: its normalised name
+--   shown: whether a person meets it (drawn and exposed)
+--   own_key: its own dedupe key
+-- audit_link_units: each link's unit key after its twins (a temp table)
+--   pos: the view's position
+--   i: the link's index in the page
+--   n: its normalised name
+--   hrefs_for_name: distinct destinations in the page for its name
+--   unit_key: the key its unit takes
 -- audit_link_facts: one row per captured link, with its dedupe key and the facts its flags test
 --   type: link
 --   sc: WCAG success criterion judged (2.4.4)
@@ -35,31 +50,47 @@
 --   ax_name: the accessible name the browser computed (NULL without the tree)
 --   ax_name_source: where the browser took that name from
 --   ax_role: the role the browser computed
-CREATE OR REPLACE TABLE audit_link_facts AS
-WITH named AS (
-    SELECT * REPLACE (CASE WHEN ax.exposed THEN coalesce(ax.name, '') ELSE name END AS name,
-                      CASE WHEN ax.exposed AND ax.name <> coalesce(name, '') THEN coalesce(ax.name_source, 'none')
-                           ELSE name_source END AS name_source),
-        name AS dom_name
+-- the key of every link, from a narrow projection (a table of its own, so the grouping below never carries the
+-- links' wide rows)
+CREATE OR REPLACE TEMP TABLE audit_link_keys AS
+WITH k AS (
+    SELECT pos, view_id, i, dest, coalesce(permalink, false) AS permalink,
+        norm_text(CASE WHEN ax.exposed THEN coalesce(ax.name, '') ELSE name END) AS n, context,
+        coalesce(visible, false) AND ax.exposed IS NOT FALSE AS shown
     FROM audit_links
-),
-l AS (SELECT *, norm_text(name) AS n FROM named),
-per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT coalesce(permalink, false)) AS hrefs_for_name
-             FROM l GROUP BY ALL),
-keyed AS (SELECT *, n || '|' || dest || '|' || substr(sha256(substr(norm_text(context), 1, 120)), 1, 8) AS own_key,
-                 coalesce(visible, false) AND ax.exposed IS NOT FALSE AS shown FROM l),
+)
+SELECT pos, view_id, i, dest, permalink, n, shown,
+    n || '|' || dest || '|' || substr(sha256(substr(norm_text(context), 1, 120)), 1, 8) AS own_key
+FROM k;
+
+CREATE OR REPLACE TEMP TABLE audit_link_units AS
+WITH per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT permalink) AS hrefs_for_name
+                  FROM audit_link_keys GROUP BY ALL),
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
 -- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide
 -- arrow at desktop width, the mobile arrow on a phone), at every viewport, they are all one unit: the first shown one's
 twins AS (SELECT pos, view_id, n, dest, arg_min(own_key, i) FILTER (WHERE shown) AS shown_key,
                  min(i) FILTER (WHERE shown) AS first_shown_i, count(*) FILTER (WHERE shown) AS shown_here
-          FROM keyed GROUP BY ALL),
+          FROM audit_link_keys GROUP BY ALL),
 across AS (SELECT view_id, n, dest, max(shown_here) AS most_shown,
                   arg_min(shown_key, {'p': pos, 'i': first_shown_i}) FILTER (WHERE shown_key IS NOT NULL) AS first_shown_key
            FROM twins GROUP BY ALL)
-SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
+SELECT k.pos, k.i, k.n, p.hrefs_for_name,
     CASE WHEN a.most_shown = 1 THEN a.first_shown_key
-         WHEN l.shown THEN l.own_key ELSE coalesce(t.shown_key, l.own_key) END AS unit_key,
+         WHEN k.shown THEN k.own_key ELSE coalesce(t.shown_key, k.own_key) END AS unit_key
+FROM audit_link_keys AS k JOIN per_name AS p ON p.pos = k.pos AND p.n = k.n
+JOIN twins AS t ON t.pos = k.pos AND t.n = k.n AND t.dest IS NOT DISTINCT FROM k.dest
+JOIN across AS a ON a.view_id = k.view_id AND a.n = k.n AND a.dest IS NOT DISTINCT FROM k.dest;
+
+CREATE OR REPLACE TABLE audit_link_facts AS
+WITH l AS (
+    SELECT * REPLACE (CASE WHEN ax.exposed THEN coalesce(ax.name, '') ELSE name END AS name,
+                      CASE WHEN ax.exposed AND ax.name <> coalesce(name, '') THEN coalesce(ax.name_source, 'none')
+                           ELSE name_source END AS name_source),
+        name AS dom_name
+    FROM audit_links
+)
+SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i, u.unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
         || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
@@ -70,10 +101,8 @@ SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i,
     coalesce(l.context, '') AS context, l.landmark, l.selector, coalesce(l.visible, false) AS visible, l.href,
     l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
-    l.img_alt, coalesce(l.empty_name, false) AS empty_name, p.hrefs_for_name, l.n AS name_norm, l.dest,
+    l.img_alt, coalesce(l.empty_name, false) AS empty_name, u.hrefs_for_name, u.n AS name_norm, l.dest,
     l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role,
     coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame, coalesce(l.undrawn, false) AS undrawn,
     coalesce(l.permalink, false) AS permalink
-FROM keyed AS l JOIN per_name AS p ON p.pos = l.pos AND p.n = l.n
-JOIN twins AS t ON t.pos = l.pos AND t.n = l.n AND t.dest IS NOT DISTINCT FROM l.dest
-JOIN across AS a ON a.view_id = l.view_id AND a.n = l.n AND a.dest IS NOT DISTINCT FROM l.dest;
+FROM l JOIN audit_link_units AS u USING (pos, i);

@@ -101,7 +101,7 @@ single_units AS (  -- most units occur once: no aggregation needed
 ),
 view_order AS (SELECT view_id, min(pos) AS view_pos FROM audit_views GROUP BY view_id),  -- a view's place, whatever viewport
 repeated_units AS (
-    SELECT type, any_value(sc) AS sc, product, unit_key,
+    SELECT type, arg_min(sc, {'p': pos, 'i': i}) AS sc, product, unit_key,  -- the first occurrence's, as every field
         list_transform(list_sort(list_distinct(list({'p': w.view_pos, 'v': o.view_id}))), lambda x: x.v) AS views,
         count(*) AS occurrences,
         arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href,

@@ -219,7 +219,10 @@ class Store:
         """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the
         order the reader keeps; returns the number of rows. Raises duckdb.Error on a line it refuses."""
         self.con.execute("INSERT INTO raw_inventory SELECT * FROM audit_inventory_file(?)", [path]).fetchall()
-        self.con.execute("UPDATE raw_inventory SET line = rowid + 1 WHERE line IS NULL").fetchall()
+        # the rows just read are the last appended, in the reader's order (row ids go on after rows a kept store
+        # updated in place deleted, so they are counted from the first new one)
+        first = self.scalar("SELECT min(rowid) FROM raw_inventory WHERE line IS NULL")
+        self.con.execute("UPDATE raw_inventory SET line = rowid - ? + 1 WHERE line IS NULL", [first]).fetchall()
         return self.scalar("SELECT count(*) FROM raw_inventory")
 
     def rows(self, sql: str, params: list | None = None) -> list[dict]:

@@ -127,11 +127,12 @@ def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, mo
     assert str(folder / "judgment-units.json") in taken and str(judged) not in taken
     assert str(folder / "spot-checks.jsonl") not in taken
     assert any(name.endswith(".jsonl") and "batches" in name for name in taken)
-    updated = tables(folder / ".jfi" / "audit.duckdb")
+    updated = {name: tables(folder / ".jfi" / name) for name in ("audit.duckdb", "audit-inventory.duckdb")}
     shutil.rmtree(folder / ".jfi")
     assert run_all(jfi, folder) == partly
-    # the store updated in place holds the rows a store made from nothing holds, table by table
-    assert tables(folder / ".jfi" / "audit.duckdb") == updated
+    # the stores updated in place hold the rows stores made from nothing hold, table by table (the inventory's line
+    # numbers included)
+    assert {name: tables(folder / ".jfi" / name) for name in updated} == updated
     assert b"Cannot tell from the page." in partly["draft-judgments.csv"]
 
 

@@ -232,8 +232,9 @@ class KeptStore:
             self.store = Store(sections=("audit",), needs=NEEDS)
             return self.store
         self.dir.mkdir(exist_ok=True)
-        for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock)
-            if regular_file(leftover):
+        for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock);
+            # this process's own are stores still open (a command may keep two, or one waiting to be kept)
+            if regular_file(leftover) and f".{os.getpid()}-" not in leftover.name:
                 leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
         if self.before and self._update_copy():

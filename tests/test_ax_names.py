@@ -474,3 +474,23 @@ def test_a_unit_scrolled_out_of_view_everywhere_is_cropped_from_its_reveal(sideb
     page = (out / "report.html").read_text()
     assert "scrolled out of view inside its container" not in page and "below the screenshot" not in page
     assert "scrolled to show it in its container" in page
+
+
+def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_views_notes(sidebar, tmp_path,
+                                                                                          monkeypatch):
+    from jfi.capture import reveal
+    jfi, out = sidebar
+    monkeypatch.setattr(reveal, "BUDGET_S", 0)
+    again = tmp_path / "late"
+    r = jfi("audit", "inventory", "--urls-file", str(out.parent / "views.txt"), "--serve", str(out.parent),
+            "--out", str(again), "--settle", "0", "--no-axe")
+    assert r.exit_code == 0, r.stderr
+    [rec] = [json.loads(x) for x in (again / "inventory.jsonl").read_text().splitlines()[1:]]
+    from jfi.manifest import SHOT_MAX_HEIGHT
+    things = [x for kind in reveal.KINDS for x in rec["inventory"][kind] if x["box"]["width"] and x["box"]["height"]]
+    unseen = [x for x in things if x.get("clipped") or x["box"]["y"] + x["box"]["height"] > SHOT_MAX_HEIGHT]
+    assert len(unseen) > 30 and not [x for x in things if x.get("revealed")]
+    assert f"{len(unseen)} element(s) out of the screenshot's view left without a picture: the view's time for " \
+           "pictures ran out" in rec["environment_notes"]
+    [done] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
+    assert not [n for n in done["environment_notes"] if "time for pictures" in n]

@@ -225,7 +225,8 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
             rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
         if opts.screenshots and extent:  # pictures of what the screenshot does not show, the elements' and axe's
             things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
-            await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
+            note = await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
+            guard.extra_notes += [note] if note else []
 
 
 class Tabs:

@@ -2,8 +2,11 @@
 screenshot reaches (a whole book on one page) and scrolled out of view inside their containers (a sidebar link below
 the sidebar's fold). The first are photographed in tiles of the page as tall as the screenshot, from the first such
 element down; the others are brought into view in their containers a screenful at a time and the viewport is
-photographed. Each picture is `<view>__<viewport>__N.png`, listed in the view record's `reveals`; an element records
-which picture shows it and its box there (`revealed`: {shot: N, box}). The scroll positions are put back afterwards."""
+photographed. The screenfuls come first (a viewport's picture is cheap, a tile of a long page is not: on a loaded
+machine the tiles alone can spend the time). Each picture is `<view>__<viewport>__N.png`, listed in the view record's
+`reveals`; an element records which picture shows it and its box there (`revealed`: {shot: N, box}). The scroll
+positions are put back afterwards. Elements left without a picture when the time or the limits ran out are counted in
+a note for the view's environment notes."""
 from __future__ import annotations
 
 import time
@@ -39,10 +42,10 @@ def _drawn(box) -> bool:
 
 
 async def reveal(page, rec: dict, shots: dict, things: list[tuple[dict, str | None, bool]], width: int, height: int,
-                 page_height: int, deadline: float) -> None:
+                 page_height: int, deadline: float) -> str | None:
     """Photograph the things (see elements, axe_nodes) the view's screenshot (`width` x `height` px of a page
     `page_height` px tall) does not show, while time is left (BUDGET_S, and until `deadline` on the monotonic clock);
-    `shots` gets each picture's bytes, the view record its `reveals`."""
+    `shots` gets each picture's bytes, the view record its `reveals`. Returns a note when some were left unphotographed."""
     files = rec.setdefault("reveals", [])
     base = rec["screenshot"].removesuffix(".png")
     deadline = min(deadline, time.monotonic() + BUDGET_S)
@@ -52,9 +55,12 @@ async def reveal(page, rec: dict, shots: dict, things: list[tuple[dict, str | No
         shots[files[-1]] = data
         return len(files)
 
+    pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
+    below = sorted((t for t, _, clipped in things if not clipped and t["box"]["y"] + t["box"]["height"] > height),
+                   key=lambda t: t["box"]["y"])
     try:
-        below = sorted((t for t, _, clipped in things if not clipped and t["box"]["y"] + t["box"]["height"] > height),
-                       key=lambda t: t["box"]["y"])
+        if pending:
+            await _screenfuls(page, pending, add, deadline)
         tiles = 0
         while below and tiles < MAX_TILES and page_height > height and time.monotonic() < deadline:
             top = max(0, min(below[0]["box"]["y"] - 100, page_height - 1))
@@ -65,12 +71,13 @@ async def reveal(page, rec: dict, shots: dict, things: list[tuple[dict, str | No
                 if t["box"]["y"] + t["box"]["height"] <= bottom:
                     t["revealed"] = {"shot": n, "box": {**t["box"], "y": t["box"]["y"] - top}}
             below = [t for t in below[1:] if "revealed" not in t]  # the first goes even when taller than a tile
-        pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
-        if pending:
-            await _screenfuls(page, pending, add, deadline)
     finally:
         if not files:
             rec.pop("reveals")
+    left = sum("revealed" not in t for t, _ in pending) + sum(t["box"]["y"] < page_height for t in below)
+    if left and time.monotonic() >= deadline:
+        return f"{left} element(s) out of the screenshot's view left without a picture: the view's time for pictures ran out"
+    return None
 
 
 async def _screenfuls(page, pending: list[tuple[dict, str]], add, deadline: float) -> None:

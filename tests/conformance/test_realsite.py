@@ -116,9 +116,13 @@ def test_every_crop_contains_its_outline_and_comes_from_an_occurrence_in_view(bo
             (SELECT count(*) FROM (SELECT id FROM occ GROUP BY id HAVING bool_or(clipped) AND bool_or(NOT clipped))) AS mixed
         FROM occ""")
     assert row["mixed"] > 0 and row["wrong"] == 0
-    # a link scrolled out of view in the sidebar on every page is cropped from its picture scrolled into view
-    [row] = query(folder, "SELECT count(*) FILTER (WHERE clipped) AS clipped, count(*) FILTER (WHERE shot > 0) AS own "
-                          "FROM audit_unit_places")
-    assert row["clipped"] == 0 and row["own"] > 0
-    assert "scrolled out of view inside its container) wherever" not in page
+    # a link scrolled out of view in the sidebar on every page is cropped from its picture scrolled into view, unless
+    # the view's time for pictures ran out (a loaded machine), which the view's environment notes then say
+    late = {(v["view_id"], v["viewport"]) for v in inventory
+            if any("time for pictures ran out" in n for n in v["environment_notes"])}
+    places = query(folder, "SELECT view_id, viewport, clipped, shot FROM audit_unit_places")
+    assert [p for p in places if p["shot"] > 0]
+    assert not [p for p in places if p["clipped"] and (p["view_id"], p["viewport"]) not in late]
+    if not late:
+        assert "scrolled out of view inside its container) wherever" not in page
     assert (folder / "report-files").is_dir() and "data:image" not in page

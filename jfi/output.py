@@ -35,31 +35,38 @@ def csv_lines(columns: list[str], rows: list[tuple]) -> tuple[str, list[str]]:
     again). Every cell is rendered by the core rulebook's csv_cell (texts: a spreadsheet never runs one) or csv_plain
     (numbers, booleans, header names), the rule that lives in sql/core/02_csv_cells.sql and nowhere else; every CR,
     LF, quote or comma inside a cell is quoted, so each row is one record."""
-    import duckdb
-
-    from .rulebook import sql_dir
     texts, plain = [], []
     for row in rows:
         for value in row:
             text, is_plain = _cell_text(value)
             texts.append(text)
             plain.append(is_plain)
-    con = duckdb.connect()
-    try:
-        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
-        header = con.execute("SELECT list(csv_plain(c) ORDER BY k) FROM (SELECT unnest(?::VARCHAR[]) AS c, "
-                             "generate_subscripts(?::VARCHAR[], 1) AS k)", [columns, columns]).fetchone()[0] or []
-        cells = [c for (c,) in con.execute(
-            "SELECT CASE WHEN p THEN csv_plain(t) ELSE csv_cell(t) END FROM (SELECT unnest(?::VARCHAR[]) AS t, "
-            "unnest(?::BOOLEAN[]) AS p, generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k",
-            [texts, plain, plain]).fetchall()] if texts else []
-    finally:
-        con.close()
+    header = csv_rules("csv_plain(t)", columns)
+    cells = csv_rules("CASE WHEN p THEN csv_plain(t) ELSE csv_cell(t) END", texts, plain)
     width = len(columns)
 
     def line(parts: list[str]) -> str:
         return (",".join(parts) if parts != [""] else '""') + "\n"  # a lone empty cell is "", as csv writers write it
     return line(header), [line(cells[i:i + width]) for i in range(0, len(cells), width)]
+
+
+def csv_rules(expression: str, texts: list, flags: list[bool] | None = None) -> list:
+    """`expression` over each text `t` (and its flag `p`), in order: the core rulebook's CSV cell macros
+    (sql/core/02_csv_cells.sql: csv_cell, csv_plain, csv_unguarded) applied to many cells at once."""
+    if not texts:
+        return []
+    import duckdb
+
+    from .rulebook import sql_dir
+    con = duckdb.connect()
+    try:
+        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
+        flags = flags if flags is not None else [False] * len(texts)
+        return [c for (c,) in con.execute(
+            f"SELECT {expression} FROM (SELECT unnest(?::VARCHAR[]) AS t, unnest(?::BOOLEAN[]) AS p, "
+            "generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k", [texts, flags, flags]).fetchall()]
+    finally:
+        con.close()
 
 
 def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None:

@@ -190,6 +190,13 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     return tuple(files), digest.hexdigest()
 
 
+def text_of(name: str) -> str:
+    """The text of the rule file that creates `name`: for rules a command runs on its own, over rows it puts in temp
+    tables (a returned review's decisions), beside a store that does not keep them."""
+    [f] = [f for f in load()[0] if name in f.creates]
+    return f.text
+
+
 def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None = None) -> str:
     """The hash a store built with these sections (all by default) and this corpus profile records."""
     corpus = sections is None or "corpus" in sections

@@ -299,3 +299,51 @@ def test_a_bundle_split_between_reviewers_goes_back_part_by_part(tmp_path, split
         assert r.exit_code == 0, r.stderr
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert {r["status"] for r in rows(folder).values()} == {"RATIFIED"}
+
+
+def test_each_refused_decision_is_named_with_its_place_and_code(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
+    template = json.loads((tmp / "b1" / "return-template.json").read_text())
+    template["decisions"] = [
+        {"id": "LINK-XX-0000000000", **signed()}, {"id": ids[0], **signed()}, {"id": ids[0], **signed("yes")},
+        {"id": ids[1], **signed(scope="client", extra="x")}, {"id": ids[2], **signed(ratified_by=5)}, "a decision"]
+    (tmp / "r.json").write_text(json.dumps(template))
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b1", tmp / "r.json")
+    assert r.exit_code == 2 and snapshot(folder) == before
+    where = f"{tmp / 'r.json'}: decision"
+    for expected in (f"{where} 1: unknown_task: LINK-XX-0000000000 is not a task of this bundle",
+                     f"{where} 3: duplicate_decision: {ids[0]} is answered twice (also {where} 2)",
+                     f"{where} 4: unknown_field: extra, scope (a review return carries wcag decisions only)",
+                     f"{where} 5: invalid_type: every field is a string",
+                     f'{where} 6: unknown_task: "a decision" is not a task of this bundle'):
+        assert expected in r.stderr
+    assert f"{where} 2:" not in r.stderr  # the first of two answers is itself fine
+
+
+def test_a_decision_is_replaced_only_with_a_reason_and_pins_what_it_replaces(merged):
+    jfi, folder, tmp = merged
+    export(jfi, folder, tmp / "b1")
+    uid = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"][0]["id"]
+    assert apply(jfi, folder, tmp / "b1", fill(tmp / "b1", {uid: signed("no")}, tmp / "r1.json")).exit_code == 0
+    [first] = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
+    assert export(jfi, folder, tmp / "b2", "--all").exit_code == 0
+    [task] = [t for t in json.loads((tmp / "b2" / "bundle.json").read_text())["tasks"] if t["id"] == uid]
+    assert task["base_decision_id"] == first["decision_id"]
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed("yes", supersession_reason="\u00a0 ")}, tmp / "r2.json"))
+    assert r.exit_code == 2 and snapshot(folder) == before
+    assert f"supersession_reason: missing_reason: {uid} replaces {first['decision_id']}" in r.stderr
+    r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed(" YES\u2003", ratified_by="\u00a0Bo Li ",
+                                                                    supersession_reason="Seen again on a phone.")},
+                                         tmp / "r3.json"))
+    assert r.exit_code == 0, r.stderr
+    second = json.loads((folder / "ratifications.jsonl").read_text().splitlines()[1])
+    assert second["ratified_by"] == "Bo Li" and second["ratified_judgment"] == "yes"  # blank around a value is no part of it
+    assert second["supersedes"] == first["decision_id"] and second["supersession_reason"] == "Seen again on a phone."
+    assert list(second) == ["id", "scope", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling",
+                            "unit_sha256", "supersedes", "supersession_reason", "decision_id"]
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert rows(folder)[uid]["ratified_judgment"] == "yes"

@@ -89,17 +89,14 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> None:
     the folder's other files, so the commands after build find it ready. It is a cache keyed by the files' bytes:
     made after the build's files are in place (the build's own store closed first), and not made (said, not
     refused) when the judged files already there do not pass the rules; the next command then refuses them."""
+    kept = False
     try:
-        store, _, _ = load_folder(folder, provided=provided)
+        load_folder(folder, provided=provided)[0].close()
+        kept = True
     except JfiError as e:
-        drop_pending()
         say(f"no store kept beside the audit: {e.message}")
-        return
-    except BaseException:
-        drop_pending()
-        raise
-    store.close()
-    keep_pending()
+    finally:
+        keep_pending() if kept else drop_pending()
 
 
 def run(folder: AuditFolder, batch_size: int) -> int:

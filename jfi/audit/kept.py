@@ -159,16 +159,23 @@ class KeptStore:
         self.taken: list[str] = []
         self.usable = self._usable()
         self._read_before()
+        try:
+            self._hash_files(root, inventory)
+        except BaseException:
+            self.discard()
+            raise
+        self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
+
+    def _hash_files(self, root: Path, inventory: bool) -> None:
         self.files = [p for p in input_files(root, inventory) if regular_file(p)]
         self.shas, self.keys = {}, {}
         for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
-            if provided is not None and str(path) in provided.shas:  # its bytes were hashed as they were written
-                self.shas[str(path)], self.keys[str(path)] = provided.shas[str(path)], None
+            if self.provided is not None and str(path) in self.provided.shas:  # hashed as they were written
+                self.shas[str(path)], self.keys[str(path)] = self.provided.shas[str(path)], None
                 continue
             before = file_key(path)
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
-        self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
 
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs
@@ -184,50 +191,48 @@ class KeptStore:
 
     def _read_before(self) -> None:
         """What the old kept store, when jfi sealed it for this user with the same rules, says of the files it was
-        made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header."""
+        made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header.
+        The store stays open for `reuse` (opened once per command), or is closed by `new_store`."""
+        self.opened: tuple[Store, tuple] | None = None
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return
         try:
-            con = duckdb.connect(str(self.path), read_only=True)
-        except Exception:  # corrupt, another DuckDB version, or held by another process
+            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS)
+        except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return
         try:
-            db = con.execute("SELECT current_database()").fetchone()[0]
-            found = sealed(con, db)
+            store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
+            found = sealed(store.con, store.scalar("SELECT current_database()"))
             if found is not None and found[1] == self.reader:
-                rows = con.execute("SELECT source, sha256, file_key FROM jfi_kept_files").fetchall()
+                rows = store.con.execute("SELECT source, sha256, file_key FROM jfi_kept_files").fetchall()
                 known_hashes((json.loads(k), sha) for _, sha, k in rows if k)
                 self.before = {source: sha for source, sha, _ in rows}
                 self.before_head = json.loads(found[2])
+                self.opened = store, found
+                return
         except Exception:
             self.before = {}
-        finally:
-            con.close()
+        store.close()
 
     def reuse(self) -> tuple[Store, dict, str] | None:
         """(store, the built units' header, their sha256) when the kept store matches the inputs and was sealed by
         jfi for this user. Anything else (absent, corrupt, edited, foreign, unreadable) is None: build anew."""
-        if not self.usable or self.path in _distrusted or not self.path.is_file():
+        if self.opened is None:
             return None
-        try:
-            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS)
-        except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
+        store, found = self.opened
+        if found[0] != self.key:
             return None
-        try:
-            store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
-            found = sealed(store.con, store.scalar("SELECT current_database()"))
-        except Exception:
-            found = None
-        if found is None or found[0] != self.key:
-            store.close()
-            return None
+        self.opened = None
         _reused.append(self.path)
-        return store, json.loads(found[2]), found[3]
+        return store, self.before_head, found[3]
 
     def new_store(self) -> Store:
         """The store to load into, in a temp file beside the kept one: a copy of the old kept store when jfi sealed
         it with the same rules, the rows of every changed or vanished file removed from it (each unchanged file's
         rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
+        if self.opened is not None:  # the old kept store, read before: copied below, never reused as it is
+            self.opened[0].close()
+            self.opened = None
         if not self.usable:
             self.store = Store(sections=("audit",), needs=NEEDS)
             return self.store
@@ -313,6 +318,9 @@ class KeptStore:
         _pending.append(self)
 
     def discard(self) -> None:
+        if self.opened is not None:
+            self.opened[0].close()
+            self.opened = None
         if self.store is not None:
             self.store.close()
         for path in self.dir.glob(f"{self.temp.name}*") if self.temp else ():

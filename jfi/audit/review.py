@@ -8,8 +8,9 @@ from pathlib import Path
 
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
-from ..output import csv_text, say, utc_now
+from ..output import csv_rules, csv_text, say, utc_now
 from ..canonical import decision_id, digest
+from .. import rulebook
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
@@ -284,39 +285,11 @@ def _cell_text(cell) -> str:
     return str(v)
 
 
-SLACK = datetime.timedelta(days=1)  # clocks and time zones: a decision may be stamped a day either side
-
-
-def _within(stamp: str, created: str | None) -> bool:
-    """Whether a decision's UTC time lies in its bundle's life: from the export (a day's slack) to now (a day's)."""
-    try:
-        when = datetime.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-        start = datetime.datetime.fromisoformat(str(created).replace("Z", "+00:00")) if created else None
-    except ValueError:
-        return False
-    now = datetime.datetime.now(datetime.timezone.utc)
-    return (start is None or when >= start - SLACK) and when <= now + SLACK
-
-
-def _found(value: str) -> str:
-    return "nothing" if not value.strip() else json.dumps(value, ensure_ascii=False)
-
-
 def _unguarder(rows: list[tuple[int, dict]]):
     """A cell the export guarded against formulas (a leading ') reads as the text it guards: the core rulebook's
     csv_unguarded, applied at once to every cell of the return (as read, and stripped)."""
-    import duckdb
-
-    from ..rulebook import sql_dir
     texts = sorted({t for _, row in rows for cell in row.values() for t in (cell, cell.strip())})
-    con = duckdb.connect()
-    try:
-        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
-        read = dict(zip(texts, con.execute("SELECT list(csv_unguarded(t) ORDER BY k) FROM (SELECT unnest(?::VARCHAR[]) "
-                                           "AS t, generate_subscripts(?::VARCHAR[], 1) AS k)", [texts, texts]).fetchone()[0]
-                        or []))
-    finally:
-        con.close()
+    read = dict(zip(texts, csv_rules("csv_unguarded(t)", texts)))
     return lambda text: read.get(text, text)
 
 
@@ -367,6 +340,40 @@ def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict, _unguard)
     return problems
 
 
+RECORD_FIELDS = ("id", "scope", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling",
+                 "unit_sha256", "fix", "supersedes", "supersession_reason", "decision_id")  # a ledger record's, in order
+
+
+def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[list[str], list[dict], int]:
+    """(problems, the ledger records to append, tasks still pending) of a return: the rules of
+    sql/audit/77_review_return_problems.sql over the returned decisions, the bundle's tasks and the units as built now,
+    beside the ledger's decisions in force. Only the decision ids are computed here, as the ledger's are."""
+    con = store.con.cursor()
+    con.execute(rulebook.text_of("review_return_problems"))
+
+    def put(table: str, rows: list[list]) -> None:
+        if rows:
+            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+    decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
+    put("review_returned", [[n, locate(n), json.dumps(d, ensure_ascii=False)] for n, d in enumerate(decisions, 1)])
+    tasks = [t for t in bundle.get("tasks", []) if isinstance(t, dict)]
+    put("review_return_tasks", [[t.get("id"), t.get("unit_sha256"), t.get("base_decision_id") or ""] for t in tasks])
+    ids = {t.get("id") for t in tasks}
+    put("review_return_units", [[u["id"], digest(u)] for u in built["units"] if u["id"] in ids])
+    put("review_return_context", [[bundle.get("created_utc"), utc_now()]])
+    put("review_return_names", [[f, column(f)] for f in RETURN_FIELDS])
+    candidates = con.execute("SELECT * FROM review_return_records ORDER BY n").fetchall()
+    names = [d[0] for d in con.description]
+    put("review_return_digests", [[row[0], decision_id({k: v for k, v in zip(names[1:], row[1:]) if v is not None})]
+                                  for row in candidates])
+    problems = [f"{place}: {message}" for place, message in
+                con.execute("SELECT place, message FROM review_return_problems ORDER BY n").fetchall()]
+    rows = con.execute(f"SELECT {', '.join(RECORD_FIELDS)} FROM review_return_new ORDER BY n").fetchall()
+    records = [{k: v for k, v in zip(RECORD_FIELDS, row) if v is not None} for row in rows]
+    pending = con.execute("SELECT count(*) FROM review_return_rows WHERE pending").fetchone()[0]
+    return problems, records, pending
+
+
 @commits
 def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
     bundle_path = Path(bundle_dir) / "bundle.json"
@@ -382,89 +389,18 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             if bundle.get(key) != now:
                 raise JfiError("stale_bundle", f"the audit changed since the bundle was exported ({key}); export again",
                                source=str(bundle_path))
+        if not isinstance(answer, dict):
+            raise JfiError("invalid_return", "the responses are not a JSON object with bundle_id and decisions",
+                           source=str(responses))
         if answer.get("bundle_id") != bundle["bundle_id"]:
             raise JfiError("wrong_bundle", "the responses name another bundle", source=str(responses))
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
         store, built, _ = load_folder(folder)
         try:
-            current = {r["id"]: r for r in store.rows(
-                "SELECT id, decision_id, state, ratified_judgment, ratified_by FROM ratification_effective WHERE scope = 'wcag'")}
-            # the ledger's own timestamp rule, asked per return so a bad one names its decision
-            stamps = [d.get("ratified_utc") for d in answer.get("decisions", []) if isinstance(d, dict)]
-            instants = {t for (t,) in store.con.execute(
-                "SELECT t FROM unnest(?::VARCHAR[]) AS s(t) WHERE is_utc_instant(t)",
-                [[t.strip() for t in stamps if isinstance(t, str)]]).fetchall()}
+            problems, records, pending = _checked(store, answer, bundle, built, locate, column)
         finally:
             store.close()
-        units = {u["id"]: u for u in built["units"]}
-        tasks = {t["id"]: t for t in bundle["tasks"]}
-        problems, records, pending, seen = [], [], 0, {}
-        for n, d in enumerate(answer.get("decisions", []), 1):
-            where = locate(n)
-            if not isinstance(d, dict) or d.get("id") not in tasks:
-                problems.append(f"{where}: unknown_task: {d.get('id') if isinstance(d, dict) else d!r} is not a task of this bundle")
-                continue
-            if d["id"] in seen:
-                problems.append(f"{where}: duplicate_decision: {d['id']} is answered twice (also {seen[d['id']]})")
-                continue
-            seen[d["id"]] = where
-            extra = set(d) - set(RETURN_FIELDS)
-            if extra:
-                problems.append(f"{where}: unknown_field: {', '.join(sorted(extra))} (a review return carries wcag decisions only)")
-                continue
-            values = {k: d.get(k, "") for k in RETURN_FIELDS}
-            if any(not isinstance(v, str) for v in values.values()):
-                problems.append(f"{where}: invalid_type: every field is a string")
-                continue
-            if not any(values[k].strip() for k in RETURN_FIELDS[1:]):
-                pending += 1
-                continue
-            task, unit = tasks[d["id"]], units.get(d["id"])
-            if unit is None or digest(unit) != task["unit_sha256"]:
-                problems.append(f"{where}: unit_revision_mismatch: {d['id']} changed since export")
-                continue
-            judgment = values["ratified_judgment"].strip().lower()  # `Yes`, `no ` and `NO` are what they say
-            wrong = [f"{column(k)}: found nothing, expected {what}" for k, what in
-                     (("ratified_by", "your name"), ("ratifier_note", "what you saw")) if not values[k].strip()]
-            if values["ratified_by"].strip() and not re.search(r"[^\W\d_]", values["ratified_by"]):
-                wrong.append(f"{column('ratified_by')}: found {_found(values['ratified_by'])}, expected a person's name "
-                             "(a number cell is not a name)")
-            if judgment not in DECISIONS:
-                wrong.append(f"{column('ratified_judgment')}: found {_found(values['ratified_judgment'])}, "
-                             "expected yes, no or unsure")
-            if values["ratified_utc"].strip() not in instants:
-                wrong.append(f"{column('ratified_utc')}: found {_found(values['ratified_utc'])}, expected a UTC time "
-                             "such as 2026-12-01T10:00:00Z")
-            elif not _within(values["ratified_utc"].strip(), bundle.get("created_utc")):
-                wrong.append(f"{column('ratified_utc')}: found {_found(values['ratified_utc'])}, expected a time between "
-                             f"the bundle's export ({bundle.get('created_utc')}) and now")
-            if wrong:
-                problems.append(f"{where}: {wrong[0].split(':')[0]}: incomplete_decision: {d['id']}: {'; '.join(wrong)}")
-                continue
-            rec = {"id": d["id"], "scope": "wcag", "ratified_by": values["ratified_by"].strip(),
-                   "ratified_judgment": judgment, "ratifier_note": values["ratifier_note"],
-                   "ratified_utc": values["ratified_utc"].strip(), "ruling": "", "unit_sha256": task["unit_sha256"]}
-            if values["fix"].strip():
-                rec["fix"] = values["fix"].strip()
-            now = current.get(d["id"])
-            if now and now["decision_id"] == decision_id(rec):
-                continue  # identical re-application adds nothing
-            if (now["decision_id"] if now else "") != task["base_decision_id"]:
-                problems.append(f"{where}: concurrent_decision: {d['id']} was decided meanwhile "
-                                f"({now['ratified_by'] if now else 'withdrawn'}: {now['ratified_judgment'] if now else ''}); "
-                                f"this return says {values['ratified_judgment']} — both are kept: the ledger as it is, "
-                                "the return as sent")
-                continue
-            if task["base_decision_id"]:
-                if not values["supersession_reason"].strip():
-                    problems.append(f"{where}: {column('supersession_reason')}: missing_reason: {d['id']} replaces "
-                                    f"{task['base_decision_id']} and needs a supersession_reason")
-                    continue
-                rec["supersedes"] = task["base_decision_id"]
-                rec["supersession_reason"] = values["supersession_reason"]
-            rec["decision_id"] = decision_id(rec)
-            records.append(rec)
         if problems:
             _refuse(problems)
         if not records:

@@ -22,7 +22,7 @@ def sql_string(text: str) -> str:
 # Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
 # the rows of its unchanged files and derives only the others' (Store.build); the built units all come from the one
 # judgment-units.json.
-CARRIED = ("jsonl_records", "jsonl_values", "audit_built_units")
+CARRIED = ("jsonl_records", "audit_built_units")
 
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.

@@ -1,4 +1,4 @@
--- jsonl_values: one row per top-level key of every JSON object record of a kind that has field specs (long form, computed once when the store is built)
+-- jsonl_values: one row per top-level key of every JSON object record of a kind that has field specs (the long form, for analysts and the rules that read records key by key; computed when read)
 --   kind: what the file holds
 --   source: file path
 --   round: round number from the file name
@@ -10,7 +10,7 @@
 --   str: the value when it is a string
 --   int: the value when it is an integer
 --   bool: the value when it is a boolean
-CREATE OR REPLACE TABLE jsonl_values AS
+CREATE OR REPLACE VIEW jsonl_values AS
 WITH checked AS (  -- the long form is made only for the records of kinds with specs (filtered before json_each)
     SELECT kind, source, round, line, record_id, doc FROM jsonl_records
     WHERE is_object AND kind IN (SELECT kind FROM field_specs)

@@ -8,31 +8,50 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW field_violations AS
 WITH checked AS (SELECT DISTINCT kind FROM field_specs),
-recs AS (
-    SELECT r.kind, r.source, r.line, r.record_id, r.is_object, CASE WHEN r.is_object THEN json_keys(r.doc) END AS keys
-    FROM jsonl_records AS r SEMI JOIN checked USING (kind)
+recs AS MATERIALIZED (  -- each object record with its shape: its top-level keys and their JSON types
+    SELECT r.kind, r.source, r.line, r.record_id, r.doc, json_structure(r.doc) AS shape
+    FROM jsonl_records AS r SEMI JOIN checked USING (kind) WHERE r.is_object
 ),
-required AS (SELECT kind, list(field ORDER BY field) AS fields FROM field_specs WHERE required GROUP BY kind),
-vals AS MATERIALIZED (SELECT v.* EXCLUDE (value) FROM jsonl_values AS v SEMI JOIN checked USING (kind)),
-spec_vals AS MATERIALIZED (
-    SELECT v.*, s.required, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len, s.min_int, s.max_int
-    FROM vals AS v JOIN field_specs AS s USING (kind, field)
-    WHERE list_contains(s.types, v.jtype)
+shapes AS (SELECT DISTINCT kind, shape FROM recs),
+shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape is "JSON")
+    SELECT s.kind, s.shape, e.key AS field, CASE json_type(e.value)
+        WHEN 'VARCHAR' THEN CASE e.value ->> '$' WHEN 'JSON' THEN 'object' ELSE jtype_name(e.value ->> '$') END
+        ELSE jtype_name(json_type(e.value)) END AS jtype
+    FROM shapes AS s, json_each(s.shape) AS e
+),
+shape_violations AS (  -- the rules a record breaks by its shape alone: checked once per shape, not once per record
+    SELECT f.kind, f.shape, f.field, 'unknown_field' AS code, 'unknown field "' || f.field || '"' AS message
+    FROM shape_fields AS f ANTI JOIN field_specs AS s USING (kind, field)
+    WHERE f.kind NOT IN (SELECT kind FROM field_specs WHERE field = '*')  -- a kind with a '*' row takes other fields as they come
+    UNION ALL
+    SELECT h.kind, h.shape, q.field, 'missing_field', 'required field "' || q.field || '" is missing'
+    FROM shapes AS h JOIN field_specs AS q ON q.kind = h.kind AND q.required
+    WHERE NOT EXISTS (SELECT 1 FROM shape_fields AS f WHERE f.kind = h.kind AND f.shape = h.shape AND f.field = q.field)
+    UNION ALL
+    SELECT f.kind, f.shape, f.field, 'invalid_type', 'expected ' || array_to_string(s.types, ' or ') || ', got ' || f.jtype
+    FROM shape_fields AS f JOIN field_specs AS s USING (kind, field)
+    WHERE NOT list_contains(s.types, f.jtype)
+),
+constrained AS (  -- the specs that test a value, with the path of their field
+    SELECT *, '$."' || field || '"' AS path FROM field_specs
+    WHERE field <> '*' AND (allowed IS NOT NULL OR pattern IS NOT NULL OR format IS NOT NULL OR min_len IS NOT NULL
+        OR max_len IS NOT NULL OR min_int IS NOT NULL OR max_int IS NOT NULL)
+),
+typed_vals AS (
+    SELECT r.kind, r.source, r.line, r.record_id, s.field, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len,
+        s.min_int, s.max_int, jtype_name(json_type(r.doc, s.path)) AS jtype, r.doc ->> s.path AS raw
+    FROM recs AS r JOIN constrained AS s USING (kind)
+),
+spec_vals AS MATERIALIZED (  -- the values of a type their spec allows, of the fields whose spec tests the value
+    SELECT kind, source, line, record_id, field, allowed, pattern, format, min_len, max_len, min_int, max_int,
+        CASE WHEN jtype = 'string' THEN raw END AS str,
+        CASE WHEN jtype = 'integer' THEN TRY_CAST(raw AS HUGEINT) END AS int
+    FROM typed_vals WHERE list_contains(types, jtype)
 )
 SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL
-SELECT v.kind, v.source, v.line, v.record_id, v.field, 'unknown_field', 'unknown field "' || v.field || '"'
-FROM vals AS v ANTI JOIN field_specs AS s USING (kind, field)
-WHERE v.kind NOT IN (SELECT kind FROM field_specs WHERE field = '*')  -- a kind with a '*' row takes other fields as they come
-UNION ALL
-SELECT kind, source, line, record_id, field, 'missing_field', 'required field "' || field || '" is missing'
-FROM (SELECT r.kind, r.source, r.line, r.record_id, unnest(list_filter(q.fields, lambda f: NOT list_contains(r.keys, f))) AS field
-      FROM recs AS r JOIN required AS q USING (kind) WHERE r.is_object)
-UNION ALL
-SELECT v.kind, v.source, v.line, v.record_id, v.field, 'invalid_type',
-       'expected ' || array_to_string(s.types, ' or ') || ', got ' || v.jtype
-FROM vals AS v JOIN field_specs AS s USING (kind, field)
-WHERE NOT list_contains(s.types, v.jtype)
+SELECT r.kind, r.source, r.line, r.record_id, v.field, v.code, v.message
+FROM recs AS r JOIN shape_violations AS v USING (kind, shape)
 UNION ALL
 SELECT kind, source, line, record_id, field, 'invalid_value',
        '"' || str || '" is not one of: ' || array_to_string(allowed, ', ')

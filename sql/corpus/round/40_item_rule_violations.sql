@@ -9,9 +9,9 @@ CREATE OR REPLACE VIEW item_rule_violations AS
 WITH items AS (SELECT * FROM corpus_items),
 exts AS (SELECT list(ext) AS exts FROM corpus_image_types),
 passes AS (
-    SELECT v.source, v.line, v.record_id AS id, e.key AS pos, e.value AS pass
-    FROM jsonl_values AS v, json_each(v.value) AS e
-    WHERE v.kind = 'item' AND v.field = 'gold_alt_passes' AND v.jtype = 'array'
+    SELECT r.source, r.line, r.record_id AS id, e.key AS pos, e.value AS pass
+    FROM jsonl_records AS r, json_each(r.doc, '$.gold_alt_passes') AS e
+    WHERE r.kind = 'item' AND r.is_object AND json_type(r.doc, '$.gold_alt_passes') = 'ARRAY'
 )
 SELECT source, line, id AS record_id, 'image_url' AS field, 'image_url_required' AS code,
        'implementation ' || implementation || ' needs an image_url' AS message

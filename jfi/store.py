@@ -6,7 +6,6 @@ import tempfile
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
 
 from . import rulebook
 from .version import __version__
@@ -180,6 +179,8 @@ class Store:
             self._flush()
 
     def _flush(self) -> None:
+        import pyarrow as pa  # only when rows are loaded: a command on an unchanged kept store never needs it
+
         for table, columns in self._pending.items():
             self.con.register("_jfi_batch", pa.table(columns))
             try:
@@ -198,6 +199,8 @@ class Store:
                                     "plainly_strict_json(text), false)").fetchall()
         problems = [(kind, p) for kind, source, line, text in doubtful for p in json_problems(source, [line], [text])]
         if problems:
+            import pyarrow as pa
+
             self.con.register("_jfi_problems", pa.table({
                 "kind": [k for k, _ in problems], "source": [p["source"] for _, p in problems],
                 "line": [p["line"] for _, p in problems], "field": [p["field"] for _, p in problems],

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pyarrow.parquet as pq
 
 from ..errors import JfiError
 from ..jsonl import append_records, parse_json, read_lines, sha256_file
@@ -42,6 +41,8 @@ def record(files, root: Path, store, utc: str, counts: dict) -> None:
     runs = _runs(root)
     run = max((r["run"] for _, r in runs), default=0) + 1
     rows_file = f"history/merge-{run:04d}.parquet"
+    import pyarrow.parquet as pq  # only when a merge records its rows
+
     table = store.con.sql(ROWS_SQL).to_arrow_table().replace_schema_metadata(
         {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()})
     pq.write_table(table, files.temp_path(root / rows_file))

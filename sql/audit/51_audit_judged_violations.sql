@@ -20,15 +20,18 @@ spots AS (
     SELECT source, line, jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc, '$.judgment') AS judgment
     FROM jsonl_records WHERE kind = 'spot_check' AND is_object
 ),
-words AS (SELECT *, CASE WHEN trim(coalesce(rationale, '')) = '' THEN 0 ELSE len(string_split_regex(trim(rationale), '\s+')) END AS rationale_words,
-                 CASE WHEN trim(coalesce(fix, '')) = '' THEN 0 ELSE len(string_split_regex(trim(fix), '\s+')) END AS fix_words FROM judged)
+words AS (  -- words are counted only in a text long enough to pass its limit (26 words take 51 characters at least)
+    SELECT *, CASE WHEN length(trim(coalesce(rationale, ''))) <= 50 THEN 0 ELSE len(string_split_regex(trim(rationale), '\s+')) END AS rationale_words,
+        CASE WHEN length(trim(coalesce(fix, ''))) <= 40 THEN 0 ELSE len(string_split_regex(trim(fix), '\s+')) END AS fix_words,
+        trim(coalesce(fix, '')) <> '' AS has_fix
+    FROM judged)
 SELECT source, line, id AS record_id, 'rationale' AS field, 'too_long' AS code,
        'rationale has ' || rationale_words || ' words; at most 25' AS message
 FROM words WHERE rationale_words > 25
 UNION ALL
 SELECT source, line, id, 'fix', 'too_long', 'fix has ' || fix_words || ' words; at most 20' FROM words WHERE fix_words > 20
 UNION ALL
-SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes' AND fix_words > 0
+SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes' AND has_fix
 UNION ALL
 SELECT j.source, j.line, j.id, 'id', 'unknown_id', 'unit ' || j.id || ' is not in batch ' || j.batch
 FROM judged AS j WHERE j.id IS NOT NULL

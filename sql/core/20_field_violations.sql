@@ -42,46 +42,39 @@ typed_vals AS (
         s.min_int, s.max_int, jtype_name(json_type(r.doc, s.path)) AS jtype, r.doc ->> s.path AS raw
     FROM recs AS r JOIN constrained AS s USING (kind)
 ),
-spec_vals AS MATERIALIZED (  -- the values of a type their spec allows, of the fields whose spec tests the value
-    SELECT kind, source, line, record_id, field, allowed, pattern, format, min_len, max_len, min_int, max_int,
-        CASE WHEN jtype = 'string' THEN raw END AS str,
-        CASE WHEN jtype = 'integer' THEN TRY_CAST(raw AS HUGEINT) END AS int
-    FROM typed_vals WHERE list_contains(types, jtype)
+value_violations AS (  -- the rules a value breaks, each row's in one pass
+    SELECT kind, source, line, record_id, field, unnest(list_filter([
+        CASE WHEN allowed IS NOT NULL AND str IS NOT NULL AND NOT list_contains(allowed, str) THEN
+            {'code': 'invalid_value', 'message': '"' || str || '" is not one of: ' || array_to_string(allowed, ', ')} END,
+        CASE WHEN pattern IS NOT NULL AND str IS NOT NULL AND NOT regexp_full_match(str, pattern) THEN
+            {'code': 'invalid_value', 'message': '"' || str || '" does not match ' || pattern} END,
+        CASE WHEN str IS NOT NULL AND CASE format
+                WHEN 'http_url' THEN NOT is_http_url(str)
+                WHEN 'date' THEN NOT is_calendar_day(str)
+                WHEN 'nonblank' THEN trim(str) = ''
+                -- a name that signs: empty (not signed yet) or something a person sees, with nothing a terminal obeys or hides
+                WHEN 'person' THEN str <> '' AND (NOT regexp_matches(str, '[\p{L}\p{N}]') OR regexp_matches(str, '[\p{C}\p{Zl}\p{Zp}]'))
+                ELSE false END THEN
+            {'code': 'invalid_value', 'message': CASE format
+                WHEN 'http_url' THEN '"' || str || '" is not an absolute http(s) URL'
+                WHEN 'date' THEN '"' || str || '" is not a calendar date YYYY-MM-DD'
+                WHEN 'person' THEN '"' || str || '" is not a person''s name: it must show a letter or digit and hold no control or invisible character'
+                ELSE 'must not be empty' END} END,
+        CASE WHEN int IS NOT NULL AND (int < min_int OR int > max_int) THEN
+            {'code': 'invalid_value', 'message': CAST(int AS VARCHAR) || ' is outside ' || coalesce(CAST(min_int AS VARCHAR), '')
+                || '..' || coalesce(CAST(max_int AS VARCHAR), '')} END,
+        CASE WHEN str IS NOT NULL AND length(str) < min_len THEN
+            {'code': 'too_short', 'message': 'has ' || length(str) || ' characters; at least ' || min_len || ' required'} END,
+        CASE WHEN str IS NOT NULL AND length(str) > max_len THEN
+            {'code': 'too_long', 'message': 'has ' || length(str) || ' characters; at most ' || max_len || ' allowed'} END],
+        lambda v: v IS NOT NULL)) AS v
+    FROM (SELECT *, CASE WHEN jtype = 'string' THEN raw END AS str,
+              CASE WHEN jtype = 'integer' THEN TRY_CAST(raw AS HUGEINT) END AS int
+          FROM typed_vals WHERE list_contains(types, jtype))
 )
 SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL
 SELECT r.kind, r.source, r.line, r.record_id, v.field, v.code, v.message
 FROM recs AS r JOIN shape_violations AS v USING (kind, shape)
 UNION ALL
-SELECT kind, source, line, record_id, field, 'invalid_value',
-       '"' || str || '" is not one of: ' || array_to_string(allowed, ', ')
-FROM spec_vals WHERE allowed IS NOT NULL AND str IS NOT NULL AND NOT list_contains(allowed, str)
-UNION ALL
-SELECT kind, source, line, record_id, field, 'invalid_value', '"' || str || '" does not match ' || pattern
-FROM spec_vals WHERE pattern IS NOT NULL AND str IS NOT NULL AND NOT regexp_full_match(str, pattern)
-UNION ALL
-SELECT kind, source, line, record_id, field, 'invalid_value', CASE format
-        WHEN 'http_url' THEN '"' || str || '" is not an absolute http(s) URL'
-        WHEN 'date' THEN '"' || str || '" is not a calendar date YYYY-MM-DD'
-        WHEN 'person' THEN '"' || str || '" is not a person''s name: it must show a letter or digit and hold no control or invisible character'
-        ELSE 'must not be empty' END
-FROM spec_vals
-WHERE str IS NOT NULL AND CASE format
-        WHEN 'http_url' THEN NOT is_http_url(str)
-        WHEN 'date' THEN NOT is_calendar_day(str)
-        WHEN 'nonblank' THEN trim(str) = ''
-        -- a name that signs: empty (not signed yet) or something a person sees, with nothing a terminal obeys or hides
-        WHEN 'person' THEN str <> '' AND (NOT regexp_matches(str, '[\p{L}\p{N}]') OR regexp_matches(str, '[\p{C}\p{Zl}\p{Zp}]'))
-        ELSE false END
-UNION ALL
-SELECT kind, source, line, record_id, field, 'invalid_value',
-       CAST(int AS VARCHAR) || ' is outside ' || coalesce(CAST(min_int AS VARCHAR), '') || '..' || coalesce(CAST(max_int AS VARCHAR), '')
-FROM spec_vals WHERE int IS NOT NULL AND (int < min_int OR int > max_int)
-UNION ALL
-SELECT kind, source, line, record_id, field, 'too_short',
-       'has ' || length(str) || ' characters; at least ' || min_len || ' required'
-FROM spec_vals WHERE str IS NOT NULL AND length(str) < min_len
-UNION ALL
-SELECT kind, source, line, record_id, field, 'too_long',
-       'has ' || length(str) || ' characters; at most ' || max_len || ' allowed'
-FROM spec_vals WHERE str IS NOT NULL AND length(str) > max_len;
+SELECT kind, source, line, record_id, field, v.code, v.message FROM value_violations;

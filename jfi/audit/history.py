@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 from ..errors import JfiError
 from ..jsonl import append_records, parse_json, read_lines, sha256_file
 from ..output import say

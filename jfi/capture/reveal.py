@@ -5,8 +5,8 @@ element down; the others are brought into view in their containers a screenful a
 photographed. The screenfuls come first (a viewport's picture is cheap, a tile of a long page is not: on a loaded
 machine the tiles alone can spend the time). Each picture is `<view>__<viewport>__N.png`, listed in the view record's
 `reveals`; an element records which picture shows it and its box there (`revealed`: {shot: N, box}). The scroll
-positions are put back afterwards. Elements left without a picture when the time or the limits ran out are counted in
-a note for the view's environment notes."""
+positions are put back afterwards. Elements left without a picture when the view's time for pictures ran out are
+counted in a note for the view's environment notes."""
 from __future__ import annotations
 
 import time

@@ -85,7 +85,7 @@ report-screenshot: $(A)/report.html
 	$(JFI) audit report --inventory $(EXPORTS)/audit --screenshot docs/report.png
 
 test: $(VENV)/.installed $(VENV)/.browser
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist loadscope
 
 bench: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m jfi.bench

@@ -5,6 +5,7 @@ import contextlib
 import contextvars
 import datetime as dt
 import decimal
+import functools
 import io
 import json
 import re
@@ -55,18 +56,25 @@ def csv_rules(expression: str, texts: list, flags: list[bool] | None = None) -> 
     (sql/core/02_csv_cells.sql: csv_cell, csv_plain, csv_unguarded) applied to many cells at once."""
     if not texts:
         return []
-    import duckdb
-
-    from .rulebook import sql_dir
-    con = duckdb.connect()
+    flags = flags if flags is not None else [False] * len(texts)
+    con = _csv_connection().cursor()
     try:
-        con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
-        flags = flags if flags is not None else [False] * len(texts)
         return [c for (c,) in con.execute(
             f"SELECT {expression} FROM (SELECT unnest(?::VARCHAR[]) AS t, unnest(?::BOOLEAN[]) AS p, "
             "generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k", [texts, flags, flags]).fetchall()]
     finally:
         con.close()
+
+
+@functools.cache
+def _csv_connection():
+    """One in-memory DuckDB connection per process holding the CSV cell macros (it reads no file and keeps no data)."""
+    import duckdb
+
+    from .rulebook import sql_dir
+    con = duckdb.connect()
+    con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
+    return con
 
 
 def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None:

@@ -55,6 +55,14 @@ def test_crlf_with_bom_blank_lines_and_no_final_newline(jfi):
     assert [ln.number for ln in read_lines(jfi.corpus)] == [1, 4, 5]
 
 
+def test_an_object_after_white_space_is_an_object(jfi):
+    # RFC 8259 allows white space before a value: a tab-indented record is a record, a tab-indented list is not one
+    jfi.write_corpus("\t" + json.dumps(item(id="fi-0001")) + "\n \t[1]\n")
+    r = jfi("corpus", "validate", "--json")
+    assert [(e["line"], e["code"]) for e in r.json["errors"]] == [(2, "not_an_object")]
+    assert r.json["counts"]["items"] == 1
+
+
 def test_rewrite_keeps_unchanged_bytes_and_key_order(tmp_path):
     path = tmp_path / "x.jsonl"
     lines = [b'{"b": 1, "a": "x"}\r\n', b"\r\n", b'{"z":1,"y":2}\r\n', b'{"k":"\xc3\xa9"}']

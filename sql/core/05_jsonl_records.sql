@@ -3,21 +3,21 @@
 --   source: file path
 --   round: round number from the file name
 --   line: 1-based line number
---   is_json: whether the line is valid JSON (RFC 8259: DuckDB's json_valid, and the reader found no trailing comma, NaN, lone surrogate or the like, see raw_json_problems)
---   is_object: whether the line is a JSON object
+--   is_json: whether the line is valid JSON (RFC 8259: DuckDB reads it as JSON, and the reader found no trailing comma, NaN, lone surrogate or the like, see raw_json_problems)
+--   is_object: whether the line is a JSON object (white space before it allowed, as RFC 8259 allows)
 --   doc: the object (NULL unless is_object)
 --   record_id: the record's id or item_id when it is a string
 CREATE OR REPLACE TABLE jsonl_records AS
 WITH not_strict AS (SELECT DISTINCT source, line FROM raw_json_problems WHERE starts_with(message, 'not valid JSON')),
-parsed AS (
-    SELECT r.kind, r.source, r.round, r.line, r.text, json_valid(r.text) AND n.line IS NULL AS is_json
+parsed AS (  -- each line parsed once: the cast is NULL where the line is not JSON (as json_valid would say)
+    SELECT r.kind, r.source, r.round, r.line, TRY_CAST(r.text AS JSON) AS j, n.line IS NULL AS strict
     FROM raw_lines AS r LEFT JOIN not_strict AS n USING (source, line) WHERE r.kind <> 'report'
 ),
 objects AS (
-    -- a valid JSON text is an object exactly when its first non-blank character is {
-    SELECT *, is_json AND starts_with(ltrim(text), '{') AS is_object FROM parsed
+    SELECT *, j IS NOT NULL AND strict AS is_json, j IS NOT NULL AND strict AND json_type(j) = 'OBJECT' AS is_object
+    FROM parsed
 )
 SELECT kind, source, round, line, is_json, is_object,
-       CASE WHEN is_object THEN text::JSON END AS doc,
-       CASE WHEN is_object THEN list_filter(json_extract(text, ['$.id', '$.item_id']), lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id
+       CASE WHEN is_object THEN j END AS doc,
+       CASE WHEN is_object THEN list_filter(json_extract(j, ['$.id', '$.item_id']), lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id
 FROM objects;

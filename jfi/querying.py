@@ -152,5 +152,5 @@ def schema(as_json: bool, section: str | None = None, include_all: bool = False)
             out += [f"    {c['name']} {c['type']}: {c['meaning']}" for c in o["columns"]]
             out.append("")
     if not include_all:
-        out.append("(internal tables, such as raw_lines and jsonl_values, are listed with --all)")
+        out.append("(internal tables and views, such as raw_lines and jsonl_values, are listed with --all)")
     return "\n".join(out) + "\n"

@@ -157,6 +157,7 @@ class KeptStore:
         self.units_head: dict | None = None  # the header of the built units whose rows are in the store (taken)
         self.unchanged: set[str] = set()  # the files whose rows the store updated in place keeps
         self.taken: list[str] = []
+        self.opened: tuple[Store, tuple] | None = None  # the old kept store, open until reused or closed
         self.usable = self._usable()
         self._read_before()
         try:
@@ -193,7 +194,6 @@ class KeptStore:
         """What the old kept store, when jfi sealed it for this user with the same rules, says of the files it was
         made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header.
         The store stays open for `reuse` (opened once per command), or is closed by `new_store`."""
-        self.opened: tuple[Store, tuple] | None = None
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return
         try:
@@ -230,9 +230,7 @@ class KeptStore:
         """The store to load into, in a temp file beside the kept one: a copy of the old kept store when jfi sealed
         it with the same rules, the rows of every changed or vanished file removed from it (each unchanged file's
         rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
-        if self.opened is not None:  # the old kept store, read before: copied below, never reused as it is
-            self.opened[0].close()
-            self.opened = None
+        self._close_opened()  # the old kept store, read before: copied below, never reused as it is
         if not self.usable:
             self.store = Store(sections=("audit",), needs=NEEDS)
             return self.store
@@ -317,10 +315,13 @@ class KeptStore:
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db) + _files(con, db))])
         _pending.append(self)
 
-    def discard(self) -> None:
+    def _close_opened(self) -> None:
         if self.opened is not None:
             self.opened[0].close()
             self.opened = None
+
+    def discard(self) -> None:
+        self._close_opened()
         if self.store is not None:
             self.store.close()
         for path in self.dir.glob(f"{self.temp.name}*") if self.temp else ():

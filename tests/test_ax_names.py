@@ -466,14 +466,17 @@ def test_an_element_further_down_than_the_screenshot_reaches_is_photographed_in_
 def test_a_unit_scrolled_out_of_view_everywhere_is_cropped_from_its_reveal(sidebar):
     jfi, out = sidebar
     places = jfi("query", "--inventory", str(out), "--format", "json", """
-        SELECT u.name, p.shot, p.clipped FROM audit_unit_places AS p JOIN audit_units AS u USING (id)
+        SELECT u.name, p.shot, p.clipped, p.scrolled FROM audit_unit_places AS p JOIN audit_units AS u USING (id)
         WHERE u.type = 'link'""").json
     by_name = {p["name"]: p for p in places}
     assert by_name["Chapter 1"]["shot"] == 0 and by_name["Chapter 60"]["shot"] > 0 and by_name["Far down the page"]["shot"] > 0
     assert not [p for p in places if p["clipped"]]  # every link has a picture that shows it
+    # a screenful with the link scrolled into view in the sidebar, or a tile of the page further down: said as such
+    assert by_name["Chapter 60"]["scrolled"] is True and by_name["Far down the page"]["scrolled"] is False
+    assert by_name["Chapter 1"]["scrolled"] is False
     page = (out / "report.html").read_text()
     assert "scrolled out of view inside its container" not in page and "below the screenshot" not in page
-    assert "scrolled to show it in its container" in page
+    assert "scrolled to show it in its container" in page and "further down the page than its screenshot" in page
 
 
 def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_views_notes(sidebar, tmp_path,

@@ -97,13 +97,19 @@ def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | s
     return {"view": view, "box": box, "scale": scale, "left": left, "top": top}
 
 
+# what a picture of its own shows: the element scrolled into view in its container, the page further down than the
+# view's screenshot reaches (a tile), or either (the capture does not say which, as for an axe-core node)
+SHOT_WORDS = {True: ", scrolled to show it in its container", False: ", further down the page than its screenshot",
+              None: ", in a picture of its own"}
+
+
 def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: dict[tuple, str], role: str = "") -> str:
     """A window on the view's screenshot around the element, the element outlined; or why there is none."""
     w = _window(row, place, shots)
     if isinstance(w, str):
         return f'<p class="nocrop">No crop: {esc(w)}.</p>'
     box, scale, left, top, view = w["box"], w["scale"], w["left"], w["top"], w["view"]
-    seen = view[0] + (f" at {view[1]}" if view[1] else "") + (", scrolled to show it in its container" if view[2] else "")
+    seen = view[0] + (f" at {view[1]}" if view[1] else "") + (SHOT_WORDS[place.get("scrolled")] if view[2] else "")
     # the outline in the window's pixels (kept inside it where rounding a heavily scaled box would step out)
     ox, oy = max(0, round(box["x"] * scale) - left), max(0, round(box["y"] * scale) - top)
     ow, oh = min(max(1, round(box["width"] * scale)), CROP_W - ox), min(max(1, round(box["height"] * scale)), CROP_H - oy)

@@ -6,20 +6,22 @@
 --   box: x, y, width and height in CSS pixels of that picture (NULL when the capture did not record one)
 --   label_box: a field's visible label, where it is drawn in the view's screenshot (NULL for other types, without one, or in a reveal)
 --   clipped: whether even that occurrence is scrolled out of view inside its container with no picture of it scrolled into view (so no picture shows it)
+--   scrolled: whether the picture is a screenful taken with it scrolled into view in its container (false for the screenshot and for a tile further down the page; NULL when the capture does not say, as for an axe-core node)
 CREATE OR REPLACE VIEW audit_unit_places AS
 WITH elements AS (
-    SELECT 'heading' AS type, pos, i, box, clipped, revealed, CAST(NULL AS STRUCT(x INTEGER, y INTEGER, width INTEGER, height INTEGER)) AS label_box FROM audit_headings
-    UNION ALL SELECT 'link', pos, i, box, clipped, revealed, NULL FROM audit_links
-    UNION ALL SELECT 'image', pos, i, box, clipped, revealed, NULL FROM audit_images
-    UNION ALL SELECT 'field', pos, i, box, clipped, revealed, label_box FROM audit_fields
-    UNION ALL SELECT 'finding', pos, i, box, NULL, revealed, NULL FROM audit_axe_nodes
+    SELECT 'heading' AS type, pos, i, box, coalesce(clipped, false) AS clipped, revealed, CAST(NULL AS STRUCT(x INTEGER, y INTEGER, width INTEGER, height INTEGER)) AS label_box FROM audit_headings
+    UNION ALL SELECT 'link', pos, i, box, coalesce(clipped, false), revealed, NULL FROM audit_links
+    UNION ALL SELECT 'image', pos, i, box, coalesce(clipped, false), revealed, NULL FROM audit_images
+    UNION ALL SELECT 'field', pos, i, box, coalesce(clipped, false), revealed, label_box FROM audit_fields
+    UNION ALL SELECT 'finding', pos, i, box, NULL, revealed, NULL FROM audit_axe_nodes  -- axe-core does not say
 ),
 boxes AS (  -- an element the screenshot does not show (scrolled out of view in its container, or further down the page) is shown in its own picture
     SELECT type, pos, i,
         CASE WHEN revealed.box IS NOT NULL THEN revealed.shot ELSE 0 END AS shot,
         CASE WHEN revealed.box IS NOT NULL THEN revealed.box ELSE box END AS box,
         CASE WHEN revealed.box IS NOT NULL THEN NULL ELSE label_box END AS label_box,
-        coalesce(clipped, false) AND revealed.box IS NULL AS clipped
+        coalesce(clipped, false) AND revealed.box IS NULL AS clipped,
+        CASE WHEN revealed.box IS NULL THEN false ELSE clipped END AS scrolled  -- NULL: not known (an axe-core node)
     FROM elements
 ),
 firsts AS (
@@ -36,7 +38,7 @@ firsts AS (
 SELECT u.id, f.f.view_id AS view_id, (SELECT v.viewport FROM audit_views AS v WHERE v.pos = f.f.pos) AS viewport,
     coalesce(b.shot, 0) AS shot,
     CASE WHEN u.type = 'title' THEN {'x': 0, 'y': 0, 'width': 0, 'height': 0} ELSE b.box END AS box, b.label_box,
-    coalesce(b.clipped, false) AS clipped
+    coalesce(b.clipped, false) AS clipped, b.scrolled
 FROM audit_units AS u
 JOIN firsts AS f USING (type, product, unit_key)
 LEFT JOIN boxes AS b ON b.type = u.type AND b.pos = f.f.pos AND b.i = f.f.i;

@@ -11,6 +11,11 @@ command runs follows from the objects it queries (`needs`). The header of a file
     --   column: one line saying what the column holds   (optional, indented)
 
 The parse (about 0.7 s for the whole rulebook) is kept in the user's cache folder, keyed by the files' bytes.
+
+What DuckDB runs (`RuleFile.sql`) is the file's text with each view created unbound (DuckDB's `WITH
+(DEFER_BINDING)`): DuckDB binds a view when a query first reads it, not when it is created, where a view over a chain of
+views was bound again with the whole chain under it (about 0.6 s of every store's build). A view a query reads is
+bound then, with the same errors; the files stay the portable SQL sqlglot reads.
 """
 from __future__ import annotations
 
@@ -32,6 +37,8 @@ PROFILES = {
 DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
+ANALYSIS = "2"  # the shape of analyse()'s answer: a cache of another shape is parsed again
+VIEW_HEAD = re.compile(r"^(CREATE OR REPLACE (?:TEMP )?VIEW [a-z_][a-z0-9_]*) AS\b", re.I | re.M)
 
 
 def sql_dir() -> Path:
@@ -58,6 +65,9 @@ class RuleFile:
     reads: frozenset = frozenset()    # tables, views and macros it reads (names no file creates: built-in functions)
     table_reads: frozenset = frozenset()  # of those, the ones read as tables or views (each must be created)
     input_layer: bool = False         # only CREATE TABLE IF NOT EXISTS and macros: run when a store opens
+    kinds: dict = field(default_factory=dict)  # table read -> the input kinds it keeps (None: every kind)
+    made: frozenset = frozenset()     # the tables (not views, not temp objects) it creates
+    sql: str = ""                     # what DuckDB runs: the text, its views created unbound (bound when read)
 
 
 def _order_key(rel: str) -> tuple[int, str]:
@@ -65,11 +75,15 @@ def _order_key(rel: str) -> tuple[int, str]:
     return (int(m.group(1)) if m else 10**6, rel)
 
 
-def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool]:
-    """(creates, adds, reads, table reads, input layer) of a rule file, from sqlglot's parse."""
+def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool, dict[str, list | None], list[str]]:
+    """(creates, adds, reads, table reads, input layer, kinds read, tables made) of a rule file, from sqlglot's parse.
+    Kinds read: for each table read, the input kinds a `kind = '...'` or `kind IN (...)` filter beside it keeps
+    (None: every kind, also wherever the filter is not plainly that). Tables made: the tables (not views, not temp
+    objects) it creates."""
     import sqlglot
     from sqlglot import exp
-    creates, adds, reads, tables, ctes = set(), set(), set(), set(), set()
+    creates, adds, reads, tables, ctes, made = set(), set(), set(), set(), set(), set()
+    kinds: dict[str, set | None] = {}
     input_layer = True
     for st in sqlglot.parse(text, read="duckdb"):
         if isinstance(st, exp.Create):
@@ -77,6 +91,9 @@ def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool
             creates.add(target.name)
             kind = st.args.get("kind")
             input_layer &= kind in ("MACRO", "FUNCTION") or (kind == "TABLE" and bool(st.args.get("exists")))
+            temp = any(isinstance(p, exp.TemporaryProperty) for p in st.find_all(exp.TemporaryProperty))
+            if kind == "TABLE" and not temp:
+                made.add(target.name)
         elif isinstance(st, (exp.Insert, exp.Update, exp.Delete)):
             adds.add(st.this.find(exp.Table).name if not isinstance(st.this, exp.Table) else st.this.name)
             input_layer = False
@@ -86,15 +103,42 @@ def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool
         for t in st.find_all(exp.Table):
             if t.name and not isinstance(t.this, exp.Anonymous):
                 tables.add(t.name)
+                found = _kinds_beside(t)
+                kinds[t.name] = None if found is None or (t.name in kinds and kinds[t.name] is None) \
+                    else found | kinds.get(t.name, set())
         reads |= {f.name for f in st.find_all(exp.Anonymous)}
     tables -= ctes | creates | adds
     reads = (reads | tables) - creates
-    return sorted(creates), sorted(adds), sorted(reads), sorted(tables), input_layer
+    return (sorted(creates), sorted(adds), sorted(reads), sorted(tables), input_layer,
+            {n: (sorted(k) if k is not None else None) for n, k in sorted(kinds.items()) if n in tables}, sorted(made))
+
+
+def _kinds_beside(table) -> set[str] | None:
+    """The kinds a `kind` filter keeps in the WHERE of the SELECT that reads `table` as its only source; None when
+    there is no such plain filter (every kind)."""
+    from sqlglot import exp
+    select = table.parent
+    while select is not None and not isinstance(select, exp.Select):
+        if isinstance(select, (exp.Subquery, exp.Union)):
+            return None
+        select = select.parent
+    if select is None or select.args.get("joins") or not select.args.get("where"):
+        return None
+    cond = select.args["where"].this
+    terms = list(cond.flatten()) if isinstance(cond, exp.And) else [cond]
+    for term in terms:
+        col = term.this if isinstance(term, (exp.EQ, exp.In)) else None
+        if not isinstance(col, exp.Column) or col.name != "kind" or col.table not in ("", table.alias_or_name):
+            continue
+        values = [term.expression] if isinstance(term, exp.EQ) else term.expressions
+        if values and all(isinstance(v, exp.Literal) and v.is_string for v in values):
+            return {v.this for v in values}
+    return None
 
 
 def _cache_path(digest: str) -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jfi" / f"rulebook-{digest[:20]}.json"
+    return Path(base) / "jfi" / f"rulebook-{ANALYSIS}-{digest[:20]}.json"
 
 
 def _analysed(texts: dict[str, str], digest: str) -> dict[str, list]:
@@ -184,17 +228,22 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     files = []
     for rel, text in texts.items():
         objects, columns = parse_header(text)
-        creates, adds, reads, tables, input_layer = deps[rel]
+        creates, adds, reads, tables, input_layer, kinds, made = deps[rel]
         files.append(RuleFile(base / rel, rel, text, objects, columns, frozenset(creates), frozenset(adds),
-                              frozenset(reads), frozenset(tables), input_layer))
+                              frozenset(reads), frozenset(tables), input_layer, kinds, frozenset(made), unbound(text)))
     return tuple(files), digest.hexdigest()
+
+
+def unbound(text: str) -> str:
+    """A rule file's text with each view it creates left unbound until a query reads it."""
+    return VIEW_HEAD.sub(r"\1 WITH (DEFER_BINDING) AS", text)
 
 
 def text_of(name: str) -> str:
     """The text of the rule file that creates `name`: for rules a command runs on its own, over rows it puts in temp
     tables (a returned review's decisions), beside a store that does not keep them."""
     [f] = [f for f in load()[0] if name in f.creates]
-    return f.text
+    return f.sql
 
 
 def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None = None) -> str:
@@ -239,6 +288,48 @@ def _closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
                 chosen[f.rel] = f
                 todo += [*f.reads, *f.adds]
     return [f for f in files if f.rel in chosen or f.input_layer]
+
+
+# objects whose rows each belong to one input file's line, with that file's kind in their `kind` column: a filter on
+# kind read from one of them keeps to the inputs of those kinds all the way down
+KINDED = frozenset({"raw_lines", "raw_files", "raw_json_problems", "jsonl_records", "jsonl_values",
+                    "jsonl_line_violations", "field_violations"})
+
+
+def inputs_read(files: tuple[RuleFile, ...]) -> dict[str, frozenset]:
+    """For each file, the input-layer tables its rows come from, through every view and table it reads, each as
+    (table, kind) with kind None for every kind: what must change for the file's tables to change."""
+    makers: dict[str, list[RuleFile]] = {}
+    for f in files:
+        for name in f.creates | f.adds:
+            makers.setdefault(name, []).append(f)
+    memo: dict[tuple, frozenset] = {}
+
+    def of_file(f: RuleFile, within: frozenset | None, skip: str = "") -> frozenset:
+        out = set()
+        for name in f.table_reads - {skip}:
+            kept = f.kinds.get(name)
+            kept = frozenset(kept) if kept is not None else None
+            if name in KINDED and within is not None:
+                kept = within if kept is None else kept & within
+            if kept is None or kept:
+                out |= of_object(name, kept if name in KINDED else None)
+        return frozenset(out)
+
+    def of_object(name: str, kinds: frozenset | None) -> frozenset:
+        key = (name, kinds)
+        if key not in memo:
+            memo[key] = frozenset()  # a file adding to what it reads (raw_inventory) ends there
+            out = set()
+            for m in makers.get(name, ()):
+                if m.input_layer:
+                    out |= {(name, k) for k in kinds} if kinds is not None else {(name, None)}
+                else:
+                    out |= of_file(m, kinds, skip=name if name in m.adds else "")
+            memo[key] = frozenset(out)
+        return memo[key]
+
+    return {f.rel: of_file(f, None) for f in files}
 
 
 def digest_of(files: tuple[RuleFile, ...], profile: str | None = None) -> str:

@@ -22,13 +22,18 @@ def sql_string(text: str) -> str:
 # the rows of its unchanged files and derives only the others' (Store.build); the built units all come from the one
 # judgment-units.json.
 CARRIED = ("jsonl_records", "audit_built_units")
+# Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
+# the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
+INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",), "unit_pins": ("ratification", "unit"),
+               "field_specs": ()}
+
 
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.
 
-    Rule files numbered below 05 define the input tables and macros and run when the store opens;
-    the rest derive from the loaded data and run in `build()`, once the inputs are in (tables they
-    create are computed once per build, views stay live).
+    The rulebook's input layer (input tables and macros) runs when the store opens; the rest derive from the loaded
+    data and run in `build()`, once the inputs are in (tables they create are computed once per build, views stay
+    live, bound when a query reads them).
     """
 
     def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
@@ -55,6 +60,9 @@ class Store:
                 raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
                                f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
         self._pending: dict[str, dict[str, list]] = {}
+        self.removed_kinds: set[str] = set()  # input kinds whose rows a kept store updated in place lost (its keeper says)
+        self._changed: set[str] | None = None  # the input kinds a kept store updated in place took anew (None: all)
+        self._inputs: dict | None = None  # each rule file's inputs (rulebook.inputs_read), when first asked for
         self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
         loaded = rulebook.load()[0]
@@ -69,7 +77,7 @@ class Store:
             return
         for f in self.files:
             if f.input_layer:
-                self.con.execute(f.text)
+                self.con.execute(f.sql)
         self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
                          [__version__, self.rulebook_sha256, self.profile if corpus else None])
 
@@ -82,23 +90,57 @@ class Store:
         """Run the rulebook over the loaded inputs.
 
         `carried`: the sources whose rows the store holds already, the CARRIED tables' derived rows included (a kept
-        store updated in place). Those tables are then derived for the other sources only and added to; every other
-        rule runs over everything."""
+        store updated in place). Those tables are then derived for the other sources only and added to; of the other
+        rules, only those making tables from an input that changed run again (`_stale`)."""
         self._flush()
         self._built = True
+        run = self.files if not carried else self._stale(carried)
         if carried:
             self.con.execute("CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried])
-            for table in sorted({t for f in self.files if not f.input_layer for t in f.adds}):
+            for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
                 if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
                     self.con.execute(f"DELETE FROM {table}")
-        for f in self.files:
+        for f in run:
             if f.input_layer:
                 continue
             if carried and f.creates & set(CARRIED):
                 self._add_to_carried(f)
             else:
-                self.con.execute(f.text)
+                self.con.execute(f.sql)
         return self
+
+    def _stale(self, carried: list[str]) -> list:
+        """The rule files a kept store updated in place runs again: those making CARRIED tables (for the sources not
+        carried), and those making tables or adding rows from an input kind that changed: rows of a source loaded now
+        or removed. A file making only views runs no more (its views are in the store, bound when read), nor one
+        whose tables come from unchanged inputs only (their rows are in the store)."""
+        self._changed = self.removed_kinds | {k for (k,) in self.con.execute(
+            "SELECT kind FROM raw_files WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
+            "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
+            "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT unnest(?::VARCHAR[]))",
+            [carried] * 3).fetchall()}
+        return [f for f in self.files if f.input_layer or f.creates & set(CARRIED) or
+                ((f.made or f.adds) and self._moved(f))]
+
+    def _moved(self, f) -> bool:
+        """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""
+        if self._changed is None:
+            return True
+        changed = self._changed
+
+        def moved(table: str, kind: str | None) -> bool:
+            if table in rulebook.KINDED:
+                return bool(changed) if kind is None else kind in changed
+            return table not in INPUT_KINDS or bool(changed & set(INPUT_KINDS[table]))
+        if self._inputs is None:
+            self._inputs = rulebook.inputs_read(self.files)
+        return any(moved(t, k) for t, k in self._inputs[f.rel])
+
+    def may_differ(self, name: str) -> bool:
+        """Whether an object's rows may differ from those of the kept store this one updated in place: some input it
+        reads changed (always true of a store built from nothing). A rule's violations from unchanged inputs are the
+        ones the kept store was sealed with: none."""
+        return any(self._moved(f) for f in self.files if name in f.creates)
 
     def _add_to_carried(self, f) -> None:
         """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
@@ -114,7 +156,7 @@ class Store:
             self.con.execute(f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
                              "WHERE source NOT IN (SELECT source FROM jfi_carried)")
         try:
-            self.con.execute(f.text)
+            self.con.execute(f.sql)
         finally:
             for table in shadows:
                 self.con.execute(f"DROP VIEW temp.{table}")

@@ -143,3 +143,28 @@ def test_each_profile_runs_the_corpus_core_and_its_own_folders_and_hashes_only_t
         assert store.rulebook_sha256 == rulebook.rulebook_sha256(("corpus",), "harvest")
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("sql,kinds", [
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' AND line > 1", ["judged"]),
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines AS r WHERE r.kind IN ('batch', 'unit')", ["batch", "unit"]),
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' OR line = 1", None),
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines JOIN raw_files USING (source) WHERE kind = 'judged'", None),
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM (SELECT * FROM raw_lines) WHERE kind = 'judged'", None),
+    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = lower('JUDGED')", None),
+])
+def test_the_input_kinds_a_table_read_keeps_are_read_only_from_a_plain_filter(sql, kinds):
+    """A table's rows come from the input kinds a plain `kind` filter beside the read keeps; anything less plain counts
+    as every kind (the table is derived again whenever any input changes), never fewer."""
+    creates, _, _, _, _, read, made = rulebook.analyse(sql)
+    assert made == ["t"] and read["raw_lines"] == kinds
+
+
+def test_a_tables_inputs_follow_its_reads_through_views_down_to_the_input_layer():
+    files = rulebook.in_use(rulebook.load()[0], ("audit",), None, None)
+    inputs = rulebook.inputs_read(files)
+    units = inputs["audit/40_audit_units.sql"]
+    assert ("raw_inventory", None) in units and ("raw_lines", "inventory") in units
+    assert not {kind for table, kind in units if table == "raw_lines"} - {"inventory"}  # no judged file moves it
+    assert ("raw_lines", "ratification") in inputs["audit/70_audit_worklist.sql"]
+    assert inputs["audit/38_audit_flag_rules.sql"] == frozenset()  # rows the rule file writes itself

@@ -181,6 +181,14 @@ class BuiltUnits(dict):
         return self[key] if key == "units" else dict.get(self, key, default)
 
 
+# the rules a strict load refuses on (a kept store updated in place asks only those whose inputs changed); ledger errors
+# read `ratifications.jsonl:LINE: code: message`, without the field
+VIOLATIONS = (("audit_violations", "SELECT * FROM audit_violations"),
+              ("audit_standards_violations", "SELECT * FROM audit_standards_violations"),
+              ("ratification_violations",
+               "SELECT source, line, record_id, NULL AS field, code, message FROM ratification_violations"))
+
+
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, ledger_bytes: bytes | None = None,
                 before_build=None, inventory: bool = False, provided=None) -> tuple[Store, BuiltUnits, str]:
     """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
@@ -205,9 +213,8 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
         if before_build is not None:
             before_build(store)
         store.build(kept.carried() if kept is not None else None)
-        # ledger errors read `ratifications.jsonl:LINE: code: message`, without the field
-        bad = store.rows("SELECT * FROM audit_violations UNION ALL SELECT * FROM audit_standards_violations UNION ALL "
-                         "SELECT source, line, record_id, NULL, code, message FROM ratification_violations") if strict else []
+        checks = [q for name, q in VIOLATIONS if store.may_differ(name)] if strict else []
+        bad = store.rows(" UNION ALL ".join(checks)) if checks else []
         refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
         if kept is not None:
             kept.seal(head, units_sha)
@@ -223,8 +230,10 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     one); returns (the built units' header, their sha256)."""
     units_path = folder.units_path
     if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable
+        source = folder.inventory_jsonl if regular_file(folder.inventory_jsonl) else folder.manifest
         try:
-            folder.load_inventory(store)
+            if not (kept is not None and kept.take(source)):
+                folder.load_inventory(store)
         except JfiError:
             pass
     if not strict:  # queries see the merges' history

@@ -43,8 +43,8 @@ DIR = PRIVATE
 FORMAT = "kept-store/1"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
-# what every load reads whole, changed or not (the ledger, parsed for its pins and digests; the inventory)
-READ_EVERY_TIME = ("ratifications.jsonl", "inventory.jsonl", "inventory-run.json")
+# what every load reads whole, changed or not (the ledger, parsed for its pins and digests)
+READ_EVERY_TIME = ("ratifications.jsonl",)
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
 NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
@@ -266,6 +266,10 @@ class KeptStore:
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
             con.execute("CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
                         [sorted(self.unchanged)])
+            store.removed_kinds = {k for (k,) in con.execute(
+                "SELECT kind FROM raw_files WHERE source NOT IN (SELECT source FROM jfi_unchanged) UNION "
+                "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT source FROM jfi_unchanged) UNION "
+                "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT source FROM jfi_unchanged)").fetchall()}
             for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
                 if store.has_source(table):
                     con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")

@@ -45,7 +45,7 @@ def item_specs() -> dict[str, dict[str, list | None]]:
     try:
         for profile in PROFILES:
             for f in rulebook.in_use(loaded, ("corpus",), profile, ("field_specs",)):
-                con.execute(f.text)
+                con.execute(f.sql)
             specs[profile] = dict(con.execute("SELECT field, allowed FROM field_specs WHERE kind = 'item' "
                                               "AND field <> '*'").fetchall())  # '*': any other field is taken
             con.execute("DELETE FROM field_specs")

@@ -10,6 +10,7 @@ import pytest
 from conftest import Jfi, snapshot
 from jfi.audit import kept
 from jfi.canonical import decision_id, digest
+from jfi.store import Store
 
 SITE = "link-purpose-cards"
 OUTPUTS = ["draft-judgments.csv", "draft-judgments-library.csv", "draft-judgments.json", "draft-judgments.xlsx",
@@ -134,6 +135,42 @@ def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, mo
     # numbers included)
     assert {name: tables(folder / ".jfi" / name) for name in updated} == updated
     assert b"Cannot tell from the page." in partly["draft-judgments.csv"]
+
+
+def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monkeypatch):
+    """A new ratification: the kept stores updated in place run again the rules whose tables read the ledger (the fact
+    classes), not those of the inventory or of the rule metadata alone, nor any file making views only; the stores
+    still hold, table by table, what stores made from nothing hold, and the outputs are the same."""
+    jfi, folder = audit
+    run_all(jfi, folder)
+    units = json.loads((folder / "judgment-units.json").read_text())["units"]
+    rec = {"id": units[3]["id"], "scope": "wcag", "ratified_by": "Bo Lind", "ratified_judgment": "no",
+           "ratifier_note": "Vague.", "ratified_utc": "2026-11-30T17:00:00Z", "ruling": "", "unit_sha256": digest(units[3])}
+    with open(folder / "ratifications.jsonl", "a") as fh:
+        fh.write(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
+    ran = []
+    original = Store._stale
+
+    def spy(self, carried):
+        out = original(self, carried)
+        ran.append({f.rel for f in out if not f.input_layer})
+        return out
+    with monkeypatch.context() as m:
+        m.setattr(Store, "_stale", spy)
+        partly = run_all(jfi, folder)
+    assert len(ran) == 2  # the kept store and the report's (with the inventory), each updated once
+    made_views_only = {f.rel for f in Store(sections=("audit",), needs=kept.NEEDS).files
+                       if not f.input_layer and not f.made and not f.adds}
+    for files in ran:
+        assert "audit/70_audit_worklist.sql" in files  # its fact classes read the ledger
+        assert not files & {"audit/21_audit_elements.sql", "audit/40_audit_units.sql", "audit/38_audit_flag_rules.sql",
+                            "audit/65_audit_questions.sql", "audit/13_judged_field_specs.sql"}
+        assert not files & made_views_only
+    updated = {name: tables(folder / ".jfi" / name) for name in ("audit.duckdb", "audit-inventory.duckdb")}
+    assert updated["audit-inventory.duckdb"]["audit_units"]  # the inventory's tables kept their rows
+    shutil.rmtree(folder / ".jfi")
+    assert run_all(jfi, folder) == partly
+    assert {name: tables(folder / ".jfi" / name) for name in updated} == updated
 
 
 def test_a_corrupt_or_foreign_kept_store_is_rebuilt_never_trusted(audit):

@@ -24,8 +24,8 @@ def sql_string(text: str) -> str:
 CARRIED = ("jsonl_records", "audit_built_units")
 # Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
-INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",), "unit_pins": ("ratification", "unit"),
-               "field_specs": ()}
+INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",),
+               "unit_pins": ("ratification", "unit"), "field_specs": ()}
 
 
 class Store:
@@ -60,7 +60,7 @@ class Store:
                 raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
                                f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
         self._pending: dict[str, dict[str, list]] = {}
-        self.removed_kinds: set[str] = set()  # input kinds whose rows a kept store updated in place lost (its keeper says)
+        self.removed_kinds: set[str] = set()  # input kinds a kept store updated in place lost rows of (its keeper says)
         self._changed: set[str] | None = None  # the input kinds a kept store updated in place took anew (None: all)
         self._inputs: dict | None = None  # each rule file's inputs (rulebook.inputs_read), when first asked for
         self._built = reopen
@@ -114,13 +114,17 @@ class Store:
         carried), and those making tables or adding rows from an input kind that changed: rows of a source loaded now
         or removed. A file making only views runs no more (its views are in the store, bound when read), nor one
         whose tables come from unchanged inputs only (their rows are in the store)."""
-        self._changed = self.removed_kinds | {k for (k,) in self.con.execute(
+        self._changed = self.removed_kinds | self.kinds_outside(carried)
+        return [f for f in self.files if f.input_layer or f.creates & set(CARRIED) or
+                ((f.made or f.adds) and self._moved(f))]
+
+    def kinds_outside(self, sources: list[str]) -> set[str]:
+        """The input kinds of the rows of every source but these ('inventory' for the inventory read whole)."""
+        return {k for (k,) in self.con.execute(
             "SELECT kind FROM raw_files WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
             "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
             "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT unnest(?::VARCHAR[]))",
-            [carried] * 3).fetchall()}
-        return [f for f in self.files if f.input_layer or f.creates & set(CARRIED) or
-                ((f.made or f.adds) and self._moved(f))]
+            [sources] * 3).fetchall()}
 
     def _moved(self, f) -> bool:
         """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""

@@ -266,10 +266,7 @@ class KeptStore:
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
             con.execute("CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
                         [sorted(self.unchanged)])
-            store.removed_kinds = {k for (k,) in con.execute(
-                "SELECT kind FROM raw_files WHERE source NOT IN (SELECT source FROM jfi_unchanged) UNION "
-                "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT source FROM jfi_unchanged) UNION "
-                "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT source FROM jfi_unchanged)").fetchall()}
+            store.removed_kinds = store.kinds_outside(sorted(self.unchanged))
             for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
                 if store.has_source(table):
                     con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")

@@ -145,7 +145,8 @@ def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monke
     run_all(jfi, folder)
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
     rec = {"id": units[3]["id"], "scope": "wcag", "ratified_by": "Bo Lind", "ratified_judgment": "no",
-           "ratifier_note": "Vague.", "ratified_utc": "2026-11-30T17:00:00Z", "ruling": "", "unit_sha256": digest(units[3])}
+           "ratifier_note": "Vague.", "ratified_utc": "2026-11-30T17:00:00Z", "ruling": "",
+           "unit_sha256": digest(units[3])}
     with open(folder / "ratifications.jsonl", "a") as fh:
         fh.write(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
     ran = []

@@ -14,19 +14,27 @@ from .rulebook import internal, sections_of
 from .store import Store
 
 
-def open_project_store(project, inventory=None, verify=None) -> Store:
-    """The store a query reads, with the meanings of its views as DuckDB comments."""
+# A query that can show the meanings of columns (it names DuckDB's catalog: duckdb_columns(), information_schema,
+# pg_catalog; or DESCRIBE, SHOW, SUMMARIZE): its store gets them as comments. Any other goes without (they cost most of
+# a second per query); the meanings of views and tables are always there.
+SEES_COMMENTS = re.compile(r"(?i)duckdb_|information_schema|pg_|\b(describe|show|summarize)\b")
+
+
+def open_project_store(project, inventory=None, verify=None, sql: str | None = None) -> Store:
+    """The store a query reads, with the meanings of its views (and, for a query `sql` that can see them, of their
+    columns) as DuckDB comments."""
+    columns = sql is None or bool(SEES_COMMENTS.search(sql))
     if verify is not None:
         from .verify.claims import VerifyFolder
         if not verify.is_dir():
             raise JfiError("no_verification", f"{verify} is not a folder", source=str(verify))
-        return VerifyFolder(verify).store().describe()
+        return VerifyFolder(verify).store().describe(columns)
     if inventory is not None:
         from .audit.evaluation import load_saved
         from .audit.folder import AuditFolder, load_folder
         folder = AuditFolder(inventory)  # the folder's last eval is queryable too
-        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe()
-    return project.store(goal=project.resolve_goal(None)).describe()
+        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe(columns)
+    return project.store(goal=project.resolve_goal(None)).describe(columns)
 
 
 TIMEOUT_S = 60.0  # a query's time limit unless raised (--timeout)
@@ -47,7 +55,7 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
     if memory_limit is not None and not MEMORY.match(memory_limit.strip()):
         raise JfiError("invalid_option", f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
                        field="--memory-limit", exit_code=3)
-    store = open_project_store(project, inventory, verify)
+    store = open_project_store(project, inventory, verify, sql)
     timer = threading.Timer(timeout_s, store.con.interrupt)
     try:
         if memory_limit is not None:  # else JFI_MEMORY_LIMIT, as the store set it

@@ -28,6 +28,20 @@ INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification
                "unit_pins": ("ratification", "unit"), "field_specs": ()}
 
 
+def without_inventory(files: tuple) -> tuple:
+    """The rule files without those whose every input is the audit inventory (the captured views and what derives
+    from them): in a store that never holds one, their tables are empty. All of them stay when a file making tables
+    from other inputs also reads the inventory (it needs the empty tables to exist)."""
+    inputs = rulebook.inputs_read(files)
+
+    def of_inventory(pair) -> bool:
+        return INPUT_KINDS.get(pair[0]) == ("inventory",) or pair[1] == "inventory"
+    left_out = {f.rel for f in files if not f.input_layer and inputs[f.rel] and all(map(of_inventory, inputs[f.rel]))}
+    if any(f.rel not in left_out and (f.made or f.adds) and any(map(of_inventory, inputs[f.rel])) for f in files):
+        return files
+    return tuple(f for f in files if f.rel not in left_out)
+
+
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.
 
@@ -37,14 +51,17 @@ class Store:
     """
 
     def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
-                 profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None):
+                 profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None,
+                 inventory: bool = True):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
         only its own part of the rulebook; `rulebook_sha256` covers the whole rulebook of its sections (and the profile),
         the same for every command of a workflow, and `files_sha256` the files it ran.
         `needs`: the objects the command queries; only the rule files that make them (and what they read) run.
         `reopen`: the file at `path` is a store built before with the same sections (raises duckdb.Error when it
-        cannot be opened); nothing is loaded or run again."""
+        cannot be opened); nothing is loaded or run again.
+        `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
+        out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
         self.con = duckdb.connect(str(path))
         # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
         # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
@@ -67,6 +84,8 @@ class Store:
         self.profile = profile or rulebook.DEFAULT_PROFILE
         loaded = rulebook.load()[0]
         self.files = rulebook.in_use(loaded, sections, self.profile, needs)
+        if not inventory:
+            self.files = without_inventory(self.files)
         corpus = sections is None or "corpus" in sections
         # one hash for a workflow's whole rulebook (its sections and profile), whichever of its files this command ran:
         # every output of one audit folder names the same rules
@@ -178,10 +197,11 @@ class Store:
         self._built = False
         return self
 
-    def describe(self) -> "Store":
+    def describe(self, columns: bool = True) -> "Store":
         """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns()).
         Done for stores people read (queries, the schema, the exported jfi.duckdb), not for one a command only
-        writes files from."""
+        writes files from. `columns=False`: the objects' meanings only (a comment on each of a thousand columns costs
+        most of a second; a query that cannot see them goes without)."""
         kinds = dict(self.con.execute(
             "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
         ).fetchall())
@@ -190,7 +210,7 @@ class Store:
             for name, meaning in f.objects.items():
                 if name in kinds:
                     statements.append(f"COMMENT ON {kinds[name]} {name} IS {sql_string(meaning)}")
-            for name, cols in f.columns.items():  # a table macro's columns have nothing to hold a comment
+            for name, cols in f.columns.items() if columns else ():  # a table macro's columns have nothing to hold a comment
                 statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
         if statements:
             self.con.execute(";\n".join(statements))

@@ -1,5 +1,9 @@
 """Builders for synthetic inventories (the content-inventory/v1 view shape), for tests that need no browser."""
+import atexit
 import json
+import shutil
+import tempfile
+from pathlib import Path
 
 ORIGIN = "http://site.example"
 
@@ -66,3 +70,27 @@ def write(folder, views):
     lines = [json.dumps(header)] + [json.dumps({"record": "view", **v}) for v in views]
     (folder / "inventory.jsonl").write_text("\n".join(lines) + "\n")
     return folder
+
+
+_MADE: dict[str, Path] = {}
+
+
+def made(dest: Path, views, *commands, name="audit") -> Path:
+    """`dest/name`: an audit folder written from these views and run through these `jfi audit` commands (each a tuple
+    of its arguments; `--inventory` is added at the end, `{root}` names the folder above it). Made once per test process and
+    copied for each test, files and kept store alike (a copy's store names another folder: the next command makes it
+    anew, as it does for a folder moved elsewhere)."""
+    key = json.dumps([name, views, commands], sort_keys=True)
+    if key not in _MADE:
+        from conftest import Jfi  # the test runner, imported late: this module is also used outside tests
+
+        root = Path(tempfile.mkdtemp(prefix="jfi-made-"))
+        atexit.register(shutil.rmtree, root, True)
+        folder = write(root / name, views)
+        for args in commands:
+            args = [a.replace("{root}", str(root)) for a in args]
+            r = Jfi(root)("audit", *args, "--inventory", str(folder))
+            assert r.exit_code in (0, 1), (args, r.stderr)
+        _MADE[key] = root
+    shutil.copytree(_MADE[key], dest, dirs_exist_ok=True, symlinks=True)
+    return dest / name

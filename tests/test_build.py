@@ -97,11 +97,19 @@ FLAG_CASES = [
 ]
 
 
-@pytest.mark.parametrize("type_,content,flag", FLAG_CASES, ids=[c[2] + "-" + str(i) for i, c in enumerate(FLAG_CASES)])
-def test_each_flag_fires(tmp_path, type_, content, flag):
-    r, doc, _ = build(tmp_path, [view("home", **content)])
+@pytest.fixture(scope="module")
+def flag_cases(tmp_path_factory):
+    """Every flag case built once, each case its own product (units, batches and counts never cross products)."""
+    views = [view(f"case{k}", product=f"case{k}", **content) for k, (_, content, _) in enumerate(FLAG_CASES)]
+    r, doc, _ = build(tmp_path_factory.mktemp("flags"), views)
     assert r.exit_code == 0, r.stderr
-    fired = [f for u in units(doc, type_) for f in u["flags"]]
+    return doc
+
+
+@pytest.mark.parametrize("k", range(len(FLAG_CASES)), ids=[c[2] + "-" + str(k) for k, c in enumerate(FLAG_CASES)])
+def test_each_flag_fires(flag_cases, k):
+    type_, _, flag = FLAG_CASES[k]
+    fired = [f for u in units(flag_cases, type_) if u["product"] == f"case{k}" for f in u["flags"]]
     assert flag in fired, fired
 
 

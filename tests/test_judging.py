@@ -6,7 +6,7 @@ import json
 import pytest
 
 from conftest import Jfi, snapshot
-from inventories import field, heading, image, link, view, write
+from inventories import field, heading, image, link, made, view, write
 from jfi.audit.judging import CSV_COLUMNS
 
 
@@ -16,10 +16,7 @@ def built(tmp_path):
                   links=[link("Learn more", "/a", context=""), link("Weekly passes", "/passes", context="")],
                   images=[image()], fields=[field()]),
              view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")])]
-    folder = write(tmp_path / "audit", views)
-    jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder), "--batch", "3").exit_code == 0
-    return jfi, folder
+    return Jfi(tmp_path), made(tmp_path, views, ("build", "--batch", "3"))
 
 
 def batch_ids(folder):

@@ -58,3 +58,13 @@ def test_query_shows_shares_as_people_read_them_and_keeps_precision_in_csv(examp
     csv_out = example("query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1", "--format", "csv").stdout
     value = float(csv_out.splitlines()[1])
     assert f"{value:.1%}" in table and str(value) not in table and len(csv_out.splitlines()[1]) > 6
+
+
+def test_a_query_of_the_catalog_sees_the_meanings_of_views_and_columns(example):
+    sql = ("SELECT comment FROM duckdb_columns() WHERE table_name = 'corpus_violations' AND column_name = 'code' "
+           "UNION ALL SELECT comment FROM duckdb_views() WHERE view_name = 'corpus_violations'")
+    column, view = [r["comment"] for r in example("query", sql, "--format", "json").json]
+    assert column and view and column != view
+    r = example("query", "SELECT column_name FROM information_schema.columns WHERE table_name = 'corpus_items' "
+                "AND column_comment IS NOT NULL", "--format", "json")
+    assert r.exit_code == 0 and len(r.json) > 5

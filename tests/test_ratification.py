@@ -6,15 +6,14 @@ import json
 import pytest
 
 from conftest import Jfi, snapshot
-from inventories import link, view, write
+from inventories import link, made, view, write
 from jfi.canonical import decision_id, digest
 
 
 @pytest.fixture
 def audit(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
+    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",))
     jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = {u["id"]: u for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
     return jfi, folder, units
 

@@ -285,3 +285,15 @@ def test_a_report_older_than_the_folders_files_is_said_to_be_so(reported, tmp_pa
     assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
     r = jfi("audit", "worklist", "--inventory", str(folder))
     assert "report.html shows the folder" not in r.stderr
+
+
+def test_a_counted_flag_says_its_own_count(tmp_path):
+    """The meaning beside a flag that carries a number says that number, not the rule's N."""
+    from inventories import made, view
+    folder = made(tmp_path, [view("home", title="Harbor", h1=["One", "Two", "Three"]), view("fares", title="Harbor")],
+                  ("build",), ("merge",))
+    assert Jfi(tmp_path)("audit", "report", "--inventory", str(folder)).exit_code == 0
+    page = (folder / "report.html").read_text()
+    assert "<code>h1_count_3</code>: the page has 3 h1 elements" in page
+    assert "<code>title_shared_by_2_views</code>: 2 views of the product share this title" in page
+    assert "has N h1" not in page and "N views" not in page

@@ -11,16 +11,13 @@ from conftest import Jfi, snapshot
 # a decision is stamped within its bundle's life: after the export, not in the future
 _NOW = __import__("datetime").datetime.now(__import__("datetime").timezone.utc).replace(microsecond=0)
 STAMP = _NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
-from inventories import link, view, write
+from inventories import link, made, view, write
 
 
 @pytest.fixture
 def merged(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
-    jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
-    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
-    return jfi, folder, tmp_path
+    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",), ("merge",))
+    return Jfi(tmp_path), folder, tmp_path
 
 
 def export(jfi, folder, out, *extra):

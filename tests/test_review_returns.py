@@ -11,19 +11,16 @@ import openpyxl
 import pytest
 
 from conftest import Jfi, snapshot
-from inventories import link, view, write
+from inventories import link, made, view
 
 STAMP = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @pytest.fixture
 def bundle(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
-    jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
-    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
-    assert jfi("audit", "review", "export", "--inventory", str(folder), "--out", str(tmp_path / "b")).exit_code == 0
-    return jfi, folder, tmp_path / "b"
+    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
+                  ("build",), ("merge",), ("review", "export", "--out", "{root}/b"))
+    return Jfi(tmp_path), folder, tmp_path / "b"
 
 
 def apply(jfi, folder, bundle_dir, path):

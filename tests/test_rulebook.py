@@ -168,3 +168,24 @@ def test_a_tables_inputs_follow_its_reads_through_views_down_to_the_input_layer(
     assert not {kind for table, kind in units if table == "raw_lines"} - {"inventory"}  # no judged file moves it
     assert ("raw_lines", "ratification") in inputs["audit/70_audit_worklist.sql"]
     assert inputs["audit/38_audit_flag_rules.sql"] == frozenset()  # rows the rule file writes itself
+
+
+def test_a_store_that_never_holds_an_inventory_leaves_out_the_rules_of_the_inventory_alone():
+    """The commands after build keep a store without the inventory: the files deriving from it alone do not run, and
+    every object the store has still reads (none of them reads what was left out)."""
+    from jfi.audit.kept import NEEDS
+    full, bare = Store(sections=("audit",), needs=NEEDS), Store(sections=("audit",), needs=NEEDS, inventory=False)
+    left = {f.rel for f in full.files} - {f.rel for f in bare.files}
+    assert {"audit/21_audit_elements.sql", "audit/39_audit_flags.sql", "audit/40_audit_units.sql"} <= left
+    assert not any(f.input_layer for f in full.files if f.rel in left)
+    assert not left & {"audit/50_audit_built_units.sql", "audit/38_audit_flag_rules.sql", "audit/66_audit_draft_rows.sql"}
+    bare.build()
+    try:
+        names = bare.con.execute("SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() "
+                                 "WHERE NOT internal").fetchall()
+        assert len(names) > 40 and "audit_units" not in {n for (n,) in names}
+        for (name,) in names:
+            bare.con.execute(f"SELECT count(*) FROM {name}").fetchall()
+    finally:
+        bare.close()
+        full.close()

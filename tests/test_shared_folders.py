@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from conftest import Jfi, snapshot
-from inventories import link, view, write
+from inventories import link, made, view, write
 from jfi import atomic
 from jfi.audit.folder import AuditFolder
 
@@ -27,9 +27,8 @@ def refused(r, *needles):
 
 
 def built(tmp_path, name="audit", views=None):
-    folder = write(tmp_path / name, views or [view("home", links=[link()]), view("fares", links=[link("Fares", "/f")])])
-    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
-    return folder
+    return made(tmp_path, views or [view("home", links=[link()]), view("fares", links=[link("Fares", "/f")])],
+                ("build",), name=name)
 
 
 def outside(tmp_path):

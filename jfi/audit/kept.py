@@ -145,7 +145,7 @@ class KeptStore:
     def __init__(self, root: Path, inventory: bool, provided: "Provided | None" = None):
         """`provided`: files a command just wrote (build), whose sha256s it gives and whose rows it puts in the store
         itself (`Provided.put`) instead of their being read."""
-        self.provided = provided
+        self.provided, self.inventory = provided, inventory
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
@@ -197,7 +197,8 @@ class KeptStore:
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return
         try:
-            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS)
+            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS,
+                          inventory=self.inventory)
         except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return
         try:
@@ -232,7 +233,7 @@ class KeptStore:
         rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
         self._close_opened()  # the old kept store, read before: copied below, never reused as it is
         if not self.usable:
-            self.store = Store(sections=("audit",), needs=NEEDS)
+            self.store = Store(sections=("audit",), needs=NEEDS, inventory=self.inventory)
             return self.store
         self.dir.mkdir(exist_ok=True)
         for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock);
@@ -243,7 +244,7 @@ class KeptStore:
         if self.before and self._update_copy():
             return self.store
         self.before, self.unchanged = {}, set()
-        self.store = Store(self.temp, sections=("audit",), needs=NEEDS)
+        self.store = Store(self.temp, sections=("audit",), needs=NEEDS, inventory=self.inventory)
         return self.store
 
     def _update_copy(self) -> bool:
@@ -251,7 +252,8 @@ class KeptStore:
         copy is not the sealed store read before."""
         try:
             shutil.copyfile(self.path, self.temp)
-            store = Store(self.temp, sections=("audit",), reopen=True, needs=NEEDS)
+            store = Store(self.temp, sections=("audit",), reopen=True, needs=NEEDS,
+                          inventory=self.inventory)
         except Exception:
             self.temp.unlink(missing_ok=True)
             return False

@@ -312,7 +312,7 @@ def view_names(shots: dict) -> dict[tuple, str]:
             for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "", v[2])))}
 
 
-def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: list[dict],
+def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: dict[str, dict],
            worklist: tuple, shots: dict[tuple, Shot], files: dict[tuple, str], summary: dict) -> str:
     """report.html's text; `files` names each view's picture in report-files/ (a view without one has no crops)."""
     shots = {v: s for v, s in shots.items() if v in files}
@@ -322,12 +322,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     def question(r: dict) -> str:
         return summary.get("questions", {}).get(r["type"], "").replace("{name}", r["name"] or "(no name)")
 
-    def rule(flag: str) -> dict:
-        return next((m for m in meanings if re.match(m["pattern"], flag)), {})
-
     def flag_item(flag: str) -> str:
         """A flag with its meaning, its WCAG criteria and ACT rule, and its help page."""
-        r = rule(flag)
+        r = meanings.get(flag, {})
         where = ", ".join([f"WCAG {sc}" for sc in r.get("sc") or []] + ([f"ACT {r['act_rule']}"] if r.get("act_rule") else []))
         link = f' <a href="{esc(r["help_url"])}">Understanding {esc((r.get("sc") or [""])[0])}</a>' if r.get("help_url") else ""
         return f'<li><code>{esc(flag)}</code>: {esc(r.get("meaning", ""))}' + (f" ({esc(where)}){link}" if where else "") + "</li>"
@@ -444,8 +441,11 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
                 places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places")}
             except Exception:  # a folder without its inventory: no crops
                 places = {}
-            meanings = store.rows("SELECT DISTINCT ON (f.flag) f.pattern, f.flag, f.meaning, m.sc, m.act_rule, m.help_url "
-                                  "FROM audit_flag_rules AS f JOIN audit_rule_metadata AS m ON m.rule = f.flag ORDER BY f.flag")
+            meanings = {m.pop("flag"): m for m in store.rows(
+                "SELECT DISTINCT ON (x.flag) x.flag, flag_meaning(f.flag, f.meaning, x.flag) AS meaning, m.sc, m.act_rule, "
+                "m.help_url FROM (SELECT DISTINCT unnest(flags) AS flag FROM audit_draft_rows) AS x "
+                "JOIN audit_flag_rules AS f ON regexp_full_match(x.flag, f.pattern) "
+                "JOIN audit_rule_metadata AS m ON m.rule = f.flag ORDER BY x.flag, f.ord")}
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)

@@ -5,6 +5,7 @@
 -- dest: dest_of(dest_parts(href)): a link's destination identity
 -- unit_id: TYPE-PR-<first 10 hex of sha256("type|product|key")>
 -- matches_i: case-insensitive regular-expression test that is false (not NULL) on NULL text
+-- flag_meaning: a flag rule's meaning said of one flag it fired as, its N the flag's own number (rule h1_count_N, flag h1_count_2: "the page has 2 h1 elements")
 CREATE OR REPLACE MACRO norm_text(s) AS
     -- a run of two or more whitespace characters, or one that is not a plain space, becomes one space (a lone space is left as is, which is much faster)
     trim(regexp_replace(lower(coalesce(s, '')),
@@ -22,3 +23,7 @@ CREATE OR REPLACE MACRO dest(h) AS dest_of(dest_parts(h), h);
 CREATE OR REPLACE MACRO unit_id(type, product, key) AS
     upper(type) || '-' || upper(substr(product, 1, 2)) || '-' || substr(sha256(type || '|' || product || '|' || key), 1, 10);
 CREATE OR REPLACE MACRO matches_i(s, pattern) AS coalesce(regexp_matches(s, pattern, 'i'), false);
+CREATE OR REPLACE MACRO flag_meaning(rule, meaning, flag) AS CASE
+    WHEN regexp_matches(rule, '(^|_)N(_|$)') THEN regexp_replace(meaning, '\bN\b',
+        regexp_extract(flag, '^' || regexp_replace(rule, '(^|_)N(_|$)', '\1([0-9]+)\2') || '$', 1), 'g')
+    ELSE meaning END;

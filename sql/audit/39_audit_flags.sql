@@ -7,7 +7,7 @@
 --   flag: the flag's name
 --   ord: the rule's order
 --   rule: the rule's id
-CREATE OR REPLACE VIEW audit_flags AS
+CREATE OR REPLACE TABLE audit_flags AS
 -- 1 title_empty: the page has no title
 SELECT type, product, pos, i, unit_key, 'title_empty' AS flag, 1 AS ord, 'title_empty' AS rule
 FROM audit_title_facts

@@ -71,7 +71,7 @@ UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, con
 UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, NULL AS evidence FROM audit_finding_facts;
 
 -- one element at several viewports: its first occurrence a person meets gives its unit key at every viewport
-CREATE OR REPLACE VIEW audit_element_keys AS
+CREATE OR REPLACE TABLE audit_element_keys AS
 WITH multi AS (SELECT 1 AS yes WHERE (SELECT count(DISTINCT viewport) FROM audit_views WHERE ok) > 1),
 elements AS (  -- a CSS path names one element only where it is unique in each of the view's pages
     SELECT type, view_id, selector,
@@ -85,7 +85,7 @@ SELECT o.type, o.pos, o.i, e.met_key AS unit_key
 FROM audit_raw_occurrences AS o JOIN elements AS e USING (type, view_id, selector)
 WHERE e.met_key IS NOT NULL AND e.met_key <> o.unit_key;
 
-CREATE OR REPLACE VIEW audit_occurrences AS
+CREATE OR REPLACE TABLE audit_occurrences AS
 SELECT o.* REPLACE (coalesce(k.unit_key, o.unit_key) AS unit_key)
 FROM audit_raw_occurrences AS o LEFT JOIN audit_element_keys AS k USING (type, pos, i);
 

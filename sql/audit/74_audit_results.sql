@@ -23,7 +23,7 @@
 --   help_url: the W3C Understanding page (NULL where none)
 --   tags: wcag and act tags
 --   wcag_ids: the criteria's ids in WCAG 2.2
---   meaning: what the flag says, or the question in words
+--   meaning: what the flag says (its N the flag's own number), or the question in words
 CREATE OR REPLACE VIEW audit_results AS
 WITH rows AS (
     SELECT d.id, d.type, d.product, d.views, d.selector, d.name, d.sc AS unit_sc, d.flags, d.draft_judgment,
@@ -46,7 +46,8 @@ SELECT id || '|' || flag AS fingerprint, id, type, product, views, selector, nam
     objective, NOT informational AS decisive,
     CASE WHEN objective THEN 'failed' ELSE 'cantTell' END AS outcome, 'automatic' AS mode,
     NULL AS ratified_by, NULL AS ratified_utc, NULL AS ruling, NULL AS decision_id, draft_judgment,
-    CASE WHEN len(sc) = 0 AND unit_sc <> '' THEN [unit_sc] ELSE sc END AS sc, act_rule, help_url, tags, wcag_ids, meaning
+    CASE WHEN len(sc) = 0 AND unit_sc <> '' THEN [unit_sc] ELSE sc END AS sc, act_rule, help_url, tags, wcag_ids,
+    flag_meaning(rule, meaning, flag) AS meaning
 FROM flags
 UNION ALL
 SELECT id || '|' || rule, id, type, product, views, selector, name, rule, NULL, 'question', false, true,

@@ -293,7 +293,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     if regular_file(standards) and not (kept is not None and kept.take(standards)):
         add_file(store, "standard", standards)
     if own_folder(folder.batches):
-        for path in sorted(folder.batches.glob("*.jsonl")):
+        for path in sorted(folder.batches.glob("*.jsonl"), key=str):  # one folder: the names' order, compared as text
             if not (kept is not None and kept.take(path)):
                 add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
     spot = folder.root / "spot-checks.jsonl"

@@ -133,7 +133,7 @@ def sealed(con, db: str) -> tuple[str, str, str, str] | None:
 
 def input_files(root: Path, inventory: bool) -> list[Path]:
     """Every file a command after `build` reads from the folder, present or not (a new file changes the key)."""
-    batches = sorted((root / "batches").glob("*.jsonl")) if own_folder(root / "batches") else []
+    batches = sorted((root / "batches").glob("*.jsonl"), key=str) if own_folder(root / "batches") else []
     return [*([root / "inventory.jsonl", root / "inventory-run.json"] if inventory else []),
             root / "ratifications.jsonl", root / "judgment-units.json", root / "standards.jsonl", *batches,
             root / "spot-checks.jsonl"]

@@ -136,29 +136,36 @@ def _kinds_beside(table) -> set[str] | None:
     return None
 
 
-def _cache_path(digest: str) -> Path:
+def _cache_path(digest: str, name: str = f"rulebook-{ANALYSIS}") -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jfi" / f"rulebook-{ANALYSIS}-{digest[:20]}.json"
+    return Path(base) / "jfi" / f"{name}-{digest[:20]}.json"
+
+
+def cached(name: str, digest: str, compute, valid=lambda value: True):
+    """compute()'s answer (JSON), kept in the user's cache folder under `name` and the rulebook's digest; computed
+    again when the cache is absent, unreadable or not `valid`."""
+    path = _cache_path(digest, name)
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+        if valid(value):
+            return value
+    except (OSError, ValueError):
+        pass
+    value = compute()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # no cache folder: computed each time
+    return value
 
 
 def _analysed(texts: dict[str, str], digest: str) -> dict[str, list]:
     """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent)."""
-    path = _cache_path(digest)
-    try:
-        cached = json.loads(path.read_text(encoding="utf-8"))
-        if set(cached) == set(texts):
-            return cached
-    except (OSError, ValueError):
-        pass
-    out = {rel: list(analyse(text)) for rel, text in texts.items()}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(out), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # no cache folder: parsed each time
-    return out
+    return cached(f"rulebook-{ANALYSIS}", digest, lambda: {rel: list(analyse(text)) for rel, text in texts.items()},
+                  valid=lambda value: isinstance(value, dict) and set(value) == set(texts))
 
 
 def ordered(files: tuple[RuleFile, ...] | list[RuleFile]) -> tuple[RuleFile, ...]:

@@ -189,3 +189,21 @@ def test_a_store_that_never_holds_an_inventory_leaves_out_the_rules_of_the_inven
     finally:
         bare.close()
         full.close()
+
+
+def test_the_item_specs_kept_in_the_cache_are_the_rule_files_own(tmp_path, monkeypatch):
+    """What the corpus profiles' field specs say is kept beside the rulebook's parse, keyed by its digest; a cache
+    that does not name every profile is computed again."""
+    import json
+    from jfi.corpus.project import PROFILES, _item_specs, item_specs
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    item_specs.cache_clear()
+    try:
+        first = item_specs()
+        [kept] = (tmp_path / "jfi").glob("item-specs-*.json")
+        assert json.loads(kept.read_text()) == _item_specs() == first and set(first) == set(PROFILES)
+        kept.write_text('{"round-v1": {}}')
+        item_specs.cache_clear()
+        assert item_specs() == first and json.loads(kept.read_text()) == first
+    finally:
+        item_specs.cache_clear()

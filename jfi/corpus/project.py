@@ -38,7 +38,12 @@ def display_path(path: Path) -> str:
 @functools.lru_cache(maxsize=None)
 def item_specs() -> dict[str, dict[str, list | None]]:
     """Each corpus profile's item fields and their allowed values, as its rule files' field specs say (the one place
-    they are written): {profile: {field: allowed or None}}."""
+    they are written): {profile: {field: allowed or None}}; kept in the user's cache beside the rulebook's parse."""
+    return rulebook.cached("item-specs-1", rulebook.load()[1], _item_specs,
+                           valid=lambda value: isinstance(value, dict) and set(value) == set(PROFILES))
+
+
+def _item_specs() -> dict[str, dict[str, list | None]]:
     import duckdb
     loaded, specs = rulebook.load()[0], {}
     con = duckdb.connect()

@@ -136,7 +136,7 @@ def _kinds_beside(table) -> set[str] | None:
     return None
 
 
-def _cache_path(digest: str, name: str = f"rulebook-{ANALYSIS}") -> Path:
+def _cache_path(digest: str, name: str) -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "jfi" / f"{name}-{digest[:20]}.json"
 

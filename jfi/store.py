@@ -210,7 +210,8 @@ class Store:
             for name, meaning in f.objects.items():
                 if name in kinds:
                     statements.append(f"COMMENT ON {kinds[name]} {name} IS {sql_string(meaning)}")
-            for name, cols in f.columns.items() if columns else ():  # a table macro's columns have nothing to hold a comment
+            # a table macro's columns have nothing to hold a comment
+            for name, cols in f.columns.items() if columns else ():
                 statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
         if statements:
             self.con.execute(";\n".join(statements))

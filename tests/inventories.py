@@ -77,9 +77,9 @@ _MADE: dict[str, Path] = {}
 
 def made(dest: Path, views, *commands, name="audit") -> Path:
     """`dest/name`: an audit folder written from these views and run through these `jfi audit` commands (each a tuple
-    of its arguments; `--inventory` is added at the end, `{root}` names the folder above it). Made once per test process and
-    copied for each test, files and kept store alike (a copy's store names another folder: the next command makes it
-    anew, as it does for a folder moved elsewhere)."""
+    of its arguments; `--inventory` is added at the end, `{root}` names the folder above it). Made once per test
+    process and copied for each test, files and kept store alike (a copy's store names another folder: the next
+    command makes it anew, as it does for a folder moved elsewhere)."""
     key = json.dumps([name, views, commands], sort_keys=True)
     if key not in _MADE:
         from conftest import Jfi  # the test runner, imported late: this module is also used outside tests

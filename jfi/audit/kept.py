@@ -178,6 +178,10 @@ class KeptStore:
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
 
+    def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
+        """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
+        return Store(path, sections=("audit",), reopen=reopen, needs=NEEDS, inventory=self.inventory)
+
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs
         without keeping one, and says so."""
@@ -197,8 +201,7 @@ class KeptStore:
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return
         try:
-            store = Store(self.path, sections=("audit",), reopen=True, needs=NEEDS,
-                          inventory=self.inventory)
+            store = self._store(self.path, reopen=True)
         except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return
         try:
@@ -233,7 +236,7 @@ class KeptStore:
         rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
         self._close_opened()  # the old kept store, read before: copied below, never reused as it is
         if not self.usable:
-            self.store = Store(sections=("audit",), needs=NEEDS, inventory=self.inventory)
+            self.store = self._store()
             return self.store
         self.dir.mkdir(exist_ok=True)
         for leftover in self.dir.glob(TEMP_GLOB):  # of a command killed before it finished (we hold the folder's lock);
@@ -244,7 +247,7 @@ class KeptStore:
         if self.before and self._update_copy():
             return self.store
         self.before, self.unchanged = {}, set()
-        self.store = Store(self.temp, sections=("audit",), needs=NEEDS, inventory=self.inventory)
+        self.store = self._store(self.temp)
         return self.store
 
     def _update_copy(self) -> bool:
@@ -252,8 +255,7 @@ class KeptStore:
         copy is not the sealed store read before."""
         try:
             shutil.copyfile(self.path, self.temp)
-            store = Store(self.temp, sections=("audit",), reopen=True, needs=NEEDS,
-                          inventory=self.inventory)
+            store = self._store(self.temp, reopen=True)
         except Exception:
             self.temp.unlink(missing_ok=True)
             return False

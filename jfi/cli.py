@@ -6,6 +6,7 @@ input (nothing written), 3 usage error.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -152,6 +153,12 @@ def _run(fn, args, kwargs):
         duckdb = sys.modules.get("duckdb")  # not imported for --help and --version
         if duckdb is None or not isinstance(e, duckdb.Error):
             raise
+        if isinstance(e, duckdb.OutOfMemoryException):  # the limit, not the input: say which limit and how to raise it
+            limit = os.environ.get("JFI_MEMORY_LIMIT")
+            err(f"out_of_memory: DuckDB needed more memory than {'JFI_MEMORY_LIMIT=' + limit if limit else 'it may use'} "
+                f"and could not spill the rest to disk; nothing was written (raise JFI_MEMORY_LIMIT, e.g. 4GB, or free "
+                f"memory) ({str(e).splitlines()[0][:200]})")
+            raise typer.Exit(2)
         # input DuckDB could not take (rules read it line by line, so this is rare)
         err(f"data_error: {str(e).splitlines()[0][:300]}")
         raise typer.Exit(2)

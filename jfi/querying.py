@@ -71,7 +71,8 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
             raise JfiError("query_timeout", f"the query ran longer than {timeout_s:g} s and was stopped; raise the limit "
                            "with --timeout SECONDS", field="--timeout") from None
         except duckdb.OutOfMemoryException as e:
-            raise JfiError("query_memory", f"the query needs more memory than {memory_limit} ({str(e).splitlines()[0][:120]});"
+            limit = memory_limit or f"JFI_MEMORY_LIMIT={os.environ.get('JFI_MEMORY_LIMIT')}"
+            raise JfiError("query_memory", f"the query needs more memory than {limit} ({str(e).splitlines()[0][:120]});"
                            " raise the limit with --memory-limit", field="--memory-limit") from None
         except duckdb.Error as e:
             raise JfiError("invalid_query", str(e).splitlines()[0]) from None

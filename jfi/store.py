@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -26,6 +27,21 @@ CARRIED = ("jsonl_records", "audit_built_units")
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
 INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",),
                "unit_pins": ("ratification", "unit"), "field_specs": ()}
+FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
+
+
+def spill_folder() -> Path:
+    """A folder of its own for one store's spilled data, inside the user's private `jfi-duckdb-<uid>` temp folder.
+    DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing."""
+    private = Path(tempfile.gettempdir()) / f"jfi-duckdb-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    try:
+        private.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    if private.is_symlink() or not private.is_dir() or (hasattr(os, "getuid") and private.stat().st_uid != os.getuid()):
+        raise JfiError("unsafe_path", f"{private} is not a private folder of this user; remove it, then run again",
+                       source=str(private))
+    return private / f"{os.getpid()}-{secrets.token_hex(6)}"
 
 
 def without_inventory(files: tuple) -> tuple:
@@ -63,10 +79,9 @@ class Store:
         `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
         out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
         self.con = duckdb.connect(str(path))
-        # DuckDB spills what exceeds its memory limit to a private temp folder (its default, .tmp, would land in
-        # the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
-        self._spill = tempfile.TemporaryDirectory(prefix="jfi-duckdb-")
-        self.con.execute(f"SET temp_directory = {sql_string(self._spill.name)}")
+        # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
+        # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
+        self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")
         # no automatic checkpoints compressing tables mid-build: a file-backed store is checkpointed once, on close
         self.con.execute("SET checkpoint_threshold = '1TB'")
         if limit := os.environ.get("JFI_MEMORY_LIMIT"):
@@ -234,7 +249,8 @@ class Store:
 
     def append(self, table: str, columns: dict[str, list]) -> None:
         """Bulk-append parallel column lists to a raw table. Before `build()` the rows are gathered and go in with
-        one insert per table (through Arrow, not row by row) when the build starts; after it, at once."""
+        one insert per table (through Arrow, not row by row) when the build starts or FLUSH_ROWS rows wait (what
+        Python holds stays bounded, whatever the size of the folder); after it, at once."""
         if not columns or not len(next(iter(columns.values()))):
             return
         pending = self._pending.setdefault(table, {name: [] for name in columns})
@@ -242,7 +258,7 @@ class Store:
             raise ValueError(f"append to {table}: columns {list(columns)} differ from {list(pending)}")
         for name, values in columns.items():
             pending[name].extend(values)
-        if self._built:
+        if self._built or len(pending[name]) >= FLUSH_ROWS:
             self._flush()
 
     def _flush(self) -> None:
@@ -306,4 +322,3 @@ class Store:
 
     def close(self) -> None:
         self.con.close()
-        self._spill.cleanup()

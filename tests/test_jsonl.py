@@ -1,6 +1,7 @@
 """Strict line-numbered reading, byte-preserving rewrites, atomic writes and the writer lock."""
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -135,6 +136,20 @@ def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_pa
     assert r.exit_code == 2 and "invalid_memory_limit" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_store_spills_to_a_private_folder_made_only_when_it_spills_and_gone_on_close(monkeypatch):
+    """A process killed before it spills leaves no temp folder behind; one that spills cleans up on close."""
+    from jfi.store import Store
+    monkeypatch.setenv("JFI_MEMORY_LIMIT", "64MB")
+    store = Store(sections=("verify",))
+    spill = Path(store.scalar("SELECT current_setting('temp_directory')"))
+    assert not spill.exists() and oct(spill.parent.stat().st_mode & 0o777) == "0o700"
+    store.con.execute("SET threads = 1")
+    store.scalar("SELECT count(*) FROM (SELECT md5(i::VARCHAR) AS s FROM range(2000000) t(i) ORDER BY s)")
+    assert spill.is_dir() and any(spill.iterdir())  # it spilled there
+    store.close()
+    assert not spill.exists()
+
+
 def test_a_line_duckdb_alone_passes_is_one_the_strict_reader_passes():
     """plainly_strict_json spares the Python reader only lines it would pass: random texts made of JSON's pieces
     (repeated keys, nested objects, trailing commas, NaN, escapes) never pass the macro and fail the reader."""
@@ -157,3 +172,25 @@ def test_a_line_duckdb_alone_passes_is_one_the_strict_reader_passes():
     assert len(passed) > 300  # the screen does pass the plain lines
     assert json_problems("f", list(range(len(passed))), passed) == []
     assert any('"a":1' in t and t.count('"a"') > 1 for t in texts)  # the repeated keys are there to be caught
+
+
+def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monkeypatch):
+    """Python holds at most FLUSH_ROWS waiting lines; a store filled in chunks equals one filled at once."""
+    import jfi.store
+    from jfi.store import Store
+    files = {"a.jsonl": ['{"id": "a"}', '{"id": 1, "id": 2}', "not json"], "b.jsonl": ['{"x": NaN}', '{"y": []}']}
+
+    def filled(flush_rows):
+        monkeypatch.setattr(jfi.store, "FLUSH_ROWS", flush_rows)
+        store = Store(sections=("verify",))
+        for name, texts in files.items():
+            store.add_lines("claims", name, list(range(1, len(texts) + 1)), texts)
+            waiting = len(store._pending.get("raw_lines", {}).get("line", []))
+            assert waiting < flush_rows
+        store.build()
+        out = [store.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("raw_lines", "raw_json_problems")]
+        store.close()
+        return out
+
+    chunked, whole = filled(2), filled(1_000)
+    assert chunked == whole and len(whole[0]) == 5 and len(whole[1]) == 3

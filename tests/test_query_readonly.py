@@ -89,3 +89,14 @@ def test_a_query_has_a_time_and_a_memory_limit(example):
     assert example("query", "SELECT 1", "--timeout", "0").exit_code == 3
     assert snapshot(example.project) == before
     assert example("query", "SELECT count(*) AS n FROM range(1000)", "--timeout", "30").exit_code == 0
+
+
+def test_a_command_out_of_memory_names_the_limit_and_writes_nothing(example, monkeypatch):
+    monkeypatch.setenv("JFI_MEMORY_LIMIT", "4MB")
+    before = snapshot(example.project)
+    r = example("corpus", "export", "--format", "csv")
+    assert r.exit_code == 2 and r.stderr.startswith("out_of_memory: ") and "JFI_MEMORY_LIMIT=4MB" in r.stderr
+    monkeypatch.setenv("JFI_MEMORY_LIMIT", "64MB")
+    r = example("query", "SELECT list(range) FROM range(100000000)")
+    assert r.exit_code == 2 and "query_memory" in r.stderr and "than JFI_MEMORY_LIMIT=64MB" in r.stderr
+    assert snapshot(example.project) == before

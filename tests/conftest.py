@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import shutil
@@ -9,9 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from jfi.cli import app
+
+# CliRunner.invoke makes the click command from the Typer app anew on every call (about 60 ms, for the same app):
+# made once per test process here, and every invocation runs the same command object, as a process running jfi does
+typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "corpus" / "example-project"

@@ -152,6 +152,30 @@ def test_hostile_pages_are_stopped_by_the_time_budget(site, tmp_path):
     assert not (tmp_path / "out" / "screenshots").exists()
 
 
+def test_a_tab_whose_view_ran_out_of_time_is_closed_not_emptied_for_the_next():
+    """A page over its budget may still run a script that would hold the emptying of its tab up to its time limit:
+    its context is closed at once and the next view gets a new tab; a view within budget gives its tab back."""
+    import asyncio
+    from jfi.capture.browse import Tabs
+
+    class Stub:
+        def __init__(self):
+            self.calls = []
+
+        def __getattr__(self, name):
+            async def call(*args, **kwargs):
+                self.calls.append(name)
+                return Stub()  # a DevTools session, when asked for one
+            return call
+    for reuse in (False, True):
+        context, page = Stub(), Stub()
+        context.pages = [page]
+        tabs = Tabs(browser=None, opts=None)
+        asyncio.run(tabs.give_back((context, page), type("Guard", (), {"origin": "http://x.example"})(), reuse=reuse))
+        assert (context.calls == ["close"] and tabs.free == []) if not reuse else \
+            ("close" not in context.calls and tabs.free == [(context, page)])
+
+
 def test_workers_do_not_change_the_output(site, tmp_path):
     def run(n):
         out = tmp_path / f"w{n}"

@@ -249,8 +249,13 @@ class Tabs:
         await context.add_init_script(NO_WEBRTC)
         return context, await context.new_page()
 
-    async def give_back(self, tab, guard: Guard) -> None:
+    async def give_back(self, tab, guard: Guard, *, reuse: bool = True) -> None:
+        """The tab emptied for the next view; closed with its context when it does not empty cleanly, or when `reuse`
+        is False (a view that ran out of its time budget: its page may still be running a script, which would hold
+        the emptying up to its own time limit)."""
         try:
+            if not reuse:
+                raise TimeoutError("not reused")
             await asyncio.wait_for(self._empty(*tab, guard), timeout=10)
             self.free.append(tab)
         except Exception:
@@ -290,17 +295,19 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
     await context.route("**/*", guard.handle)
     await context.route_web_socket(ANY_URL, guard.on_web_socket)  # answered here: no socket reaches any server
     context.on("page", guard.on_page)  # any other page is a popup
+    over_budget = False
     try:
         await asyncio.wait_for(_visit(context, page, view, opts, rec, shots, guard, started + opts.budget_s(view)),
                                timeout=opts.budget_s(view))
     except asyncio.TimeoutError:
+        over_budget = True
         rec["nav_error"] = f"view time budget of {opts.budget_s(view):.0f} s exceeded"
         rec["inventory"], rec["screenshot"] = None, None
     finally:
         rec["load_ms"] = round((time.monotonic() - started) * 1000)
         rec["environment_notes"] = guard.notes()
         context.remove_listener("page", guard.on_page)
-        await tabs.give_back(tab, guard)
+        await tabs.give_back(tab, guard, reuse=not over_budget)
     if rec["inventory"] is None and rec["screenshot"]:
         for name in [rec["screenshot"], *rec.pop("reveals", [])]:
             shots.pop(name, None)

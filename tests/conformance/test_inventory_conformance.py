@@ -139,21 +139,35 @@ def _without_timings(path):
     return out
 
 
+SPREAD = "identification-across-views"  # the site the shard and cluster tests capture in parts
+
+
+def _spread_options(conformance):
+    folder = conformance / "audit" / "sites" / SPREAD
+    return ["--urls-file", str(folder / "views.txt"), "--serve", str(folder), "--port", "8765", "--settle", "0"]
+
+
+@pytest.fixture(scope="module")
+def one_run(conformance, tmp_path_factory):
+    """The site of the shard and cluster tests captured in one run, as both compare their parts with it."""
+    out = tmp_path_factory.mktemp("one") / "one"
+    assert CliRunner().invoke(app, ["audit", "inventory", *_spread_options(conformance), "--out", str(out)]).exit_code == 0
+    return out
+
+
 @pytest.mark.slow
-def test_two_shards_combined_equal_one_run(conformance, tmp_path):
+def test_two_shards_combined_equal_one_run(conformance, one_run, tmp_path):
     """A site captured in two slices and combined: the same inventory.jsonl as one run, timings aside."""
-    folder = conformance / "audit" / "sites" / "identification-across-views"
     runner = CliRunner()
-    common = ["--urls-file", str(folder / "views.txt"), "--serve", str(folder), "--port", "8765", "--settle", "0"]
-    assert runner.invoke(app, ["audit", "inventory", *common, "--out", str(tmp_path / "one")]).exit_code == 0
+    common = _spread_options(conformance)
     for k in (1, 2):
         r = runner.invoke(app, ["audit", "inventory", *common, "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}")])
         assert r.exit_code == 0, r.stderr
     r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s2"), str(tmp_path / "s1"), "--out", str(tmp_path / "both")])
     assert r.exit_code == 0, r.stderr
-    assert _without_timings(tmp_path / "both" / "inventory.jsonl") == _without_timings(tmp_path / "one" / "inventory.jsonl")
+    assert _without_timings(tmp_path / "both" / "inventory.jsonl") == _without_timings(one_run / "inventory.jsonl")
     shots = sorted(p.name for p in (tmp_path / "both" / "screenshots").iterdir())
-    assert shots == sorted(p.name for p in (tmp_path / "one" / "screenshots").iterdir())
+    assert shots == sorted(p.name for p in (one_run / "screenshots").iterdir())
     # refusals: a missing slice, the same slice twice, a slice of another capture
     r = runner.invoke(app, ["audit", "combine", str(tmp_path / "s1"), "--out", str(tmp_path / "x")])
     assert r.exit_code == 2 and "missing_shards" in r.stderr and not (tmp_path / "x" / "inventory.jsonl").exists()
@@ -168,15 +182,12 @@ def test_two_shards_combined_equal_one_run(conformance, tmp_path):
 
 
 @pytest.mark.slow
-def test_a_local_cluster_of_two_workers_equals_one_run(conformance, tmp_path):
+def test_a_local_cluster_of_two_workers_equals_one_run(conformance, one_run, tmp_path):
     """The same site captured on a Dask cluster of two worker processes, each with its own Chromium: the same
     inventory.jsonl and screenshots as one local run, timings aside."""
-    folder = conformance / "audit" / "sites" / "identification-across-views"
-    runner = CliRunner()
-    common = ["--urls-file", str(folder / "views.txt"), "--serve", str(folder), "--port", "8765", "--settle", "0"]
-    assert runner.invoke(app, ["audit", "inventory", *common, "--out", str(tmp_path / "one")]).exit_code == 0
-    r = runner.invoke(app, ["audit", "inventory", *common, "--cluster", "local:2", "--out", str(tmp_path / "cluster")])
+    r = CliRunner().invoke(app, ["audit", "inventory", *_spread_options(conformance), "--cluster", "local:2",
+                                 "--out", str(tmp_path / "cluster")])
     assert r.exit_code == 0, r.stderr
-    assert _without_timings(tmp_path / "cluster" / "inventory.jsonl") == _without_timings(tmp_path / "one" / "inventory.jsonl")
-    for shot in (tmp_path / "one" / "screenshots").iterdir():
+    assert _without_timings(tmp_path / "cluster" / "inventory.jsonl") == _without_timings(one_run / "inventory.jsonl")
+    for shot in (one_run / "screenshots").iterdir():
         assert (tmp_path / "cluster" / "screenshots" / shot.name).is_file()

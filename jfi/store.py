@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import tempfile
 from pathlib import Path
 
@@ -32,16 +33,21 @@ FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 
 def spill_folder() -> Path:
     """A folder of its own for one store's spilled data, inside the user's private `jfi-duckdb-<uid>` temp folder.
-    DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing."""
+    DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing.
+    Where that folder is not this user's alone (made by someone else, a symlink, readable by others), a new private
+    temp folder holds it instead."""
     private = Path(tempfile.gettempdir()) / f"jfi-duckdb-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
     try:
         private.mkdir(mode=0o700)
-    except FileExistsError:
+    except OSError:
         pass
-    if private.is_symlink() or not private.is_dir() or (hasattr(os, "getuid") and private.stat().st_uid != os.getuid()):
-        raise JfiError("unsafe_path", f"{private} is not a private folder of this user; remove it, then run again",
-                       source=str(private))
-    return private / f"{os.getpid()}-{secrets.token_hex(6)}"
+    try:
+        info = os.lstat(private)
+        uid = os.getuid() if hasattr(os, "getuid") else info.st_uid
+        own = stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o077 and info.st_uid == uid
+    except OSError:
+        own = False
+    return (private if own else Path(tempfile.mkdtemp(prefix="jfi-duckdb-"))) / f"{os.getpid()}-{secrets.token_hex(6)}"
 
 
 def without_inventory(files: tuple) -> tuple:

@@ -194,3 +194,14 @@ def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monke
 
     chunked, whole = filled(2), filled(1_000)
     assert chunked == whole and len(whole[0]) == 5 and len(whole[1]) == 3
+
+
+def test_a_spill_folder_open_to_others_is_not_used(tmp_path, monkeypatch):
+    import tempfile
+    from jfi.store import spill_folder
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = tmp_path / f"jfi-duckdb-{os.getuid()}"
+    assert spill_folder().parent == shared and oct(shared.stat().st_mode & 0o777) == "0o700"
+    shared.chmod(0o755)  # readable by others: spilled rows would be too
+    elsewhere = spill_folder().parent
+    assert elsewhere != shared and elsewhere.parent == tmp_path and oct(elsewhere.stat().st_mode & 0o777) == "0o700"

@@ -10,12 +10,15 @@ from inventories import link, made, view, write
 from jfi.canonical import decision_id, digest
 
 
+def _audit(root):
+    folder = made(root, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",))
+    units = {u["id"]: u for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
+    return Jfi(root), folder, units
+
+
 @pytest.fixture
 def audit(tmp_path):
-    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",))
-    jfi = Jfi(tmp_path)
-    units = {u["id"]: u for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
-    return jfi, folder, units
+    return _audit(tmp_path)
 
 
 def ledger(folder, *records):
@@ -187,14 +190,20 @@ RECORD_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("record,code", RECORD_ERRORS, ids=[f"{c}-{i}" for i, (_, c) in enumerate(RECORD_ERRORS)])
-def test_record_errors_refuse_the_merge(audit, record, code):
-    jfi, folder, units = audit
+@pytest.fixture(scope="module")
+def every_record_error(tmp_path_factory):
+    """One ledger holding every broken record of RECORD_ERRORS, line N the N-th: one refused merge lists them all."""
+    jfi, folder, units = _audit(tmp_path_factory.mktemp("ledger"))
     unit = next(iter(units.values()))
-    if isinstance(record, dict):
-        record = {k: (unit["id"] if v == "@" else digest(unit) if v == "PIN" else v) for k, v in record.items()}
-    err = refused(jfi, folder, record)
-    assert f"ratifications.jsonl:1: {code}:" in err, err
+    records = [{k: (unit["id"] if v == "@" else digest(unit) if v == "PIN" else v) for k, v in record.items()}
+               if isinstance(record, dict) else record for record, _ in RECORD_ERRORS]
+    return refused(jfi, folder, *records)
+
+
+@pytest.mark.parametrize("n", range(len(RECORD_ERRORS)), ids=[f"{c}-{i}" for i, (_, c) in enumerate(RECORD_ERRORS)])
+def test_record_errors_refuse_the_merge(every_record_error, n):
+    """Each broken record is refused on its own line, with its own code, whatever the lines around it."""
+    assert f"ratifications.jsonl:{n + 1}: {RECORD_ERRORS[n][1]}:" in every_record_error, every_record_error
 
 
 def test_stale_unit_after_an_edit_is_refused(audit):

@@ -10,13 +10,18 @@ from inventories import field, heading, image, link, made, view, write
 from jfi.audit.judging import CSV_COLUMNS
 
 
-@pytest.fixture
-def built(tmp_path):
+def _built(root, *more_views):
     views = [view("home", title="Harbor — Home", h1=["Harbor home"], headings=[heading("Overview")],
                   links=[link("Learn more", "/a", context=""), link("Weekly passes", "/passes", context="")],
                   images=[image()], fields=[field()]),
-             view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")])]
-    return Jfi(tmp_path), made(tmp_path, views, ("build", "--batch", "3"))
+             view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")]),
+             *more_views]
+    return Jfi(root), made(root, views, ("build", "--batch", "3"))
+
+
+@pytest.fixture
+def built(tmp_path):
+    return _built(tmp_path)
 
 
 def batch_ids(folder):
@@ -84,16 +89,27 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("change,expected", BAD, ids=[b[1] for b in BAD])
-def test_judged_lines_are_validated_strictly(built, change, expected):
-    jfi, folder = built
-    first = next(iter(batch_ids(folder).values()))[0]
-    judge(folder, overrides={first: change})
+@pytest.fixture(scope="module")
+def every_bad_line(tmp_path_factory):
+    """Every change of BAD made to its own judged line (the N-th unit across the batches takes the N-th change);
+    one merge refuses them all and writes nothing. Returns (its stderr, where each change went: file name and line)."""
+    jfi, folder = _built(tmp_path_factory.mktemp("bad"), view("times", title="Harbor — Times", h1=["Times"], links=[
+        link("North pier", "/north", context=""), link("South pier", "/south", context="")]))
+    places = [(name.replace(".jsonl", ".judged.jsonl"), n, uid) for name, ids in batch_ids(folder).items()
+              for n, uid in enumerate(ids, 1)]
+    assert len(places) >= len(BAD)
+    judge(folder, overrides={uid: change for (_, _, uid), (change, _) in zip(places, BAD)})
     before = snapshot(folder)
     r = jfi("audit", "merge", "--inventory", str(folder))
-    assert r.exit_code == 2 and expected in r.stderr, r.stderr
-    assert ".judged.jsonl:1:" in r.stderr
-    assert snapshot(folder) == before
+    assert r.exit_code == 2 and snapshot(folder) == before
+    return r.stderr, places
+
+
+@pytest.mark.parametrize("k", range(len(BAD)), ids=[b[1] for b in BAD])
+def test_judged_lines_are_validated_strictly(every_bad_line, k):
+    stderr, places = every_bad_line
+    name, line, _ = places[k]
+    assert f"{name}:{line}: {BAD[k][1]}:" in stderr, stderr
 
 
 def test_missing_and_duplicate_judged_lines(built):

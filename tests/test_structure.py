@@ -2,6 +2,7 @@
 (capture, audit, corpus, verify) imports only itself and the shared layer, so capture and audit meet through the
 inventory files, never through imports; only the command line and the query and bench front ends sit above them."""
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ def modules() -> dict[str, Path]:
     return found
 
 
+@functools.lru_cache(maxsize=None)  # read once per test process: the files do not change while the tests run
 def imports() -> dict[str, set[str]]:
     """Every module's imports of other jfi modules, those inside functions included."""
     mods = modules()

@@ -188,19 +188,37 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+# the command's own peak, written by the command's process as it exits: the kernel's maximum resident size of a child
+# (wait4) counts the pages it shared with this process between fork and exec, so a bench holding 5 GB saw every
+# command peak at 5 GB; VmHWM starts again at exec
+PEAK_AT_EXIT = ("import atexit, os, sys, runpy\n"
+                "def peak():\n"
+                "    try:\n"
+                "        hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
+                "        open(os.environ['JFI_BENCH_PEAK'], 'w').write(hwm)\n"
+                "    except (OSError, IndexError):\n"
+                "        pass\n"
+                "atexit.register(peak)\n"
+                "sys.argv[0] = 'jfi'\n"
+                "runpy.run_module('jfi.cli', run_name='__main__')\n")
+
+
 def command(argv: list[str], env: dict | None = None) -> tuple[float, float]:
     """One jfi command as its own process, as people run it: (wall seconds, the process's peak resident MB)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "jfi.cli", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=env)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace")
-    proc.stderr.close()
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"jfi {' '.join(argv)} exited {proc.returncode}: {err[-500:]}")
-    return elapsed, usage.ru_maxrss / 1024
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", PEAK_AT_EXIT, *argv], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, env={**(env or os.environ), "JFI_BENCH_PEAK": str(peak_file)})
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err = proc.stderr.read().decode(errors="replace")
+        proc.stderr.close()
+        if proc.returncode not in (0, 1):
+            raise RuntimeError(f"jfi {' '.join(argv)} exited {proc.returncode}: {err[-500:]}")
+        peak_kb = int(peak_file.read_text()) if peak_file.is_file() else usage.ru_maxrss
+    return elapsed, peak_kb / 1024
 
 
 def judge_all(folder: Path) -> None:

@@ -17,7 +17,8 @@ from jfi.cli import app
 
 # CliRunner.invoke makes the click command from the Typer app anew on every call (about 60 ms, for the same app):
 # made once per test process here, and every invocation runs the same command object, as a process running jfi does
-typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
+if callable(getattr(typer.testing, "_get_command", None)):  # typer's own name for it; without it, nothing changes
+    typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "corpus" / "example-project"

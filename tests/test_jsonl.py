@@ -205,3 +205,16 @@ def test_a_spill_folder_open_to_others_is_not_used(tmp_path, monkeypatch):
     shared.chmod(0o755)  # readable by others: spilled rows would be too
     elsewhere = spill_folder().parent
     assert elsewhere != shared and elsewhere.parent == tmp_path and oct(elsewhere.stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_store_about_to_be_deleted_writes_nothing_back_on_closing(tmp_path):
+    """A refused command's copy of the kept store is deleted: closing it does not checkpoint (its log stays, to be
+    deleted with it); a store that is kept is checkpointed whole, with no log beside it."""
+    from jfi.store import Store
+    for keep in (True, False):
+        path = tmp_path / f"{keep}.duckdb"
+        store = Store(path, sections=("verify",))
+        store.con.execute("CREATE TABLE t AS SELECT range AS i FROM range(1000)")
+        store.con.execute("INSERT INTO t SELECT i FROM t")
+        store.close(keep=keep)
+        assert Path(f"{path}.wal").exists() is (not keep)

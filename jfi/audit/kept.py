@@ -328,7 +328,7 @@ class KeptStore:
     def discard(self) -> None:
         self._close_opened()
         if self.store is not None:
-            self.store.close()
+            self.store.close(keep=self.temp is None)  # the temp file and its log are deleted below
         for path in self.dir.glob(f"{self.temp.name}*") if self.temp else ():
             path.unlink(missing_ok=True)
         if self.usable and self.dir.is_dir() and not any(self.dir.iterdir()):

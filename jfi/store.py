@@ -1,6 +1,7 @@
 """DuckDB store: raw input tables, the rulebook's views over them, and helpers to read results."""
 from __future__ import annotations
 
+import functools
 import os
 import secrets
 import stat
@@ -32,11 +33,16 @@ FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 
 
 def spill_folder() -> Path:
-    """A folder of its own for one store's spilled data, inside the user's private `jfi-duckdb-<uid>` temp folder.
-    DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing.
-    Where that folder is not this user's alone (made by someone else, a symlink, readable by others), a new private
-    temp folder holds it instead."""
-    private = Path(tempfile.gettempdir()) / f"jfi-duckdb-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    """A folder of its own for one store's spilled data, inside this process's private temp folder (`_spill_home`).
+    DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing."""
+    return _spill_home(tempfile.gettempdir()) / f"{os.getpid()}-{secrets.token_hex(6)}"
+
+
+@functools.cache
+def _spill_home(temp: str) -> Path:
+    """The user's private `jfi-duckdb-<uid>` temp folder, checked once per process; where it is not this user's alone
+    (made by someone else, a symlink, readable by others), a new private temp folder instead."""
+    private = Path(temp) / f"jfi-duckdb-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
     try:
         private.mkdir(mode=0o700)
     except OSError:
@@ -47,7 +53,7 @@ def spill_folder() -> Path:
         own = stat.S_ISDIR(info.st_mode) and not info.st_mode & 0o077 and info.st_uid == uid
     except OSError:
         own = False
-    return (private if own else Path(tempfile.mkdtemp(prefix="jfi-duckdb-"))) / f"{os.getpid()}-{secrets.token_hex(6)}"
+    return private if own else Path(tempfile.mkdtemp(prefix="jfi-duckdb-", dir=temp))
 
 
 def without_inventory(files: tuple) -> tuple:

@@ -198,13 +198,16 @@ def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monke
 
 def test_a_spill_folder_open_to_others_is_not_used(tmp_path, monkeypatch):
     import tempfile
-    from jfi.store import spill_folder
+    from jfi.store import _spill_home, spill_folder
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     shared = tmp_path / f"jfi-duckdb-{os.getuid()}"
     assert spill_folder().parent == shared and oct(shared.stat().st_mode & 0o777) == "0o700"
+    assert spill_folder().parent == shared and spill_folder() != spill_folder()  # one folder each, in the same home
     shared.chmod(0o755)  # readable by others: spilled rows would be too
+    _spill_home.cache_clear()  # as in a new process: the home is checked once per process
     elsewhere = spill_folder().parent
     assert elsewhere != shared and elsewhere.parent == tmp_path and oct(elsewhere.stat().st_mode & 0o777) == "0o700"
+    assert spill_folder().parent == elsewhere  # one fallback folder for the process, not one per store
 
 
 def test_a_store_about_to_be_deleted_writes_nothing_back_on_closing(tmp_path):

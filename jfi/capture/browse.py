@@ -253,16 +253,17 @@ class Tabs:
         """The tab emptied for the next view; closed with its context when it does not empty cleanly, or when `reuse`
         is False (a view that ran out of its time budget: its page may still be running a script, which would hold
         the emptying up to its own time limit)."""
-        try:
-            if not reuse:
-                raise TimeoutError("not reused")
-            await asyncio.wait_for(self._empty(*tab, guard), timeout=10)
-            self.free.append(tab)
-        except Exception:
+        if reuse:
             try:
-                await asyncio.wait_for(tab[0].close(), timeout=10)
+                await asyncio.wait_for(self._empty(*tab, guard), timeout=10)
+                self.free.append(tab)
+                return
             except Exception:
                 pass
+        try:
+            await asyncio.wait_for(tab[0].close(), timeout=10)
+        except Exception:
+            pass
 
     @staticmethod
     async def _empty(context, page, guard: Guard) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .errors import JfiError
 
@@ -18,22 +20,32 @@ INSTALL_HINT = ("install one with `python -m playwright install chromium`, or on
 
 
 def playwright_chromium() -> str | None:
-    """The browser `python -m playwright install chromium` put in place, if any."""
+    """The browser `python -m playwright install chromium` put in place, if any (starts Playwright's driver: for
+    `python -m jfi.browser`; a command asks the Playwright it runs, `launch_options(pw.chromium)`)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - playwright is a dependency
         return None
     try:
         with sync_playwright() as p:
-            path = p.chromium.executable_path
+            return own_browser(p.chromium)
+    except Exception:
+        return None
+
+
+def own_browser(chromium) -> str | None:
+    """The executable of Playwright's own Chromium (`chromium`: a started Playwright's BrowserType) when installed."""
+    try:
+        path = chromium.executable_path
     except Exception:
         return None
     return path if path and Path(path).is_file() else None
 
 
-def find_chromium() -> str | None:
-    """None means Playwright's own browser is installed and needs no path; else a path, or an error."""
-    if playwright_chromium():
+def find_chromium(own: str | None) -> str | None:
+    """None means Playwright's own browser (`own`, its executable when installed) is used and needs no path; else a
+    path, or an error."""
+    if own:
         return None
     env = os.environ.get("JFI_CHROMIUM")
     if env:
@@ -46,22 +58,27 @@ def find_chromium() -> str | None:
     raise JfiError("no_browser", f"no Chromium found; {INSTALL_HINT}")
 
 
-def launch_options() -> dict:
-    """Keyword arguments for `chromium.launch`: the executable and an environment whose HOME is a
-    throw-away folder, so that Chromium never writes into the user's home."""
-    executable = find_chromium()
+@contextmanager
+def launch_options(chromium) -> Iterator[dict]:
+    """Keyword arguments for `chromium.launch` (`chromium`: the started Playwright's BrowserType): the executable and
+    an environment whose HOME is a throw-away folder, so that Chromium never writes into the user's home. The folder
+    is removed when the block ends (close the browser inside it)."""
+    executable = find_chromium(own_browser(chromium))
     home = tempfile.mkdtemp(prefix="jfi-chromium-home-")
-    env = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "XDG_CACHE_HOME": home}
-    options = {"headless": True, "args": CHROMIUM_ARGS, "env": env}
-    if executable:
-        options["executable_path"] = executable
-    return options
+    try:
+        env = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home, "XDG_CACHE_HOME": home}
+        options = {"headless": True, "args": CHROMIUM_ARGS, "env": env}
+        if executable:
+            options["executable_path"] = executable
+        yield options
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def main() -> int:
     """`python -m jfi.browser`: print the Chromium jfi would use; exit 1 when there is none."""
     try:
-        path = find_chromium()
+        path = find_chromium(playwright_chromium())
     except JfiError as e:
         print(e.message)
         return 1

@@ -1,6 +1,7 @@
 """`jfi audit inventory` against a real Chromium and purpose-built pages served on 127.0.0.1."""
 import json
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -208,12 +209,36 @@ def test_no_views_names_both_ways(tmp_path):
 
 def test_missing_browser_is_a_clear_error(tmp_path, monkeypatch):
     import jfi.browser
-    monkeypatch.setattr(jfi.browser, "playwright_chromium", lambda: None)
+    monkeypatch.setattr(jfi.browser, "own_browser", lambda chromium: None)
     monkeypatch.setattr(jfi.browser, "DEBIAN_CHROMIUM", "/nonexistent")
     monkeypatch.setattr(jfi.browser.shutil, "which", lambda name: None)
     monkeypatch.delenv("JFI_CHROMIUM", raising=False)
     r = Jfi(tmp_path)("audit", "inventory", "http://127.0.0.1:9/", "--out", str(tmp_path / "o"))
     assert r.exit_code == 2 and "no_browser" in r.stderr and "apt-get install -y chromium" in r.stderr
+
+
+def test_playwrights_own_browser_is_asked_of_the_running_playwright_and_home_is_removed(tmp_path, monkeypatch):
+    """Inside a command the Playwright already started says where its own Chromium is (a second driver cannot be
+    started inside its event loop); Chromium's throw-away home goes when the block ends, even on an error."""
+    import types
+    from jfi.browser import launch_options
+    own = tmp_path / "chrome"
+    own.write_text("")
+    monkeypatch.setenv("JFI_CHROMIUM", "/nonexistent/chromium")
+    with launch_options(types.SimpleNamespace(executable_path=str(own))) as options:
+        home = Path(options["env"]["HOME"])
+        assert "executable_path" not in options and home.is_dir()
+    assert not home.exists()
+    other = tmp_path / "other-chromium"
+    other.write_text("")
+    other.chmod(0o755)
+    monkeypatch.setenv("JFI_CHROMIUM", str(other))
+    with pytest.raises(RuntimeError):
+        with launch_options(types.SimpleNamespace(executable_path=str(tmp_path / "not-installed"))) as options:
+            home = Path(options["env"]["HOME"])
+            assert options["executable_path"] == str(other)
+            raise RuntimeError("the browser failed")
+    assert not home.exists()
 
 
 def test_existing_capture_is_kept_unless_replaced(capture):

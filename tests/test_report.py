@@ -36,39 +36,40 @@ async def _look(page_url: str):
     from playwright.async_api import async_playwright
     from jfi.browser import launch_options
     async with async_playwright() as p:
-        browser = await p.chromium.launch(**launch_options())
-        try:
-            page = await browser.new_page()
-            errors = []
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            await page.goto(page_url)
-            visible = "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).length"
-            total = await page.locator(".row").count()
-            before = await page.evaluate(visible)
-            await page.select_option("#f-type", "image")
-            images = await page.evaluate(visible)
-            kept = await page.evaluate("() => location.search")
-            await page.select_option("#f-flag", "alt_is_filename")
-            both = await page.evaluate(visible)
-            shown_types = await page.evaluate(
-                "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.dataset.type)")
-            await page.goto(page_url + "?type=link")  # a shared URL opens on its filter
-            reopened = (await page.evaluate(visible), await page.locator("#f-type").input_value())
-            crops = await page.evaluate("""async () => {
-                const out = [];
-                for (const crop of document.querySelectorAll('.crop')) {
-                    const url = getComputedStyle(crop).backgroundImage.slice(5, -2);
-                    const img = new Image();
-                    const ok = await new Promise((done) => { img.onload = () => done(img.naturalWidth > 0); img.onerror = () => done(false); img.src = url; });
-                    out.push(ok);
-                }
-                return out;
-            }""")
-            return {"errors": errors, "total": total, "before": before, "images": images, "kept": kept, "both": both,
-                    "shown_types": shown_types, "reopened": reopened, "crops": crops}
-        finally:
-            await browser.close()
+        with launch_options(p.chromium) as options:
+            browser = await p.chromium.launch(**options)
+            try:
+                page = await browser.new_page()
+                errors = []
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                await page.goto(page_url)
+                visible = "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).length"
+                total = await page.locator(".row").count()
+                before = await page.evaluate(visible)
+                await page.select_option("#f-type", "image")
+                images = await page.evaluate(visible)
+                kept = await page.evaluate("() => location.search")
+                await page.select_option("#f-flag", "alt_is_filename")
+                both = await page.evaluate(visible)
+                shown_types = await page.evaluate(
+                    "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.dataset.type)")
+                await page.goto(page_url + "?type=link")  # a shared URL opens on its filter
+                reopened = (await page.evaluate(visible), await page.locator("#f-type").input_value())
+                crops = await page.evaluate("""async () => {
+                    const out = [];
+                    for (const crop of document.querySelectorAll('.crop')) {
+                        const url = getComputedStyle(crop).backgroundImage.slice(5, -2);
+                        const img = new Image();
+                        const ok = await new Promise((done) => { img.onload = () => done(img.naturalWidth > 0); img.onerror = () => done(false); img.src = url; });
+                        out.push(ok);
+                    }
+                    return out;
+                }""")
+                return {"errors": errors, "total": total, "before": before, "images": images, "kept": kept, "both": both,
+                        "shown_types": shown_types, "reopened": reopened, "crops": crops}
+            finally:
+                await browser.close()
 
 
 @pytest.mark.slow
@@ -142,33 +143,34 @@ async def _navigate(report: Path):
     from jfi.browser import launch_options
     visible = "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.id)"
     async with async_playwright() as p:
-        browser = await p.chromium.launch(**launch_options())
-        try:
-            page = await browser.new_page(viewport={"width": 1100, "height": 800})
-            ids = await page.goto(report.resolve().as_uri()) and await page.evaluate(visible)
-            last = ids[-1]
-            await page.goto(report.resolve().as_uri() + f"?type=title#{last}")  # a fragment on load, under a filter
-            seen = await page.evaluate(f"""() => {{ const r = document.getElementById('{last}').getBoundingClientRect();
-                return [r.top > -1 && r.top < innerHeight, location.hash, location.search]; }}""")
-            await page.goto(report.resolve().as_uri())
-            await page.locator("#s-worklist + details > summary").click()  # the worklist opens on its counts
-            family = page.locator("a[href^='?family=']").first
-            family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
-            await family.click()
-            in_family = await page.evaluate(visible)
-            families = await page.evaluate("() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"
-                                           ".map((r) => r.dataset.families)")
-            await page.select_option("#f-type", "link")
-            narrowed = await page.evaluate(visible)
-            await page.go_back()
-            back = (await page.evaluate(visible), await page.locator("#f-type").input_value())
-            await page.goto(report.resolve().as_uri())
-            await page.fill("#f-q", ids[0])
-            searched = await page.evaluate(visible)
-            return {"ids": ids, "seen": seen, "family_id": family_id, "in_family": in_family, "families": families,
-                    "narrowed": narrowed, "back": back, "searched": searched}
-        finally:
-            await browser.close()
+        with launch_options(p.chromium) as options:
+            browser = await p.chromium.launch(**options)
+            try:
+                page = await browser.new_page(viewport={"width": 1100, "height": 800})
+                ids = await page.goto(report.resolve().as_uri()) and await page.evaluate(visible)
+                last = ids[-1]
+                await page.goto(report.resolve().as_uri() + f"?type=title#{last}")  # a fragment on load, under a filter
+                seen = await page.evaluate(f"""() => {{ const r = document.getElementById('{last}').getBoundingClientRect();
+                    return [r.top > -1 && r.top < innerHeight, location.hash, location.search]; }}""")
+                await page.goto(report.resolve().as_uri())
+                await page.locator("#s-worklist + details > summary").click()  # the worklist opens on its counts
+                family = page.locator("a[href^='?family=']").first
+                family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
+                await family.click()
+                in_family = await page.evaluate(visible)
+                families = await page.evaluate("() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"
+                                               ".map((r) => r.dataset.families)")
+                await page.select_option("#f-type", "link")
+                narrowed = await page.evaluate(visible)
+                await page.go_back()
+                back = (await page.evaluate(visible), await page.locator("#f-type").input_value())
+                await page.goto(report.resolve().as_uri())
+                await page.fill("#f-q", ids[0])
+                searched = await page.evaluate(visible)
+                return {"ids": ids, "seen": seen, "family_id": family_id, "in_family": in_family, "families": families,
+                        "narrowed": narrowed, "back": back, "searched": searched}
+            finally:
+                await browser.close()
 
 
 @pytest.mark.slow
@@ -205,19 +207,20 @@ async def _axe(report: Path):
     from playwright.async_api import async_playwright
     from jfi.browser import launch_options
     async with async_playwright() as p:
-        browser = await p.chromium.launch(**launch_options())
-        try:
-            page = await browser.new_page()
-            requests = []
-            page.on("request", lambda r: requests.append(r.url))
-            await page.goto(report.resolve().as_uri())
-            for summary in await page.locator("summary").all():  # the worklist opened too
-                await summary.click()
-            result = await Axe().run(page, options={"runOnly": {"type": "tag", "values": [
-                "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
-            return result.response["violations"], requests
-        finally:
-            await browser.close()
+        with launch_options(p.chromium) as options:
+            browser = await p.chromium.launch(**options)
+            try:
+                page = await browser.new_page()
+                requests = []
+                page.on("request", lambda r: requests.append(r.url))
+                await page.goto(report.resolve().as_uri())
+                for summary in await page.locator("summary").all():  # the worklist opened too
+                    await summary.click()
+                result = await Axe().run(page, options={"runOnly": {"type": "tag", "values": [
+                    "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
+                return result.response["violations"], requests
+            finally:
+                await browser.close()
 
 
 @pytest.mark.slow

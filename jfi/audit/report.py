@@ -419,13 +419,14 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
 
     async def take():
         async with async_playwright() as p:
-            browser = await p.chromium.launch(**launch_options())
-            try:
-                page = await browser.new_page(viewport={"width": 1100, "height": 1500})
-                await page.goto(page_path.resolve().as_uri() + query)
-                await page.screenshot(path=str(png))
-            finally:
-                await browser.close()
+            with launch_options(p.chromium) as options:
+                browser = await p.chromium.launch(**options)
+                try:
+                    page = await browser.new_page(viewport={"width": 1100, "height": 1500})
+                    await page.goto(page_path.resolve().as_uri() + query)
+                    await page.screenshot(path=str(png))
+                finally:
+                    await browser.close()
     png.parent.mkdir(parents=True, exist_ok=True)
     asyncio.run(take())
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import time
 import urllib.parse
 from dataclasses import dataclass
@@ -321,11 +320,10 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
     leaves it to the machine that asked)."""
     from playwright.async_api import async_playwright
 
-    options = launch_options()
     shown = Progress(len(views) * len(opts.viewports), "views", "environment note(s)") if progress else None
     shots: dict[str, bytes] = {}
-    try:
-        async with async_playwright() as pw:
+    async with async_playwright() as pw:
+        with launch_options(pw.chromium) as options:
             try:
                 browser = await pw.chromium.launch(**options)
             except Exception as e:
@@ -345,6 +343,4 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
                 records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
             finally:
                 await browser.close()
-    finally:
-        shutil.rmtree(options["env"]["HOME"], ignore_errors=True)
     return list(records), shots

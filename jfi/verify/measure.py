@@ -108,22 +108,22 @@ def judge(bindings: list[dict], measured: list[dict], limit: float | None = None
 
 async def _render(url: str, viewport: tuple[int, int], bindings: list[dict]) -> tuple[list[dict], bytes]:
     from playwright.async_api import async_playwright
-    options = launch_options()
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(**options)
-        try:
-            context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                                                reduced_motion="reduce", locale="en-US")
-            page = await context.new_page()
+        with launch_options(pw.chromium) as options:
+            browser = await pw.chromium.launch(**options)
             try:
-                await page.goto(url, wait_until="load", timeout=30000)
-            except Exception as e:
-                raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
-            measured = await page.evaluate(SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings])
-            shot = await page.screenshot(full_page=True)
-            dom = await page.content()
-        finally:
-            await browser.close()
+                context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
+                                                    reduced_motion="reduce", locale="en-US")
+                page = await context.new_page()
+                try:
+                    await page.goto(url, wait_until="load", timeout=30000)
+                except Exception as e:
+                    raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
+                measured = await page.evaluate(SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings])
+                shot = await page.screenshot(full_page=True)
+                dom = await page.content()
+            finally:
+                await browser.close()
     return measured, shot, dom
 
 

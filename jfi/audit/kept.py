@@ -158,6 +158,7 @@ class KeptStore:
         self.unchanged: set[str] = set()  # the files whose rows the store updated in place keeps
         self.taken: list[str] = []
         self.opened: tuple[Store, tuple] | None = None  # the old kept store, open until reused or closed
+        self.before_key: tuple | None = None  # the old kept store's file key when it was read
         self.usable = self._usable()
         self._read_before()
         try:
@@ -201,6 +202,7 @@ class KeptStore:
         if not self.usable or self.path in _distrusted or not self.path.is_file():
             return
         try:
+            self.before_key = file_key(self.path)  # a copy made while the file still has it holds what was read here
             store = self._store(self.path, reopen=True)
         except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return
@@ -252,17 +254,19 @@ class KeptStore:
 
     def _update_copy(self) -> bool:
         """The old kept store copied to the temp file and opened for an update; False (nothing left behind) when the
-        copy is not the sealed store read before."""
+        file changed since it was read and found sealed (its file key differs before or after the copy: a rename
+        gives a new inode, a write in place a new ctime), so the copy holds the very bytes checked."""
         try:
+            if file_key(self.path) != self.before_key:
+                raise ValueError("not the store read before")
             shutil.copyfile(self.path, self.temp)
+            if file_key(self.path) != self.before_key:
+                raise ValueError("not the store read before")
             store = self._store(self.temp, reopen=True)
         except Exception:
             self.temp.unlink(missing_ok=True)
             return False
         try:
-            found = sealed(store.con, store.scalar("SELECT current_database()"))
-            if found is None or found[1] != self.reader or json.loads(found[2]) != self.before_head:
-                raise ValueError("not the store read before")
             self.unchanged = {s for s, sha in self.before.items() if self.shas.get(s) == sha and
                               Path(s).name not in READ_EVERY_TIME and not (self.provided and s in self.provided.shas)}
             store.loading()

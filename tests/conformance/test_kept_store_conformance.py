@@ -190,6 +190,41 @@ def test_a_corrupt_or_foreign_kept_store_is_rebuilt_never_trusted(audit):
     assert run_all(jfi, folder) == first
 
 
+def test_a_kept_store_replaced_after_it_was_read_is_not_updated_in_place(audit, monkeypatch):
+    """The store is checked when it is read, then copied for the update: a file put in its place between the two (a
+    new inode, here one whose rows were edited) is not the store checked, and nothing is taken from it."""
+    import duckdb
+    jfi, folder = audit
+    first = run_all(jfi, folder)
+    store = folder / ".jfi" / "audit.duckdb"
+    edited = folder / ".jfi" / "edited.duckdb"
+    shutil.copyfile(store, edited)
+    con = duckdb.connect(str(edited))
+    con.execute("UPDATE raw_lines SET text = replace(text, 'Says where it goes.', 'Planted.')")
+    con.execute("UPDATE jsonl_records SET doc = CAST(replace(CAST(doc AS VARCHAR), 'Says where it goes.', 'Planted.') AS JSON)")
+    con.close()
+    with open(folder / "spot-checks.jsonl", "a") as fh:  # a change, so that the store is copied and updated
+        fh.write(json.dumps({"id": json.loads(first["spot-check-sample.jsonl"].splitlines()[0])["id"],
+                             "spot_check": "agree", "note": "Right."}) + "\n")
+    read_before = kept.KeptStore._read_before
+
+    def swap_after_reading(self):
+        read_before(self)
+        if self.path == store and edited.exists():
+            edited.replace(store)
+
+    with monkeypatch.context() as m:
+        m.setattr(kept.KeptStore, "_read_before", swap_after_reading)
+        r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    assert not edited.exists()
+    csv = STAMP.sub(b"<time>", (folder / "draft-judgments.csv").read_bytes())
+    assert b"Says where it goes." in csv and b"Planted." not in csv
+    shutil.rmtree(folder / ".jfi")
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert STAMP.sub(b"<time>", (folder / "draft-judgments.csv").read_bytes()) == csv
+
+
 def test_a_refused_command_leaves_the_folder_and_its_kept_store_byte_identical(audit):
     jfi, folder = audit
     run_all(jfi, folder)

@@ -195,6 +195,14 @@ def recover(root: Path) -> None:
         return
 
 
+def file_key(path: Path, st: os.stat_result | None = None) -> tuple:
+    """What says a file is unchanged without reading it: its path, device, inode, size, mtime and ctime in
+    nanoseconds (jfi replaces files by renaming, which gives a new inode; an edit in place changes the ctime, which
+    no tool can set back)."""
+    st = st or os.stat(path)
+    return (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 class AtomicFiles:
     """Files replaced as a group: each is written to a temp file beside it; when the block ends without an error,
     the data is flushed to disk, a commit journal is written, and only then is each temp file renamed over its
@@ -205,6 +213,8 @@ class AtomicFiles:
         self.pending: list[tuple[Path, Path]] = []
         self.removals: list[Path] = []
         self._cleaned: set[Path] = set()
+        # each file put in place -> its file_key there, when nothing but the rename touched it since it was written
+        self.placed: dict[str, tuple] = {}
 
     def __enter__(self) -> "AtomicFiles":
         return self
@@ -263,11 +273,14 @@ class AtomicFiles:
                 os.close(fd)
         else:
             os.sync()
+        written = {}
         for tmp, path in self.pending:
             os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
+            written[tmp] = os.stat(tmp)
         if len(self.pending) == 1 and not self.removals:  # one rename is atomic by itself
             os.replace(*self.pending[0])
             crash_point("renamed")
+            self._place(*self.pending[0], written)
             self.pending = []
             return
         home = Path(os.path.commonpath([str(p.parent.resolve()) for _, p in self.pending] +
@@ -287,10 +300,19 @@ class AtomicFiles:
         for tmp, path in self.pending:
             os.replace(tmp, path)
             crash_point("renamed")
+            self._place(tmp, path, written)
         for path in self.removals:
             _unlink(path)
         journal.unlink()
         self.pending, self.removals = [], []
+
+    def _place(self, tmp: Path, path: Path, written: dict) -> None:
+        """Record the key of a file just renamed into place, when it is the inode written, unwritten since (same
+        size and mtime): a later command knows its bytes by that key without reading them."""
+        st, before = os.stat(path), written[tmp]
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == (before.st_dev, before.st_ino, before.st_size,
+                                                                  before.st_mtime_ns):
+            self.placed[str(path)] = file_key(path, st)
 
 
 def atomic_write(path: Path, data: bytes | str) -> None:

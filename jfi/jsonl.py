@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import JfiError, clip
-from .atomic import AtomicFiles, atomic_write, writer_lock  # noqa: F401  (re-exported for callers)
+from .atomic import AtomicFiles, atomic_write, file_key, writer_lock  # noqa: F401  (re-exported for callers)
 
 BOM = b"\xef\xbb\xbf"
 
@@ -213,19 +213,20 @@ def forget_hashes() -> None:
     _HASHED.clear()
 
 
-def file_key(path: Path, st: os.stat_result | None = None) -> tuple:
-    """What says a file is unchanged without reading it: its path, device, inode, size, mtime and ctime in
-    nanoseconds (jfi replaces files by renaming, which gives a new inode; an edit in place changes the ctime, which
-    no tool can set back)."""
-    st = st or os.stat(path)
-    return (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
 def known_hashes(entries) -> None:
     """(file_key as a list, sha256) pairs recorded before (by a kept store): a file whose key is the same is not read
     again."""
     for key, sha in entries:
         _HASHED[tuple(key)] = sha
+
+
+def known_sha(path: Path) -> tuple[str, tuple] | None:
+    """(sha256, file_key) of a file this command knows by its key (hashed, or recorded by a kept store), unread."""
+    try:
+        key = file_key(path)
+    except OSError:
+        return None
+    return (_HASHED[key], key) if key in _HASHED else None
 
 
 def sha256_file(path: Path) -> str:
@@ -270,6 +271,7 @@ def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
     h, lines, last, tail = hashlib.sha256(), 0, b"\n", b""
     decoder, valid = codecs.getincrementaldecoder("utf-8")(), True
     with open(path, "rb") as fh:
+        key = file_key(path, os.fstat(fh.fileno()))
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
             lines += chunk.count(b"\n")
@@ -285,6 +287,8 @@ def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         valid = False
+    if file_key(path) == key:  # unchanged while it was read: known by its key to the rest of the command
+        _HASHED[key] = h.hexdigest()
     return h.hexdigest(), lines + (last != b"\n"), valid
 
 

@@ -139,7 +139,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                         files.remove(stale)
             # the header as a command reads it back from the file (the units aside)
             read_back = json.loads(json.dumps({**head, "nav_consistency": [json.loads(t) for t, _ in nav]}))
-            provided = Provided(read_back, shas, _written_lines(con, folder))
+            provided = Provided(read_back, shas, _written_lines(con, folder), files.placed)
         finally:
             store.close()
         try:

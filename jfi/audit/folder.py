@@ -57,12 +57,15 @@ class AuditFolder:
     def units_path(self) -> Path:
         return self.root / "judgment-units.json"
 
-    def require_built(self) -> Path:
+    def require_built(self, *, inventory: bool = True) -> Path:
         """judgment-units.json, or the refusal that says to build first: none is there, or it was built by jfi from
-        another inventory than the folder's (a capture replaced since)."""
+        another inventory than the folder's (a capture replaced since; `inventory=False`: checked later, by
+        load_folder once the kept store said what it knows of the files)."""
         if not regular_file(self.units_path):
             raise JfiError("not_built", f"no judgment-units.json in {self.root}; run `jfi audit build` first",
                            source=str(self.units_path))
+        if not inventory:
+            return self.units_path
         head = units_head(self.units_path)
         inventory = next((p for p in (self.inventory_jsonl, self.manifest) if regular_file(p)), None)
         if inventory is not None and head.get("jfi_version") and isinstance(head.get("inventory_sha256"), str) \
@@ -198,9 +201,16 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
     `provided`: the files build just wrote, put into the store from build's own rows (jfi.audit.kept.Provided)."""
     units_path = folder.units_path
     if strict:
-        folder.require_built()
+        folder.require_built(inventory=False)
     kept = KeptStore(folder.root, inventory, provided) if strict and ledger_bytes is None and before_build is None \
         else None
+    if strict:  # once the kept store said which files' sha256s it knows (the inventory is not read again for it)
+        try:
+            folder.require_built()
+        except BaseException:
+            if kept is not None:
+                kept.discard()
+            raise
     if kept is not None and provided is None and (hit := kept.reuse()):
         store, head, units_sha = hit
         store.set_sample_seed(seed)

@@ -33,7 +33,7 @@ def read_baseline(path: Path) -> set[str]:
 
 
 def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> int:
-    folder.require_built()
+    folder.require_built(inventory=False)  # the rest when loading
     known = read_baseline(baseline) if baseline else set()
     with writer_lock(folder.root):
         store = load_folder(folder, strict=True)[0]

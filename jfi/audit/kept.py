@@ -33,7 +33,7 @@ import duckdb
 
 from ..version import __version__
 from ..atomic import PRIVATE
-from ..jsonl import file_key, known_hashes, sha256_file
+from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..errors import JfiError
 from ..output import note
 from ..paths import own_folder, regular_file
@@ -172,12 +172,19 @@ class KeptStore:
         self.files = [p for p in input_files(root, inventory) if regular_file(p)]
         self.shas, self.keys = {}, {}
         for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
-            if self.provided is not None and str(path) in self.provided.shas:  # hashed as they were written
-                self.shas[str(path)], self.keys[str(path)] = self.provided.shas[str(path)], None
+            if self.provided is not None and str(path) in self.provided.shas:  # hashed as they were written; their
+                # key is recorded when they are still as they were put in place
+                placed = self.provided.keys.get(str(path))
+                self.shas[str(path)] = self.provided.shas[str(path)]
+                self.keys[str(path)] = json.dumps(placed) if placed and file_key(path) == placed else None
                 continue
             before = file_key(path)
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
+        # the inventory, when this store does not load it and the command knows its sha256 already: recorded beside the
+        # files (outside the key), so that the next command's check of the built units against it reads nothing
+        self.known = {str(p): found for p in (root / "inventory.jsonl", root / "inventory-run.json")
+                      if str(p) not in self.shas and (found := known_sha(p))}
 
     def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
         """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
@@ -318,8 +325,10 @@ class KeptStore:
         con = self.store.con
         con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
                     "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
+        known = {source: (sha, json.dumps(key)) for source, (sha, key) in self.known.items()}
         con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
-                    "unnest(?::VARCHAR[]) AS file_key", [list(self.shas), list(self.shas.values()), list(self.keys.values())])
+                    "unnest(?::VARCHAR[]) AS file_key", [[*self.shas, *known], [*self.shas.values(), *(v[0] for v in known.values())],
+                                                         [*self.keys.values(), *(v[1] for v in known.values())]])
         db = self.store.scalar("SELECT current_database()")
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db) + _files(con, db))])
         _pending.append(self)
@@ -356,8 +365,9 @@ class Provided:
     """The files `build` just wrote (the built units and the batches), with their sha256s and their lines, taken from
     the build's own store: the kept store is made from them without reading the files back."""
 
-    def __init__(self, head: dict, shas: dict[str, str], lines: Path):
-        self.head, self.shas = head, shas
+    def __init__(self, head: dict, shas: dict[str, str], lines: Path, keys: dict[str, tuple] | None = None):
+        """`keys`: the file keys the files had when they were put in place (AtomicFiles.placed)."""
+        self.head, self.shas, self.keys = head, shas, keys or {}
         self.lines = lines  # an Arrow file (kind, source, line, text) of every line written
         self.put_in: Store | None = None
 

@@ -433,7 +433,7 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
 
 @commits
 def report(folder: AuditFolder, shot: Path | None = None) -> int:
-    folder.require_built()
+    folder.require_built(inventory=False)  # the rest when loading
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder, inventory=True)
         try:

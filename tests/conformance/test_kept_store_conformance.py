@@ -4,6 +4,7 @@ refused command leaves it (and every other file) as it was. On a conformance sit
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -87,6 +88,28 @@ def test_build_leaves_the_store_every_later_command_uses(conformance, tmp_path, 
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert tables(folder / ".jfi" / "audit.duckdb") == left
     assert {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in outputs} == outputs
+
+
+def test_the_files_build_wrote_are_not_read_back_by_the_next_command(audit, monkeypatch):
+    """build records the key of each file it put in place with the sha256 of the bytes it wrote, and the key of the
+    inventory it read: the first command after the judged files came back hashes those, never the units, the batches
+    or the inventory again."""
+    import hashlib
+    jfi, folder = audit
+    read = []
+    digest_of = hashlib.file_digest
+
+    def spy(fh, name):
+        read.append(Path(fh.name).name)
+        return digest_of(fh, name)
+    with monkeypatch.context() as m:
+        m.setattr(hashlib, "file_digest", spy)
+        r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    judged = {p.name for p in (folder / "batches").glob("*.judged.jsonl")}
+    batches = {p.name for p in (folder / "batches").glob("*.jsonl")} - judged
+    assert judged and batches and judged <= set(read)
+    assert not (batches | {"judgment-units.json", "inventory.jsonl"}) & set(read), read
 
 
 def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit, monkeypatch):

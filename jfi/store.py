@@ -240,8 +240,14 @@ class Store:
             # a table macro's columns have nothing to hold a comment
             for name, cols in f.columns.items() if columns else ():
                 statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
-        if statements:
-            self.con.execute(";\n".join(statements))
+        if statements:  # one transaction: each statement alone would be a commit of its own
+            self.con.execute("BEGIN TRANSACTION")
+            try:
+                self.con.execute(";\n".join(statements))
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+            self.con.execute("COMMIT")
         return self
 
     def pin(self, view: str) -> None:

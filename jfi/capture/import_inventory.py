@@ -12,6 +12,9 @@ from ..manifest import checked_header, views_of
 from ..output import say
 
 
+VIEW = b'{"record": "view", '  # how a view's line in inventory.jsonl starts, before the view's own keys
+
+
 def run(path: Path, out: Path) -> int:
     """inventory.jsonl (the run header, then a line per view) and inventory-run.json: the manifest itself when no
     view had to change, else the manifest with the changed views (both written as the views stream by)."""
@@ -30,20 +33,16 @@ def run(path: Path, out: Path) -> int:
 def _write(path: Path, out: Path, fields: dict) -> int:
     from ..version import __version__
     total = noted = 0
-    with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body, \
-            tempfile.TemporaryFile(dir=out) as copy:
-        # the views go to scratch files; the run header (it needs their count) is written first at the end
+    with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body:
+        # the views go to a scratch file; the run header (it needs their count) is written first at the end
         head = {k: v for k, v in fields.items() if k != "view_count"}
-        copy.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + (b", " if head else b"") + b'"views": [\n')
         for view in views_of(path):
-            text = json.dumps(view, ensure_ascii=False)
-            copy.write(((",\n" if total else "") + text).encode("utf-8"))
-            body.write(b'{"record": "view", ' + text[1:].encode("utf-8") + b"\n" if len(text) > 2 else
-                       b'{"record": "view"}\n')
+            text = json.dumps(view, ensure_ascii=False).encode("utf-8")
+            body.write(VIEW + text[1:] + b"\n")  # a view always has its keys (views_of checks them)
             total += 1
             noted += view["inventory"] is None
-        copy.write(f'\n], "view_count": {fields.get("view_count", total)}}}\n'.encode("utf-8"))
-        header = {"record": "run", "jfi_version": __version__, **head, "view_count": fields.get("view_count", total)}
+        count = fields.get("view_count", total)
+        header = {"record": "run", "jfi_version": __version__, **head, "view_count": count}
         with files.open(out / "inventory.jsonl") as fh:
             fh.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n")
             body.seek(0)
@@ -52,8 +51,11 @@ def _write(path: Path, out: Path, fields: dict) -> int:
             if noted == 0 and "view_count" in fields:  # nothing changed: the manifest as it came
                 with open(path, "rb") as src:
                     shutil.copyfileobj(src, fh, 1 << 20)
-            else:
-                copy.seek(0)
-                shutil.copyfileobj(copy, fh, 1 << 20)
+            else:  # the views as written to inventory.jsonl, each line's text without its record key
+                fh.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + (b", " if head else b"") + b'"views": [\n')
+                body.seek(0)
+                for n, line in enumerate(body):
+                    fh.write((b",\n" if n else b"") + b"{" + line[len(VIEW):-1])
+                fh.write(f'\n], "view_count": {count}}}\n'.encode("utf-8"))
     say(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
     return 0

@@ -181,10 +181,6 @@ class KeptStore:
             before = file_key(path)
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
-        # the inventory, when this store does not load it and the command knows its sha256 already: recorded beside the
-        # files (outside the key), so that the next command's check of the built units against it reads nothing
-        self.known = {str(p): found for p in (root / "inventory.jsonl", root / "inventory-run.json")
-                      if str(p) not in self.shas and (found := known_sha(p))}
 
     def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
         """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
@@ -325,7 +321,12 @@ class KeptStore:
         con = self.store.con
         con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
                     "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
-        known = {source: (sha, json.dumps(key)) for source, (sha, key) in self.known.items()}
+        # the inventory, when this store does not load it and the command knew its sha256 (build read it, or the built
+        # units were checked against it): recorded beside the files, outside the key, so that the next command's check
+        # of the built units against it reads nothing
+        root = self.dir.parent
+        known = {str(p): (found[0], json.dumps(found[1])) for p in (root / "inventory.jsonl", root / "inventory-run.json")
+                 if str(p) not in self.shas and (found := known_sha(p))}
         con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
                     "unnest(?::VARCHAR[]) AS file_key", [[*self.shas, *known], [*self.shas.values(), *(v[0] for v in known.values())],
                                                          [*self.keys.values(), *(v[1] for v in known.values())]])

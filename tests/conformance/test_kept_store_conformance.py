@@ -110,6 +110,17 @@ def test_the_files_build_wrote_are_not_read_back_by_the_next_command(audit, monk
     batches = {p.name for p in (folder / "batches").glob("*.jsonl")} - judged
     assert judged and batches and judged <= set(read)
     assert not (batches | {"judgment-units.json", "inventory.jsonl"}) & set(read), read
+    # a store made without build (deleted here) learns the inventory's sha256 when the built units are checked against
+    # it, and the command after reads it no more
+    shutil.rmtree(folder / ".jfi")
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    (folder / "spot-checks.jsonl").write_text("")
+    read.clear()
+    with monkeypatch.context() as m:
+        m.setattr(hashlib, "file_digest", spy)
+        r = jfi("audit", "merge", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    assert read == ["spot-checks.jsonl"], read
 
 
 def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit, monkeypatch):

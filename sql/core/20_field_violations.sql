@@ -37,10 +37,12 @@ constrained AS (  -- the specs that test a value, with the path of their field
     WHERE field <> '*' AND (allowed IS NOT NULL OR pattern IS NOT NULL OR format IS NOT NULL OR min_len IS NOT NULL
         OR max_len IS NOT NULL OR min_int IS NOT NULL OR max_int IS NOT NULL)
 ),
-typed_vals AS (
+typed_vals AS (  -- each constrained field a record holds, of a type its spec allows (the type read off the record's
+    -- shape, computed once per shape: the record's JSON is parsed once per field, for its value alone)
     SELECT r.kind, r.source, r.line, r.record_id, s.field, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len,
-        s.min_int, s.max_int, jtype_name(json_type(r.doc, s.path)) AS jtype, r.doc ->> s.path AS raw
-    FROM recs AS r JOIN constrained AS s USING (kind)
+        s.min_int, s.max_int, f.jtype, r.doc ->> s.path AS raw
+    FROM recs AS r JOIN shape_fields AS f USING (kind, shape) JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
+    WHERE list_contains(s.types, f.jtype)
 ),
 value_violations AS (  -- the rules a value breaks, each row's in one pass
     SELECT kind, source, line, record_id, field, unnest(list_filter([
@@ -70,7 +72,7 @@ value_violations AS (  -- the rules a value breaks, each row's in one pass
         lambda v: v IS NOT NULL)) AS v
     FROM (SELECT *, CASE WHEN jtype = 'string' THEN raw END AS str,
               CASE WHEN jtype = 'integer' THEN TRY_CAST(raw AS HUGEINT) END AS int
-          FROM typed_vals WHERE list_contains(types, jtype))
+          FROM typed_vals)
 )
 SELECT l.* FROM jsonl_line_violations AS l SEMI JOIN checked USING (kind)
 UNION ALL

@@ -24,7 +24,7 @@ def sql_string(text: str) -> str:
 # Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
 # the rows of its unchanged files and derives only the others' (Store.build); the built units all come from the one
 # judgment-units.json.
-CARRIED = ("jsonl_records", "audit_built_units")
+CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines")
 # Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
 INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",),

@@ -16,7 +16,8 @@
 --   flags: flags
 --   name_approximated: whether the unit's name is only the DOM approximation (its needs_human mark, or a unit built before names came from the browser)
 --   unit: the unit as JSON, exactly as built
--- audit_batch_lines: every line of every batch file handed to judges
+-- audit_batch_lines: every line of every batch file handed to judges, a table computed once per build of the store (every check of a judged line reads it)
+--   source: batch file path
 --   batch: batch file name
 --   line: 1-based line number
 --   id: unit id on that line
@@ -35,6 +36,6 @@ SELECT line AS ord, jstr(v[1], '$') AS id, jstr(v[2], '$') AS type, jstr(v[3], '
     jbool(v[15], '$') IS NOT FALSE AS name_approximated, doc AS unit
 FROM u;
 
-CREATE OR REPLACE VIEW audit_batch_lines AS
-SELECT regexp_extract(source, '[^/]+$') AS batch, line, jstr(doc, '$.id') AS id
+CREATE OR REPLACE TABLE audit_batch_lines AS
+SELECT source, regexp_extract(source, '[^/]+$') AS batch, line, jstr(doc, '$.id') AS id
 FROM jsonl_records WHERE kind = 'batch' AND is_object;

@@ -16,8 +16,9 @@ VIEW = b'{"record": "view", '  # how a view's line in inventory.jsonl starts, be
 
 
 def run(path: Path, out: Path) -> int:
-    """inventory.jsonl (the run header, then a line per view) and inventory-run.json: the manifest itself when no
-    view had to change, else the manifest with the changed views (both written as the views stream by)."""
+    """inventory.jsonl (the run header, then a line per view, written as the views stream by) and inventory-run.json:
+    the manifest itself when no view had to change, else the manifest with the changed views (made from
+    inventory.jsonl's lines)."""
     fields = checked_header(path)
     out = Path(out)
     made = not out.exists()

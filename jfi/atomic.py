@@ -283,11 +283,16 @@ class AtomicFiles:
             self._place(*self.pending[0], written)
             self.pending = []
             return
-        home = Path(os.path.commonpath([str(p.parent.resolve()) for _, p in self.pending] +
-                                       [str(p.parent.resolve()) for p in self.removals]))
-        rel = [(os.path.relpath(t.resolve(), home), os.path.relpath(p.parent.resolve() / p.name, home))
-               for t, p in self.pending]
-        gone = [os.path.relpath(p.parent.resolve() / p.name, home) for p in self.removals]
+        folders: dict[Path, Path] = {}  # each folder's real path, resolved once (a temp file is beside its target)
+
+        def real(path: Path) -> Path:
+            if path.parent not in folders:
+                folders[path.parent] = path.parent.resolve()
+            return folders[path.parent] / path.name
+        home = Path(os.path.commonpath([str(real(p).parent) for _, p in self.pending] +
+                                       [str(real(p).parent) for p in self.removals]))
+        rel = [(os.path.relpath(real(t), home), os.path.relpath(real(p), home)) for t, p in self.pending]
+        gone = [os.path.relpath(real(p), home) for p in self.removals]
         journal = home / f".jfi-commit-{self.token}.json"
         part = Path(str(journal) + ".part")
         with open(part, "w", encoding="utf-8") as fh:

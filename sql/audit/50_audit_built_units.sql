@@ -27,11 +27,11 @@ WITH u AS (  -- every field read in one pass over the unit's JSON (a path at a t
         '$.detail', '$.href', '$.context', '$.landmark', '$.selector', '$.visible', '$.flags', '$.needs_human']) AS v
     FROM jsonl_records WHERE kind = 'unit' AND is_object
 )
-SELECT line AS ord, jstr(v[1], '$') AS id, jstr(v[2], '$') AS type, jstr(v[3], '$') AS sc,
-    jstr(v[4], '$') AS product, CAST(json_transform(v[5], '["VARCHAR"]') AS VARCHAR[]) AS views,
-    jint(v[6], '$') AS view_count, jstr(v[7], '$') AS name, jstr(v[8], '$') AS detail,
-    jstr(v[9], '$') AS href, jstr(v[10], '$') AS context, jstr(v[11], '$') AS landmark,
-    jstr(v[12], '$') AS selector, jbool(v[13], '$') AS visible,
+SELECT line AS ord, jval_str(v[1]) AS id, jval_str(v[2]) AS type, jval_str(v[3]) AS sc,
+    jval_str(v[4]) AS product, CAST(json_transform(v[5], '["VARCHAR"]') AS VARCHAR[]) AS views,
+    jint(v[6], '$') AS view_count, jval_str(v[7]) AS name, jval_str(v[8]) AS detail,
+    jval_str(v[9]) AS href, jval_str(v[10]) AS context, jval_str(v[11]) AS landmark,
+    jval_str(v[12]) AS selector, jbool(v[13], '$') AS visible,
     coalesce(CAST(json_transform(v[14], '["VARCHAR"]') AS VARCHAR[]), []) AS flags,
     jbool(v[15], '$') IS NOT FALSE AS name_approximated, doc AS unit
 FROM u;

@@ -8,7 +8,7 @@
 CREATE OR REPLACE VIEW audit_judged_violations AS
 WITH judged AS (
     SELECT source, line, regexp_replace(regexp_extract(source, '[^/]+$'), '\.judged\.jsonl$', '.jsonl') AS batch,
-        jstr(v[1], '$') AS id, jstr(v[2], '$') AS judgment, jstr(v[3], '$') AS rationale, jstr(v[4], '$') AS fix
+        jval_str(v[1]) AS id, jval_str(v[2]) AS judgment, jval_str(v[3]) AS rationale, jval_str(v[4]) AS fix
     FROM (SELECT source, line, json_extract(doc, ['$.id', '$.judgment', '$.rationale', '$.fix']) AS v
           FROM jsonl_records WHERE kind = 'judged' AND is_object)
 ),

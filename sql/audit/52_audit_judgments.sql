@@ -20,9 +20,9 @@
 --   code: machine-readable violation code
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW audit_judgments AS
-SELECT jstr(v[1], '$') AS id, regexp_extract(source, '[^/]+$') AS batch, jstr(v[2], '$') AS judgment,
-    jstr(v[3], '$') AS confidence, jstr(v[4], '$') AS rationale, jstr(v[5], '$') AS fix,
-    jbool(v[6], '$') AS needs_human, jstr(v[7], '$') AS drafted_by
+SELECT jval_str(v[1]) AS id, regexp_extract(source, '[^/]+$') AS batch, jval_str(v[2]) AS judgment,
+    jval_str(v[3]) AS confidence, jval_str(v[4]) AS rationale, jval_str(v[5]) AS fix,
+    jbool(v[6], '$') AS needs_human, jval_str(v[7]) AS drafted_by
 FROM (SELECT source, json_extract(doc, ['$.id', '$.judgment', '$.confidence', '$.rationale', '$.fix', '$.needs_human',
                                        '$.drafted_by']) AS v  -- one pass over each line's JSON for every field
       FROM jsonl_records WHERE kind = 'judged' AND is_object);

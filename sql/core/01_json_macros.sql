@@ -1,6 +1,7 @@
 -- jtype_name: a DuckDB JSON type name in jfi's words
 -- jtype: the JSON type of the value at a path, in jfi's words (string, integer, number, boolean, array, object, null; NULL when absent)
 -- jstr: the string at a path, or NULL when absent or not a string
+-- jval_str: the string a JSON value holds (one element of a json_extract list, minified: a string starts with its quote), or NULL when it is not a string
 -- jint: the integer at a path, or NULL when absent or not an integer
 -- jbool: the boolean at a path, or NULL when absent or not a boolean
 -- url_host: the lower-cased host of an http(s) URL, or NULL when it is not one
@@ -15,6 +16,7 @@ CREATE OR REPLACE MACRO jtype_name(t) AS CASE t
     WHEN 'OBJECT' THEN 'object' WHEN 'NULL' THEN 'null' END;
 CREATE OR REPLACE MACRO jtype(doc, path) AS jtype_name(json_type(doc, path));
 CREATE OR REPLACE MACRO jstr(doc, path) AS CASE WHEN json_type(doc, path) = 'VARCHAR' THEN doc ->> path END;
+CREATE OR REPLACE MACRO jval_str(v) AS CASE WHEN starts_with(v, '"') THEN v ->> '$' END;
 CREATE OR REPLACE MACRO jint(doc, path) AS
     CASE WHEN json_type(doc, path) IN ('BIGINT', 'UBIGINT') THEN TRY_CAST(doc ->> path AS BIGINT) END;
 CREATE OR REPLACE MACRO jbool(doc, path) AS

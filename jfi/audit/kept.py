@@ -45,6 +45,7 @@ RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one 
 TEMP_GLOB = ".*.tmp.duckdb*"
 # what every load reads whole, changed or not (the ledger, parsed for its pins and digests)
 READ_EVERY_TIME = ("ratifications.jsonl",)
+INVENTORY_FILES = ("inventory.jsonl", "inventory-run.json")  # the inventory, in the form capture or import left it
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
 NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
@@ -134,7 +135,7 @@ def sealed(con, db: str) -> tuple[str, str, str, str] | None:
 def input_files(root: Path, inventory: bool) -> list[Path]:
     """Every file a command after `build` reads from the folder, present or not (a new file changes the key)."""
     batches = sorted((root / "batches").glob("*.jsonl"), key=str) if own_folder(root / "batches") else []
-    return [*([root / "inventory.jsonl", root / "inventory-run.json"] if inventory else []),
+    return [*([root / name for name in INVENTORY_FILES] if inventory else []),
             root / "ratifications.jsonl", root / "judgment-units.json", root / "standards.jsonl", *batches,
             root / "spot-checks.jsonl"]
 
@@ -321,15 +322,15 @@ class KeptStore:
         con = self.store.con
         con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
                     "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
-        # the inventory, when this store does not load it and the command knew its sha256 (build read it, or the built
-        # units were checked against it): recorded beside the files, outside the key, so that the next command's check
-        # of the built units against it reads nothing
-        root = self.dir.parent
-        known = {str(p): (found[0], json.dumps(found[1])) for p in (root / "inventory.jsonl", root / "inventory-run.json")
-                 if str(p) not in self.shas and (found := known_sha(p))}
+        # the files of the key; and the inventory, when this store does not load it and the command knew its sha256
+        # (build read it, or the built units were checked against it): recorded beside them, outside the key, so that
+        # the next command's check of the built units against it reads nothing
+        files = {source: (sha, self.keys[source]) for source, sha in self.shas.items()}
+        files.update({str(path): (found[0], json.dumps(found[1])) for path in (self.dir.parent / n for n in INVENTORY_FILES)
+                      if str(path) not in files and (found := known_sha(path))})
         con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
-                    "unnest(?::VARCHAR[]) AS file_key", [[*self.shas, *known], [*self.shas.values(), *(v[0] for v in known.values())],
-                                                         [*self.keys.values(), *(v[1] for v in known.values())]])
+                    "unnest(?::VARCHAR[]) AS file_key", [list(files), [sha for sha, _ in files.values()],
+                                                         [key for _, key in files.values()]])
         db = self.store.scalar("SELECT current_database()")
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db) + _files(con, db))])
         _pending.append(self)

@@ -22,7 +22,7 @@
 --   missing: what a draft lacks, as text
 --   has_judgment_field: whether the record carries ratified_judgment at all
 --   has_client_field: whether the record carries ratified_client_result at all
-CREATE OR REPLACE VIEW ratification_records AS
+CREATE OR REPLACE TABLE ratification_records AS
 WITH r AS (
     SELECT source, line, jstr(doc, '$.id') AS id, coalesce(nullif(jstr(doc, '$.scope'), ''), 'wcag') AS scope,
         coalesce(jstr(doc, '$.ratified_by'), '') AS ratified_by, coalesce(jstr(doc, '$.ratified_judgment'), '') AS ratified_judgment,

@@ -13,7 +13,7 @@
 --   ratified_utc: when
 --   complete: whether the record is a complete decision (else a draft)
 --   change: first, retry (identical to the decision in force), supersession, withdrawal (back to a draft), or an error code
-CREATE OR REPLACE VIEW ratification_chain AS
+CREATE OR REPLACE TABLE ratification_chain AS
 WITH ordered AS (
     SELECT *, row_number() OVER w AS step, lag(decision_id) OVER w AS previous_decision_id,
         lag(complete) OVER w AS previous_complete

@@ -15,7 +15,7 @@
 --   pin_status: pinned, or legacy_unpinned for a record without a pin
 --   date_precision: timestamp, or day for a legacy date
 --   diagnostic: what a draft lacks, retries and supersessions on the chain
-CREATE OR REPLACE VIEW ratification_effective AS
+CREATE OR REPLACE TABLE ratification_effective AS
 WITH chains AS (
     SELECT scope, id, count(*) FILTER (WHERE change = 'retry') AS retries,
         count(*) FILTER (WHERE change IN ('supersession', 'withdrawal')) AS supersessions, max(line) AS last_line

@@ -49,7 +49,9 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
     out = Path(out)
     formats = ("csv", "jsonl", "parquet") if fmt == "all" else (fmt,)
     with writer_lock(project.root), AtomicFiles() as files:
-        store = project.store(goal=goal)
+        # with every format the store itself is an output (jfi.duckdb): the rulebook runs once, in that file
+        kept = files.temp_path(out / "jfi.duckdb") if fmt == "all" else None
+        store = project.store(goal=goal, path=str(kept) if kept else ":memory:")
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "export")
             sheets = []
@@ -73,22 +75,13 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
             if sheets:  # the same tables as a workbook for people: text cells, never formulas
                 files.write(out / "corpus.xlsx", workbook_bytes(sheets))
             rulebook = store.rulebook_sha256
+            if kept:  # a store any DuckDB client opens: raw tables, every rulebook view and their meanings
+                store.describe().con.execute("CHECKPOINT")
         finally:
             store.close()
-        if fmt == "all":
-            write_duckdb(project, files.temp_path(out / "jfi.duckdb"), goal)
-        written = [path for _, path in files.pending]
+        written = [path for _, path in files.pending if path != out / "jfi.duckdb"] + ([out / "jfi.duckdb"] if kept else [])
     for path in written:
         say(display_path(path))
     say(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
     return 0
 
-
-def write_duckdb(project: CorpusProject, path: Path, goal: int) -> Path:
-    """A store any DuckDB client opens: raw tables plus every rulebook view, checkpointed into one file."""
-    store = project.store(goal=goal, path=str(path)).describe()
-    try:
-        store.con.execute("CHECKPOINT")
-    finally:
-        store.close()
-    return path

@@ -22,10 +22,13 @@
 --   line: 1-based line number
 --   id: unit id on that line
 CREATE OR REPLACE TABLE audit_built_units AS
-WITH u AS (  -- every field read in one pass over the unit's JSON (a path at a time parses it once per field)
+WITH lines AS (  -- each unit's line parsed once, straight from its text (jsonl_records leaves these lines out)
+    SELECT line, TRY_CAST(text AS JSON) AS doc FROM raw_lines WHERE kind = 'unit'
+),
+u AS (  -- every field read in one pass over the unit's JSON (a path at a time parses it once per field)
     SELECT line, doc, json_extract(doc, ['$.id', '$.type', '$.sc', '$.product', '$.views', '$.view_count', '$.name',
         '$.detail', '$.href', '$.context', '$.landmark', '$.selector', '$.visible', '$.flags', '$.needs_human']) AS v
-    FROM jsonl_records WHERE kind = 'unit' AND is_object
+    FROM lines WHERE json_type(doc) = 'OBJECT'
 )
 SELECT line AS ord, jval_str(v[1]) AS id, jval_str(v[2]) AS type, jval_str(v[3]) AS sc,
     jval_str(v[4]) AS product, CAST(json_transform(v[5], '["VARCHAR"]') AS VARCHAR[]) AS views,

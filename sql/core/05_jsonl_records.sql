@@ -1,4 +1,4 @@
--- jsonl_records: one row per non-blank line of every JSONL input, parsed once when the store is built (a table, computed from raw_lines, which keeps each line's text)
+-- jsonl_records: one row per non-blank line of every JSONL input, parsed once when the store is built (a table, computed from raw_lines, which keeps each line's text); the built units of judgment-units.json are not in it (audit_built_units reads them from their text)
 --   kind: what the file holds
 --   source: file path
 --   round: round number from the file name
@@ -11,7 +11,8 @@ CREATE OR REPLACE TABLE jsonl_records AS
 WITH not_strict AS (SELECT DISTINCT source, line FROM raw_json_problems WHERE starts_with(message, 'not valid JSON')),
 parsed AS (  -- each line parsed once: the cast is NULL where the line is not JSON (as json_valid would say)
     SELECT r.kind, r.source, r.round, r.line, TRY_CAST(r.text AS JSON) AS j, n.line IS NULL AS strict
-    FROM raw_lines AS r LEFT JOIN not_strict AS n USING (source, line) WHERE r.kind <> 'report'
+    -- not the built units' lines: jfi's own serialisation of judgment-units.json, read by audit_built_units
+    FROM raw_lines AS r LEFT JOIN not_strict AS n USING (source, line) WHERE r.kind NOT IN ('report', 'unit')
 ),
 objects AS (
     SELECT *, j IS NOT NULL AND strict AS is_json, j IS NOT NULL AND strict AND json_type(j) = 'OBJECT' AS is_object

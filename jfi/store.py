@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import secrets
 import stat
 import tempfile
@@ -199,20 +200,22 @@ class Store:
         present = {t for (t,) in self.con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = ? "
                                                   "AND schema_name = 'main'", [db]).fetchall()}
         made = [t for t in CARRIED if t in f.creates and t in present]
-        for table in made:
-            self.con.execute(f"ALTER TABLE {table} RENAME TO jfi_kept_{table}")
+        sql = f.sql
+        for table in made:  # the new rows go to a temp table of that name (in memory), then once into the kept one
+            sql, n = re.subn(rf"\bCREATE OR REPLACE TABLE {table} AS\b", f"CREATE OR REPLACE TEMP TABLE {table} AS", sql)
+            if n != 1:
+                raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
         shadows = [t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present and self.has_source(t)]
         for table in shadows:
             self.con.execute(f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
                              "WHERE source NOT IN (SELECT source FROM jfi_carried)")
         try:
-            self.con.execute(f.sql)
+            self.con.execute(sql)
         finally:
             for table in shadows:
                 self.con.execute(f"DROP VIEW temp.{table}")
         for table in made:
-            self.con.execute(f"INSERT INTO jfi_kept_{table} SELECT * FROM {table}; DROP TABLE {table}; "
-                             f"ALTER TABLE jfi_kept_{table} RENAME TO {table}")
+            self.con.execute(f'INSERT INTO "{db}".main.{table} SELECT * FROM temp.{table}; DROP TABLE temp.{table}')
 
     def has_source(self, table: str) -> bool:
         """Whether a table of the store has a source column (its rows belong to input files)."""

@@ -9,7 +9,7 @@
 -- is_http_url: whether a string is an absolute http(s) URL with a host
 -- is_calendar_day: whether a string is a real calendar date YYYY-MM-DD
 -- is_utc_instant: whether a string is a real UTC timestamp YYYY-MM-DDTHH:MM[:SS[.fff]]Z
--- plainly_strict_json: whether a line is RFC 8259 JSON with no key repeated, by tests DuckDB makes alone: valid for DuckDB, no nested object (at most one brace) and its keys distinct, nothing a lax reader takes (a comma before a closing bracket, NaN or Infinity), no \u escape, no deep nesting. A line that fails this is read again by the strict line reader (raw_json_problems), which names its problem
+-- plainly_strict_json: whether a line is RFC 8259 JSON with no key repeated, by tests DuckDB makes alone: valid for DuckDB, no nested object (at most one brace, counted in bytes) and its keys distinct, nothing a lax reader takes (a comma before a closing bracket, NaN or Infinity), no \u escape, no deep nesting. A line that fails this is read again by the strict line reader (raw_json_problems), which names its problem
 CREATE OR REPLACE MACRO jtype_name(t) AS CASE t
     WHEN 'VARCHAR' THEN 'string' WHEN 'BIGINT' THEN 'integer' WHEN 'UBIGINT' THEN 'integer'
     WHEN 'DOUBLE' THEN 'number' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'ARRAY' THEN 'array'
@@ -32,6 +32,6 @@ CREATE OR REPLACE MACRO is_utc_instant(s) AS
     AND try_strptime(substr(s, 1, 16), '%Y-%m-%dT%H:%M') IS NOT NULL
     AND (length(s) = 17 OR TRY_CAST(substr(s, 18, 2) AS INTEGER) <= 59);
 CREATE OR REPLACE MACRO plainly_strict_json(t) AS CASE WHEN json_valid(t) THEN  -- the JSON functions only on valid JSON
-    length(t) - length(replace(t, '{', '')) <= 1 AND length(t) - length(replace(t, '[', '')) < 100
+    strlen(t) - strlen(replace(t, '{', '')) <= 1 AND strlen(t) - strlen(replace(t, '[', '')) < 100
     AND NOT contains(t, '\u') AND NOT regexp_matches(t, ',\s*[\]}]') AND NOT regexp_matches(t, '(?i)(^|[:,\[])\s*[-+]?(nan|inf)')
     AND (json_type(t) <> 'OBJECT' OR len(json_keys(t)) = len(list_distinct(json_keys(t)))) ELSE false END;

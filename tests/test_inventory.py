@@ -350,3 +350,21 @@ def test_a_reused_tab_forgets_everything_the_last_view_stored(tmp_path):
     recs = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()][1:]
     headings = [[h["text"] for h in rec["inventory"]["headings"]] for rec in recs]
     assert headings == [["first visit"]] * 4, headings
+
+
+def test_an_imported_view_reads_back_equal_to_the_manifests(tmp_path):
+    """Views are written compact (through orjson): every value reads back equal, text beyond ASCII, escapes, floats
+    and the 64-bit extremes included."""
+    from inventories import view as make_view
+    plain, other = make_view("home"), make_view("other")
+    plain["inventory"]["meta"]["title"] = "Ünïcode – “quoted” \u2028 and \\ back"
+    other["inventory"]["extra"] = {"low": -2 ** 63 + 1, "high": 2 ** 63 - 1, "ratio": 0.1, "tiny": 5e-324}
+    manifest = {"schema": "content-inventory/v1", "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
+                "views": [plain, other]}
+    (tmp_path / "run.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+    r = Jfi(tmp_path)("audit", "import-inventory", str(tmp_path / "run.json"), "--out", str(tmp_path / "imp"))
+    assert r.exit_code == 0, r.stderr
+    lines = (tmp_path / "imp" / "inventory.jsonl").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    views = [json.loads(x) for x in lines[1:]]
+    assert [{k: v for k, v in x.items() if k != "record"} for x in views] == [plain, other]
+    assert all(x.startswith('{"record":"view",') for x in lines[1:])

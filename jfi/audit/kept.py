@@ -58,16 +58,19 @@ _pending: list["KeptStore"] = []
 _reused: list[Path] = []  # the kept stores this command took as they were (a failure on reading one rebuilds it)
 _distrusted: set[Path] = set()
 
-# DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs)
+# DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs). Its
+# functions apart: listing them lists DuckDB's three thousand built-in ones too (about 20 ms), and a store updated in
+# place makes none, so its seal takes them from the store it was copied from
 CATALOG = """
 SELECT 'table' AS kind, schema_name, table_name AS name, sql AS definition FROM duckdb_tables() WHERE database_name = $db
 UNION ALL SELECT 'view', schema_name, view_name, sql FROM duckdb_views() WHERE database_name = $db AND NOT internal
-UNION ALL SELECT 'function', schema_name, function_name, function_type || ':' || coalesce(macro_definition, '') || ':'
-    || CAST(parameters AS VARCHAR) FROM duckdb_functions() WHERE database_name = $db AND NOT internal
 UNION ALL SELECT 'sequence', schema_name, sequence_name, sql FROM duckdb_sequences() WHERE database_name = $db
 UNION ALL SELECT 'index', schema_name, index_name, sql FROM duckdb_indexes() WHERE database_name = $db
 UNION ALL SELECT 'type', schema_name, type_name, logical_type FROM duckdb_types() WHERE database_name = $db AND NOT internal
 ORDER BY ALL"""
+FUNCTIONS = """
+SELECT 'function', schema_name, function_name, function_type || ':' || coalesce(macro_definition, '') || ':'
+    || CAST(parameters AS VARCHAR) FROM duckdb_functions() WHERE database_name = $db AND NOT internal ORDER BY ALL"""
 KEPT_TABLE = "CREATE TABLE jfi_kept(\"key\" VARCHAR, reader VARCHAR, head VARCHAR, units_sha256 VARCHAR, mac VARCHAR);"
 
 
@@ -100,8 +103,12 @@ def _mac(key: str, catalog: str) -> str | None:
     return hmac.new(secret, f"{key}\n{catalog}".encode(), hashlib.sha256).hexdigest() if secret else None
 
 
-def _catalog(con, db: str) -> str:
-    return hashlib.sha256(repr(con.execute(CATALOG, {"db": db}).fetchall()).encode()).hexdigest()
+def _functions(con, db: str) -> str:
+    return hashlib.sha256(repr(con.execute(FUNCTIONS, {"db": db}).fetchall()).encode()).hexdigest()
+
+
+def _catalog(con, db: str, functions: str) -> str:
+    return hashlib.sha256(repr(con.execute(CATALOG, {"db": db}).fetchall()).encode()).hexdigest() + functions
 
 
 def _files(con, db: str) -> str:
@@ -114,10 +121,10 @@ def _files(con, db: str) -> str:
     return hashlib.sha256(repr(rows).encode()).hexdigest()
 
 
-def sealed(con, db: str) -> tuple[str, str, str, str] | None:
-    """(key, reader, head, units_sha256) of a kept store attached as `db` when jfi sealed it for this user and
-    nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog shows it is
-    the plain table jfi makes."""
+def sealed(con, db: str) -> tuple[str, str, str, str, str] | None:
+    """(key, reader, head, units_sha256, digest of its functions) of a kept store attached as `db` when jfi sealed it
+    for this user and nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog
+    shows it is the plain table jfi makes."""
     kept = con.execute("SELECT sql FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' "
                        "AND table_name = 'jfi_kept'", [db]).fetchall()
     if kept != [(KEPT_TABLE,)]:
@@ -126,10 +133,11 @@ def sealed(con, db: str) -> tuple[str, str, str, str] | None:
     if len(rows) != 1:
         return None
     key, reader, head, units_sha, mac = rows[0]
-    expected = _mac(key or "", _catalog(con, db) + _files(con, db))
+    functions = _functions(con, db)
+    expected = _mac(key or "", _catalog(con, db, functions) + _files(con, db))
     if expected is None or not isinstance(mac, str) or not hmac.compare_digest(mac, expected):
         return None
-    return key, reader, head, units_sha
+    return key, reader, head, units_sha, functions
 
 
 def input_files(root: Path, inventory: bool) -> list[Path]:
@@ -160,6 +168,8 @@ class KeptStore:
         self.taken: list[str] = []
         self.opened: tuple[Store, tuple] | None = None  # the old kept store, open until reused or closed
         self.before_key: tuple | None = None  # the old kept store's file key when it was read
+        self.before_functions: str | None = None  # the digest of the old kept store's functions, when it was sealed
+        self.functions: str | None = None  # the same, once this command's store is a copy of it
         self.usable = self._usable()
         self._read_before()
         try:
@@ -218,6 +228,7 @@ class KeptStore:
                 known_hashes((json.loads(k), sha) for _, sha, k in rows if k)
                 self.before = {source: sha for source, sha, _ in rows}
                 self.before_head = json.loads(found[2])
+                self.before_functions = found[4]
                 self.opened = store, found
                 return
         except Exception:
@@ -291,7 +302,7 @@ class KeptStore:
             for path in self.dir.glob(f"{self.temp.name}*"):
                 path.unlink(missing_ok=True)
             return False
-        self.store = store
+        self.store, self.functions = store, self.before_functions
         return True
 
     def take(self, source: Path) -> bool:
@@ -332,7 +343,9 @@ class KeptStore:
                     "unnest(?::VARCHAR[]) AS file_key", [list(files), [sha for sha, _ in files.values()],
                                                          [key for _, key in files.values()]])
         db = self.store.scalar("SELECT current_database()")
-        con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db) + _files(con, db))])
+        # a store updated in place has the functions of the store it was copied from (no rule it runs makes one)
+        functions = self.functions or _functions(con, db)
+        con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
         _pending.append(self)
 
     def _close_opened(self) -> None:

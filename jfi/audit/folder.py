@@ -279,8 +279,13 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     head, units_sha = {}, hashlib.sha256(b"").hexdigest()
     if regular_file(units_path):
         units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
+        # each unit's text by its id: from the units the kept store holds typed, else from the lines just read
+        texts_of = ("SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
+                    "(SELECT unnest(?::VARCHAR[]))")
         if kept is not None and kept.take(units_path):  # its rows are in the store: the pins below are read from them
             head = kept.units_head
+            if str(units_path) in kept.unchanged:  # typed in the store already (build's own rows are typed later)
+                texts_of = "SELECT CAST(unit AS VARCHAR) FROM audit_built_units WHERE id IN (SELECT unnest(?::VARCHAR[]))"
         else:
             built = parse_json(units_path.read_bytes(), units_path)
             if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
@@ -295,9 +300,8 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
                                   [str(units_path), str(units_path), units_path.stat().st_size + 1]).fetchall()
             del built
         # the pins of the units the ledger names: each its entry's canonical digest
-        pins = [(u["id"], digest(u)) for (text,) in store.con.execute(
-            "SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
-            "(SELECT unnest(?::VARCHAR[]))", [sorted(ledger_ids)]).fetchall() if isinstance(u := json.loads(text), dict)]
+        pins = [(u["id"], digest(u)) for (text,) in store.con.execute(texts_of, [sorted(ledger_ids)]).fetchall()
+                if isinstance(u := json.loads(text), dict)]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
     if regular_file(standards) and not (kept is not None and kept.take(standards)):

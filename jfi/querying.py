@@ -113,20 +113,23 @@ def readable(column: str, value):
 
 
 SCHEMA_SQL = """
-SELECT o.name, o.type, o.comment, c.column_name, c.data_type, c.comment AS column_comment
-FROM (SELECT view_name AS name, 'view' AS type, comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'
+SELECT o.name, o.type, c.column_name, c.data_type
+FROM (SELECT view_name AS name, 'view' AS type FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'
       UNION ALL
-      SELECT table_name, 'table', comment FROM duckdb_tables() WHERE schema_name = 'main') AS o
+      SELECT table_name, 'table' FROM duckdb_tables() WHERE schema_name = 'main') AS o
 JOIN duckdb_columns() AS c ON c.table_name = o.name AND c.schema_name = 'main'
 ORDER BY o.type DESC, o.name, c.column_index
 """
 
 
 def schema_rows(store: Store) -> list[dict]:
+    """Each object of the store with its columns and their types, and the meanings its rule files' headers give (what
+    Store.describe writes as comments: read from the files, not written into the store and read back)."""
+    meanings, column_meanings = store.meanings()
     objects: dict[str, dict] = {}
-    for name, kind, comment, col, dtype, col_comment in store.con.execute(SCHEMA_SQL).fetchall():
-        obj = objects.setdefault(name, {"name": name, "type": kind, "meaning": comment or "", "columns": []})
-        obj["columns"].append({"name": col, "type": dtype, "meaning": col_comment or ""})
+    for name, kind, col, dtype in store.con.execute(SCHEMA_SQL).fetchall():
+        obj = objects.setdefault(name, {"name": name, "type": kind, "meaning": meanings.get(name, ""), "columns": []})
+        obj["columns"].append({"name": col, "type": dtype, "meaning": column_meanings.get(name, {}).get(col, "")})
     return list(objects.values())
 
 
@@ -139,7 +142,7 @@ def schema(as_json: bool, section: str | None = None, include_all: bool = False)
     """The views people query, grouped by section (corpus, audit, verify); the internal tables too with --all."""
     if section is not None and section not in SECTIONS:
         raise JfiError("unknown_section", f"{section!r} is not a section; sections: {', '.join(SECTIONS)}", exit_code=3)
-    store = Store(sections=(section,) if section else None).build().describe()
+    store = Store(sections=(section,) if section else None).build()
     try:
         objects = schema_rows(store)
     finally:

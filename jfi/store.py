@@ -227,6 +227,17 @@ class Store:
         self._built = False
         return self
 
+    def meanings(self) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+        """The meaning of each object of this store's rule files and of each of its columns, from their headers (a
+        later file's word on an object or column replaces an earlier one's, as a later comment would)."""
+        objects: dict[str, str] = {}
+        columns: dict[str, dict[str, str]] = {}
+        for f in self.files:
+            objects.update(f.objects)
+            for name, cols in f.columns.items():
+                columns.setdefault(name, {}).update(cols)
+        return objects, columns
+
     def describe(self, columns: bool = True) -> "Store":
         """Header meanings become DuckDB comments, so any DuckDB client sees them (duckdb_views(), duckdb_columns()).
         Done for stores people read (queries, the schema, the exported jfi.duckdb), not for one a command only
@@ -235,14 +246,11 @@ class Store:
         kinds = dict(self.con.execute(
             "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
         ).fetchall())
-        statements = []
-        for f in self.files:
-            for name, meaning in f.objects.items():
-                if name in kinds:
-                    statements.append(f"COMMENT ON {kinds[name]} {name} IS {sql_string(meaning)}")
-            # a table macro's columns have nothing to hold a comment
-            for name, cols in f.columns.items() if columns else ():
-                statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
+        objects, object_columns = self.meanings()
+        statements = [f"COMMENT ON {kinds[name]} {name} IS {sql_string(m)}" for name, m in objects.items() if name in kinds]
+        # a table macro's columns have nothing to hold a comment
+        for name, cols in object_columns.items() if columns else ():
+            statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
         if statements:  # one transaction: each statement alone would be a commit of its own
             self.con.execute("BEGIN TRANSACTION")
             try:

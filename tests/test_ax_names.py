@@ -13,14 +13,15 @@ PAGES = Path(__file__).with_name("pages_ax")
 
 
 @pytest.fixture(scope="module")
-def elements(tmp_path_factory):
-    site = tmp_path_factory.mktemp("ax")
-    shutil.copy(PAGES / "names.html", site / "index.html")
-    (site / "views.txt").write_text("names,lab,/\n")
-    r = Jfi(site)("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site),
-                  "--out", str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
-    assert r.exit_code == 0, r.stderr
-    view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
+def names_page(tmp_path_factory):
+    """names.html captured once and built, for the elements as captured and the units built from them."""
+    return captured(tmp_path_factory, "names.html")
+
+
+@pytest.fixture(scope="module")
+def elements(names_page):
+    _, out = names_page
+    view = json.loads((out / "inventory.jsonl").read_text().splitlines()[1])
     assert view["environment_notes"] == []
     inv = view["inventory"]
     return {(kind, e["selector"]): e for kind in ("headings", "links", "images", "fields") for e in inv[kind]}
@@ -96,8 +97,8 @@ def captured(tmp_path_factory, page: str) -> tuple[Jfi, Path]:
 
 
 @pytest.fixture(scope="module")
-def units(tmp_path_factory):
-    jfi, out_dir = captured(tmp_path_factory, "names.html")
+def units(names_page):
+    jfi, out_dir = names_page
     built = json.loads((out_dir / "judgment-units.json").read_text())["units"]
     out = Units({u["selector"]: u for u in built})
     out.hidden = {r["selector"] for r in jfi("query", "--inventory", str(out_dir), "--format", "json",

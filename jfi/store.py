@@ -246,12 +246,21 @@ class Store:
         kinds = dict(self.con.execute(
             "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
         ).fetchall())
+        return self.comment(kinds, columns=columns)
+
+    def comment(self, kinds: dict[str, str], *, columns: bool = True, within: str = "") -> "Store":
+        """The meanings of the objects named (name -> TABLE or VIEW) and of their columns, from the rule files'
+        headers, as DuckDB comments on them in this store, or `within` a database attached under that name; in one
+        transaction (each statement alone would be a commit of its own)."""
         objects, object_columns = self.meanings()
-        statements = [f"COMMENT ON {kinds[name]} {name} IS {sql_string(m)}" for name, m in objects.items() if name in kinds]
+        at = f"{within}." if within else ""
+        statements = [f"COMMENT ON {kinds[name]} {at}{name} IS {sql_string(m)}" for name, m in objects.items()
+                      if name in kinds]
         # a table macro's columns have nothing to hold a comment
         for name, cols in object_columns.items() if columns else ():
-            statements += [f"COMMENT ON COLUMN {name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds]
-        if statements:  # one transaction: each statement alone would be a commit of its own
+            statements += [f"COMMENT ON COLUMN {at}{name}.{col} IS {sql_string(m)}" for col, m in cols.items()
+                           if name in kinds]
+        if statements:
             self.con.execute("BEGIN TRANSACTION")
             try:
                 self.con.execute(";\n".join(statements))

@@ -39,7 +39,6 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
     with writer_lock(folder.root):
         store = load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0]
         try:
-            meanings, column_meanings = store.meanings()
             where = sections_of()
             names = [name for (name,) in store.con.execute(
                 "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' UNION ALL "
@@ -51,13 +50,7 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
                 try:
                     for name in names:
                         store.con.execute(f"CREATE TABLE analyst.{name} AS SELECT * FROM main.{name}")
-                    # each table's meaning and its columns', from the rule files' headers, in one transaction
-                    comments = [f"COMMENT ON TABLE analyst.{name} IS {_quote(meanings[name])}" for name in names
-                                if meanings.get(name)]
-                    comments += [f"COMMENT ON COLUMN analyst.{name}.{col} IS {_quote(m)}" for name in names
-                                 for col, m in column_meanings.get(name, {}).items()]
-                    if comments:
-                        store.con.execute("BEGIN TRANSACTION; " + ";\n".join(comments) + "; COMMIT")
+                    store.comment({name: "TABLE" for name in names}, within="analyst")
                 finally:
                     store.con.execute("DETACH analyst")
                 for stem, sql in PARQUET.items():

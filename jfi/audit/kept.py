@@ -169,7 +169,6 @@ class KeptStore:
         self.opened: tuple[Store, tuple] | None = None  # the old kept store, open until reused or closed
         self.before_key: tuple | None = None  # the old kept store's file key when it was read
         self.before_functions: str | None = None  # the digest of the old kept store's functions, when it was sealed
-        self.functions: str | None = None  # the same, once this command's store is a copy of it
         self.usable = self._usable()
         self._read_before()
         try:
@@ -302,7 +301,7 @@ class KeptStore:
             for path in self.dir.glob(f"{self.temp.name}*"):
                 path.unlink(missing_ok=True)
             return False
-        self.store, self.functions = store, self.before_functions
+        self.store = store
         return True
 
     def take(self, source: Path) -> bool:
@@ -343,8 +342,9 @@ class KeptStore:
                     "unnest(?::VARCHAR[]) AS file_key", [list(files), [sha for sha, _ in files.values()],
                                                          [key for _, key in files.values()]])
         db = self.store.scalar("SELECT current_database()")
-        # a store updated in place has the functions of the store it was copied from (no rule it runs makes one)
-        functions = self.functions or _functions(con, db)
+        # a store updated in place (self.before stays only then) has the functions of the store it was copied from:
+        # no rule it runs makes one
+        functions = self.before_functions if self.before else _functions(con, db)
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
         _pending.append(self)
 

@@ -5,6 +5,11 @@ A group's files are written to temp files beside their targets and flushed; then
 is removed. A process killed at any point leaves either the old files (no journal yet: the temp files are
 leftovers) or a journal: the next jfi command on that folder finishes the renames, so the whole group is new.
 Leftover temp files of any earlier run are removed by the next writer that holds the folder's lock.
+
+Two ways a group writes less: a folder that does not exist yet is staged, its files written straight into a temp
+folder beside it that the commit renames into place whole (one rename for all of them, not one per file); and a
+file written with `keep_same` whose bytes on disk are already the new ones is left as it is (neither written nor
+renamed: old and new are the same).
 """
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ import json
 import os
 import re
 import secrets
+import shutil
+import stat
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +30,7 @@ from .errors import JfiError
 JOURNAL = re.compile(r"^\.jfi-commit-[\w-]+\.json$")
 # temp files of this module (.<name>.jfi-<token>.tmp), of DuckDB beside them (.wal), and of earlier releases
 LEFTOVER = re.compile(r"^\..+\.(jfi-[\w-]+\.tmp|[a-z0-9_]{8}\.tmp|\d+\.tmp)(\.wal)?$|^\.jfi-commit-[\w-]+\.json\.part$")
+STAGED = re.compile(r"^\..+\.jfi-[\w-]+\.tmp$")  # a staged folder of this module (AtomicFiles.stage)
 LOCK_NAME = ".jfi.lock"
 PRIVATE = ".jfi"  # the folder where jfi keeps its stores (jfi.audit.kept); no output goes there
 
@@ -95,7 +103,10 @@ def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list
         if not m or m["token"] != token or tmp.parent != target.parent or target.name[:180] != m["name"]:
             raise _unsafe(journal, f"renames {pair[0][:100]!r}, which is not a temp file of its own commit for "
                           f"{pair[1][:100]!r}")
-        if target.is_symlink() or (target.exists() and not target.is_file()):
+        if tmp.is_dir() and not tmp.is_symlink():  # a staged folder: put in place whole, onto nothing
+            if target.exists() or target.is_symlink():
+                raise _unsafe(journal, f"would put a folder in place of {pair[1][:100]!r}, which exists")
+        elif (tmp.exists() or tmp.is_symlink()) and (target.is_symlink() or (target.exists() and not target.is_file())):
             raise _unsafe(journal, f"would replace {pair[1][:100]!r}, which is not a regular file")
         pairs.append((tmp, target))
     removals = [_journal_path(folder, rel, journal) for rel in entry.get("removals", [])]
@@ -147,9 +158,12 @@ def clean_leftovers(folder: Path) -> None:
     except OSError:
         return
     for name in names:
-        if LEFTOVER.match(name):
+        path = Path(folder) / name
+        if STAGED.match(name) and path.is_dir() and not path.is_symlink():  # a staged folder never put in place
+            shutil.rmtree(path, ignore_errors=True)
+        elif LEFTOVER.match(name):
             try:
-                os.unlink(Path(folder) / name)
+                os.unlink(path)
             except OSError:
                 pass
 
@@ -211,6 +225,8 @@ class AtomicFiles:
     def __init__(self):
         self.token = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.pending: list[tuple[Path, Path]] = []
+        self.staged: dict[Path, Path] = {}  # a folder made whole -> the temp folder its files are written into
+        self._staged_written: dict[Path, os.stat_result] = {}  # each file written there, as it was when closed
         self.removals: list[Path] = []
         self._cleaned: set[Path] = set()
         # each file put in place -> its file_key there, when nothing but the rename touched it since it was written
@@ -219,9 +235,8 @@ class AtomicFiles:
     def __enter__(self) -> "AtomicFiles":
         return self
 
-    def temp_path(self, path: Path) -> Path:
-        """The temp file that will replace `path` (for writers that need a path, such as Parquet or DuckDB)."""
-        path = Path(path)
+    def _folder_for(self, path: Path) -> None:
+        """Check and make the folder a file of the group goes into; finish any commit interrupted there."""
         if PRIVATE in Path(os.path.abspath(path)).parts:
             raise JfiError("unsafe_path", f"{path.parent} is inside a {PRIVATE}/ folder, where jfi keeps its stores; "
                            "write outputs elsewhere", source=str(path))
@@ -229,12 +244,39 @@ class AtomicFiles:
         if path.parent.is_symlink():
             raise JfiError("unsafe_path", f"{path.parent.name}/ is a symlink; jfi writes only into real folders inside "
                            "the folder (replace it with a folder)", source=str(path.parent))
-        if path.is_dir() and not path.is_symlink():
-            raise JfiError("unsafe_path", "is a folder; jfi writes only regular files here", source=str(path))
         if path.parent not in self._cleaned:
             self._cleaned.add(path.parent)
             roll_forward(path.parent)
-        tmp = path.parent / f".{path.name[:180]}.jfi-{self.token}.tmp"
+
+    def _temp_name(self, path: Path) -> Path:
+        return path.parent / f".{path.name[:180]}.jfi-{self.token}.tmp"
+
+    def stage(self, folder: Path) -> bool:
+        """Make `folder` whole: when it does not exist, the group's files in it are written into a temp folder beside
+        it, which the commit renames into place (one rename for every file). False when it exists: its files are
+        then replaced one by one."""
+        folder = Path(folder)
+        if folder in self.staged:
+            return True
+        if folder.exists() or folder.is_symlink():
+            return False
+        self._folder_for(folder)
+        tmp = self._temp_name(folder)
+        tmp.mkdir()
+        self.staged[folder] = tmp
+        self.pending.append((tmp, folder))
+        return True
+
+    def temp_path(self, path: Path) -> Path:
+        """The temp file that will replace `path` (for writers that need a path, such as Parquet or DuckDB); in a
+        staged folder, the file under its own name there."""
+        path = Path(path)
+        if path.parent in self.staged:
+            return self.staged[path.parent] / path.name
+        self._folder_for(path)
+        if path.is_dir() and not path.is_symlink():
+            raise JfiError("unsafe_path", "is a folder; jfi writes only regular files here", source=str(path))
+        tmp = self._temp_name(path)
         self.pending.append((tmp, path))
         return tmp
 
@@ -244,28 +286,56 @@ class AtomicFiles:
         tmp = self.temp_path(path)
         with open(tmp, "xb") as fh:
             yield fh
+            if path.parent in self.staged:
+                fh.flush()
+                self._staged_written[path] = os.fstat(fh.fileno())
         crash_point("written")
 
     def remove(self, path: Path) -> None:
         """Remove `path` as part of the group (after every rename)."""
         self.removals.append(Path(path))
 
-    def write(self, path: Path, data: bytes | str) -> None:
+    def write(self, path: Path, data: bytes | str, *, keep_same: bool = False) -> None:
+        """`keep_same`: a regular file already holding exactly these bytes is left as it is (not written, not renamed;
+        its key is recorded in `placed` as if it had been)."""
+        data = data.encode("utf-8") if isinstance(data, str) else data
+        if keep_same and self._same(Path(path), data):
+            return
         with self.open(path) as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(data)
+
+    def _same(self, path: Path, data: bytes) -> bool:
+        if path.parent in self.staged:
+            return False
+        try:
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode) or st.st_size != len(data):
+                return False
+            with open(path, "rb") as fh:
+                same = fh.read(len(data) + 1) == data
+        except OSError:
+            return False
+        key = file_key(path, st)
+        if same and file_key(path) == key:  # unchanged while it was read
+            self.placed[str(path)] = key
+            return True
+        return False
 
     def __exit__(self, kind, value, tb) -> None:
         try:
             if kind is None and (self.pending or self.removals):
                 self._commit()
         finally:
-            for tmp, _ in self.pending:
+            for tmp, path in self.pending:
+                if path in self.staged:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    continue
                 for leftover in (tmp, Path(str(tmp) + ".wal")):
                     if leftover.exists():
                         leftover.unlink()
 
     def _commit(self) -> None:
-        if len(self.pending) == 1 and not self.removals:
+        if len(self.pending) == 1 and not self.removals and not self.staged:
             fd = os.open(self.pending[0][0], os.O_RDONLY)
             try:
                 os.fsync(fd)
@@ -275,9 +345,11 @@ class AtomicFiles:
             os.sync()
         written = {}
         for tmp, path in self.pending:
+            if path in self.staged:  # a folder (its files' stats were taken as they were written)
+                continue
             os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
             written[tmp] = os.stat(tmp)
-        if len(self.pending) == 1 and not self.removals:  # one rename is atomic by itself
+        if len(self.pending) == 1 and not self.removals and not self.staged:  # one rename is atomic by itself
             os.replace(*self.pending[0])
             crash_point("renamed")
             self._place(*self.pending[0], written)
@@ -313,8 +385,15 @@ class AtomicFiles:
 
     def _place(self, tmp: Path, path: Path, written: dict) -> None:
         """Record the key of a file just renamed into place, when it is the inode written, unwritten since (same
-        size and mtime): a later command knows its bytes by that key without reading them."""
-        st, before = os.stat(path), written[tmp]
+        size and mtime): a later command knows its bytes by that key without reading them. A staged folder: each
+        file written into it."""
+        if path in self.staged:
+            for name, before in [(p, st) for p, st in self._staged_written.items() if p.parent == path]:
+                self._keep_key(name, os.stat(name), before)
+            return
+        self._keep_key(path, os.stat(path), written[tmp])
+
+    def _keep_key(self, path: Path, st: os.stat_result, before: os.stat_result) -> None:
         if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == (before.st_dev, before.st_ino, before.st_size,
                                                                   before.st_mtime_ns):
             self.placed[str(path)] = file_key(path, st)

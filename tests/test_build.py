@@ -1,6 +1,7 @@
 """`jfi audit build`: units, keys, fan-out, every flag, identification, navigation order, batches."""
 import hashlib
 import json
+import os
 
 import pytest
 
@@ -219,6 +220,39 @@ def test_batches_split_and_stale_ones_go_but_judged_files_stay(tmp_path):
     assert len(lines) == 2 and list(lines[0]) == ["id", "type", "sc", "name", "detail", "href", "context", "landmark",
                                                   "visible", "views", "flags"]
     assert (folder / "batches" / "harbor-link-01.judged.jsonl").read_text() == "kept\n"
+
+
+def test_a_first_build_puts_its_batches_in_place_whole_and_a_build_again_leaves_unchanged_ones_alone(tmp_path, monkeypatch):
+    """Item 3 of the build's own writing: no batch file is renamed into place one by one when batches/ is new (the
+    staged folder is, once), and a build again rewrites only the batch files whose bytes change."""
+    import jfi.atomic
+    renames = []
+    real_replace = jfi.atomic.os.replace
+    monkeypatch.setattr(jfi.atomic.os, "replace", lambda a, b: (renames.append((str(a), str(b))), real_replace(a, b))[1])
+    links = [link(f"Route {k}", f"/r{k}", context="") for k in range(7)]
+    folder = write(tmp_path / "audit", [view("home", links=links)])
+    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "2").exit_code == 0
+    batches = folder / "batches"
+    assert [b for a, b in renames if b.startswith(str(batches))] == [str(batches)]  # one rename: the folder
+    assert not [n for n in os.listdir(folder) if n.startswith(".batches")]
+    first = {p.name: (p.stat().st_ino, p.read_bytes()) for p in batches.iterdir()}
+    assert len(first) == 5  # a title batch and four link batches
+    # the same inventory but the last route renamed: only the last link batch changes
+    renames.clear()
+    write(folder, [view("home", links=links[:6] + [link("Route six", "/r6", context="")])])
+    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "2").exit_code == 0
+    again = {p.name: (p.stat().st_ino, p.read_bytes()) for p in batches.iterdir()}
+    changed = {n for n in first if first[n] != again[n]}
+    assert changed == {"harbor-link-04.jsonl"} and again["harbor-link-04.jsonl"][0] != first["harbor-link-04.jsonl"][0]
+    assert [b for a, b in renames if b.startswith(str(batches))] == [str(batches / "harbor-link-04.jsonl")]
+    # and the files are those of a build from nothing
+    fresh = write(tmp_path / "fresh" / "audit", [view("home", links=links[:6] + [link("Route six", "/r6", context="")])])
+    assert Jfi(tmp_path)("audit", "build", "--inventory", str(fresh), "--batch", "2").exit_code == 0
+    assert {p.name: p.read_bytes() for p in (fresh / "batches").iterdir()} == {n: b for n, (_, b) in again.items()}
+    # a query after the build again reads the batch lines the folder now holds
+    r = Jfi(tmp_path)("query", "--inventory", str(folder), "--format", "json",
+                      "SELECT count(*) AS n FROM audit_batch_lines")
+    assert r.exit_code == 0 and r.json == [{"n": 8}], r.stderr
 
 
 def test_broken_inventory_is_refused_with_file_and_line(tmp_path):

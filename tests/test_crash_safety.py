@@ -117,6 +117,40 @@ def test_jsonl_module_imports_no_fcntl():
 
 
 @pytest.mark.slow
+def test_a_first_build_killed_at_every_step_leaves_nothing_or_everything(tmp_path):
+    """A first build writes its batches into a staged folder put in place whole: killed at any step, the folder
+    has no built units and no batches/, or all of them; the next writer removes a staged folder left behind."""
+    from inventories import link, view, write
+    folder = write(tmp_path / "audit", [view("home", links=[link(f"Route {k}", f"/r{k}") for k in range(7)])])
+    saved = tmp_path / "saved"
+    shutil.copytree(folder, saved)
+    assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
+    built = {str(p.relative_to(folder)) for p in folder.rglob("*") if not any(
+        part.startswith(".") for part in p.relative_to(folder).parts)}
+    assert {"batches", "judgment-units.json", "batches/harbor-link-04.jsonl"} <= built
+    step, seen = 0, set()
+    while True:
+        step += 1
+        shutil.rmtree(folder)
+        shutil.copytree(saved, folder)
+        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2", crash_at=step)
+        if r.returncode == 0:
+            break
+        assert r.returncode == 137, r.stderr
+        recover(folder)
+        now = {str(p.relative_to(folder)) for p in folder.rglob("*") if not any(
+            part.startswith(".") for part in p.relative_to(folder).parts)}
+        assert now in ({"inventory.jsonl"}, built), f"step {step}: neither nothing nor everything: {sorted(now)}"
+        seen.add("old" if now == {"inventory.jsonl"} else "new")
+        if "staged" not in seen and [n for n in os.listdir(folder) if n.startswith(".batches.jfi-")]:
+            seen.add("staged")  # a killed writer's staged folder goes with the next writer
+            assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
+            assert not [n for n in os.listdir(folder) if n.startswith(".batches")]
+        assert step < 60
+    assert seen == {"old", "staged", "new"}, (step, seen)
+
+
+@pytest.mark.slow
 def test_build_killed_at_every_step_is_old_or_new_as_a_whole(tmp_path):
     """judgment-units.json, every batch file and the removal of batches no longer made land together."""
     from inventories import link, view, write

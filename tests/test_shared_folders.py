@@ -86,6 +86,31 @@ def test_a_journal_jfi_wrote_is_still_rolled_forward(tmp_path):
     assert not list(folder.glob(".jfi-commit-*"))
 
 
+def test_a_staged_folder_is_put_in_place_only_onto_nothing_and_a_left_one_goes_without_following_links(tmp_path):
+    """A journal may rename a staged folder (.<name>.jfi-<token>.tmp/) onto a name that does not exist, nothing else;
+    a staged folder left by a killed writer is removed by the next one, links inside it removed, never followed."""
+    folder = built(tmp_path)
+    out = outside(tmp_path)
+    staged = folder / ".batches.jfi-5-dd.tmp"
+    staged.mkdir()
+    (staged / "a.jsonl").write_text("new\n")
+    (folder / ".jfi-commit-5-dd.json").write_text(json.dumps({"renames": [[staged.name, "batches"]]}))
+    before = snapshot(folder)
+    refused(Jfi(tmp_path)("query", "--inventory", str(folder), "select 1"), "unsafe_journal", "which exists")
+    assert snapshot(folder) == before
+    shutil.rmtree(folder / "batches")  # the same journal onto nothing: rolled forward
+    atomic.recover(folder)
+    assert (folder / "batches" / "a.jsonl").read_text() == "new\n" and not staged.exists()
+    left = folder / ".batches.jfi-6-ee.tmp"
+    left.mkdir()
+    (left / "victim.txt").symlink_to(out / "victim.txt")
+    (left / "away").symlink_to(out)
+    (folder / ".spare.jfi-7-ff.tmp").symlink_to(out)
+    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
+    assert not left.exists() and not (folder / ".spare.jfi-7-ff.tmp").is_symlink()
+    assert (out / "victim.txt").read_text() == "keep me" and (out / "src.txt").read_text() == "planted"
+
+
 # 2. products that would name files outside the folder
 
 

@@ -116,6 +116,28 @@ def test_jsonl_module_imports_no_fcntl():
     assert "import fcntl" not in source
 
 
+def visible_files(root):
+    """sha256 of each file of an audit folder outside its hidden ones (the kept store in .jfi/ is a cache, temp files
+    and journals are the commit's own); judgment-units.json without its build time."""
+    return {str(p.relative_to(root)): hashlib.sha256(re.sub(rb'"built_utc": "[^"]*"', b"", p.read_bytes())).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()
+            and not any(part.startswith(".") for part in p.relative_to(root).parts)}
+
+
+def killed_builds(tmp_path, folder, saved, *args):
+    """`jfi audit build` on a fresh copy of `saved`, killed at its 1st, 2nd, ... write step: yields each step killed
+    at, until a run finishes."""
+    for step in range(1, 60):
+        shutil.rmtree(folder)
+        shutil.copytree(saved, folder)
+        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), *args, crash_at=step)
+        if r.returncode == 0:
+            return
+        assert r.returncode == 137, r.stderr
+        yield step
+    raise AssertionError("the build did not finish within 60 write steps")
+
+
 @pytest.mark.slow
 def test_a_first_build_killed_at_every_step_leaves_nothing_or_everything(tmp_path):
     """A first build writes its batches into a staged folder put in place whole: killed at any step, the folder
@@ -124,30 +146,21 @@ def test_a_first_build_killed_at_every_step_leaves_nothing_or_everything(tmp_pat
     folder = write(tmp_path / "audit", [view("home", links=[link(f"Route {k}", f"/r{k}") for k in range(7)])])
     saved = tmp_path / "saved"
     shutil.copytree(folder, saved)
+    old = visible_files(folder)
     assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
-    built = {str(p.relative_to(folder)) for p in folder.rglob("*") if not any(
-        part.startswith(".") for part in p.relative_to(folder).parts)}
-    assert {"batches", "judgment-units.json", "batches/harbor-link-04.jsonl"} <= built
-    step, seen = 0, set()
-    while True:
-        step += 1
-        shutil.rmtree(folder)
-        shutil.copytree(saved, folder)
-        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2", crash_at=step)
-        if r.returncode == 0:
-            break
-        assert r.returncode == 137, r.stderr
+    new = visible_files(folder)
+    assert {"judgment-units.json", "batches/harbor-link-04.jsonl"} <= set(new)
+    seen = set()
+    for step in killed_builds(tmp_path, folder, saved, "--batch", "2"):
         recover(folder)
-        now = {str(p.relative_to(folder)) for p in folder.rglob("*") if not any(
-            part.startswith(".") for part in p.relative_to(folder).parts)}
-        assert now in ({"inventory.jsonl"}, built), f"step {step}: neither nothing nor everything: {sorted(now)}"
-        seen.add("old" if now == {"inventory.jsonl"} else "new")
+        now = visible_files(folder)
+        assert now in (old, new), f"step {step}: neither nothing nor everything: {sorted(now)}"
+        seen.add("old" if now == old else "new")
         if "staged" not in seen and [n for n in os.listdir(folder) if n.startswith(".batches.jfi-")]:
             seen.add("staged")  # a killed writer's staged folder goes with the next writer
             assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
-            assert not [n for n in os.listdir(folder) if n.startswith(".batches")]
-        assert step < 60
-    assert seen == {"old", "staged", "new"}, (step, seen)
+            assert visible_files(folder) == new and not [n for n in os.listdir(folder) if n.startswith(".batches")]
+    assert visible_files(folder) == new and seen == {"old", "staged", "new"}, seen
 
 
 @pytest.mark.slow
@@ -158,30 +171,16 @@ def test_build_killed_at_every_step_is_old_or_new_as_a_whole(tmp_path):
     assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
     saved = tmp_path / "saved"
     shutil.copytree(folder, saved)
-
-    def files(root):  # judgment-units.json is compared without its build time; the kept store (.jfi/) is a cache
-        return {str(p.relative_to(root)): hashlib.sha256(re.sub(rb'"built_utc": "[^"]*"', b"", p.read_bytes())).hexdigest()
-                for p in sorted(root.rglob("*")) if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(root).parts)}
-
-    old = files(folder)
+    old = visible_files(folder)
     assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "3").returncode == 0
-    new = files(folder)
+    new = visible_files(folder)
     assert set(old) != set(new)  # batch files come and go, so removals are part of the group
-    step, seen = 0, set()
-    while True:
-        step += 1
-        shutil.rmtree(folder)
-        shutil.copytree(saved, folder)
-        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "3", crash_at=step)
-        if r.returncode == 0:
-            break
-        assert r.returncode == 137, r.stderr
+    seen = set()
+    for step in killed_builds(tmp_path, folder, saved, "--batch", "3"):
         if not [n for n in os.listdir(folder) if n.startswith(".jfi-commit-")]:
-            assert files(folder) == old, f"step {step}: a mix without a journal"
+            assert visible_files(folder) == old, f"step {step}: a mix without a journal"
         recover(folder)
-        now = files(folder)
+        now = visible_files(folder)
         assert now in (old, new), f"step {step}: neither old nor new"
         seen.add("old" if now == old else "new")
-        assert step < 60
-    assert files(folder) == new and seen == {"old", "new"}, (step, seen)
+    assert visible_files(folder) == new and seen == {"old", "new"}, seen

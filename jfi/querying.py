@@ -10,7 +10,7 @@ import duckdb
 from . import readonly
 from .errors import JfiError
 from .output import csv_text, dumps, table
-from .rulebook import internal, sections_of
+from .rulebook import internal, made_of, sections_of
 from .store import Store
 
 
@@ -20,21 +20,29 @@ from .store import Store
 SEES_COMMENTS = re.compile(r"(?i)duckdb_|information_schema|pg_|\b(describe|show|summarize)\b")
 
 
-def open_project_store(project, inventory=None, verify=None, sql: str | None = None) -> Store:
+def open_project_store(project, inventory=None, verify=None, sql: str | None = None,
+                       names: frozenset[str] | None = None) -> Store:
     """The store a query reads, with the meanings of its views (and, for a query `sql` that can see them, of their
-    columns) as DuckDB comments."""
+    columns) as DuckDB comments. `names`: what the query reads (readonly.check); only the rule files making those
+    (and what they read) run, unless the query reads the catalog, which shows every object."""
     columns = sql is None or bool(SEES_COMMENTS.search(sql))
+    whole = columns or names is None
+
+    def needs(sections: tuple[str, ...], profile: str | None = None) -> tuple[str, ...] | None:
+        return None if whole else made_of(names, sections, profile)
     if verify is not None:
         from .verify.claims import VerifyFolder
         if not verify.is_dir():
             raise JfiError("no_verification", f"{verify} is not a folder", source=str(verify))
-        return VerifyFolder(verify).store().describe(columns)
+        return VerifyFolder(verify).store(needs=needs(("verify",))).describe(columns)
     if inventory is not None:
         from .audit.evaluation import load_saved
         from .audit.folder import AuditFolder, load_folder
         folder = AuditFolder(inventory)  # the folder's last eval is queryable too
-        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0].describe(columns)
-    return project.store(goal=project.resolve_goal(None)).describe(columns)
+        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root),
+                           needs=needs(("audit",)))[0].describe(columns)
+    return project.store(goal=project.resolve_goal(None),
+                         needs=needs(("corpus",), project.profile)).describe(columns)
 
 
 TIMEOUT_S = 60.0  # a query's time limit unless raised (--timeout)
@@ -46,7 +54,7 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
          memory_limit: str | None = None) -> tuple[list[str], list[tuple]]:
     """(columns, rows) of one read statement over the project's store (or an audit or verification folder's), within
     a time limit (the query is interrupted, `query_timeout`) and a memory limit (`query_memory`)."""
-    readonly.check(sql)
+    names = readonly.check(sql)
     if not 0 < timeout_s <= 86_400:
         raise JfiError("invalid_option", f"--timeout takes 0 to 86400 seconds, got {timeout_s}", field="--timeout",
                        exit_code=3)
@@ -55,7 +63,7 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
     if memory_limit is not None and not MEMORY.match(memory_limit.strip()):
         raise JfiError("invalid_option", f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
                        field="--memory-limit", exit_code=3)
-    store = open_project_store(project, inventory, verify, sql)
+    store = open_project_store(project, inventory, verify, sql, names)
     timer = threading.Timer(timeout_s, store.con.interrupt)
     try:
         if memory_limit is not None:  # else JFI_MEMORY_LIMIT, as the store set it

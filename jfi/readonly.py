@@ -29,18 +29,20 @@ def refuse(why: str) -> JfiError:
     return JfiError("read_only", why, source="query", exit_code=2)
 
 
-def check(sql: str) -> None:
-    """Raise read_only unless `sql` is exactly one statement that only reads."""
+def check(sql: str) -> frozenset[str] | None:
+    """Raise read_only unless `sql` is exactly one statement that only reads. Returns the names it reads (tables,
+    views and functions the parser does not know, such as the rulebook's macros, lower-cased), or None when that is
+    not known (SHOW)."""
     try:
         statements = [s for s in sqlglot.parse(sql, read="duckdb") if s is not None]
     except sqlglot.errors.SqlglotError as e:
         raise refuse(f"not a statement jfi can read as a query ({str(e).splitlines()[0][:120]})") from None
     if len(statements) != 1:
         raise refuse(f"one statement at a time, got {len(statements)}")
-    _check_statement(statements[0])
+    return _check_statement(statements[0])
 
 
-def _check_statement(stmt: exp.Expression) -> None:
+def _check_statement(stmt: exp.Expression) -> frozenset[str] | None:
     if isinstance(stmt, exp.Command):
         rest = stmt.expression.this if isinstance(stmt.expression, exp.Expression) else (stmt.expression or "")
         m = COMMAND_PREFIX.match(f"{stmt.this} {rest}")
@@ -49,14 +51,14 @@ def _check_statement(stmt: exp.Expression) -> None:
         rest = m.group(3).strip()
         if m.group(1).upper().startswith("SHOW"):
             if re.fullmatch(r"[\w\".]*", rest):  # SHOW <table> / SHOW ALL TABLES style
-                return
+                return None
             raise refuse("SHOW takes a table name only")
-        check(rest)  # EXPLAIN [ANALYZE] <read statement>
-        return
+        return check(rest)  # EXPLAIN [ANALYZE] <read statement>
     if not isinstance(stmt, READ_STATEMENTS):
         what = stmt.sql() if isinstance(stmt, exp.Column) else stmt.key.upper()
         raise refuse(f"{what} is not a read statement; query accepts SELECT, WITH, DESCRIBE, SHOW, "
                      "SUMMARIZE, EXPLAIN or PIVOT")
+    names = set()
     for node in stmt.walk():
         if isinstance(node, FORBIDDEN_NODES):
             raise refuse(f"{node.key.upper()} inside a query is not allowed")
@@ -64,8 +66,13 @@ def _check_statement(stmt: exp.Expression) -> None:
             name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
             if FILE_FUNCTION.match(name or ""):
                 raise refuse(f"{name}() reads outside the store")
-        if isinstance(node, exp.Table) and FILE_NAME.search(node.name or ""):  # FROM 'file.csv' reads a file
-            raise refuse(f"reading the file {node.name!r} is not allowed")
+            if isinstance(node, exp.Anonymous):
+                names.add(name.lower())
+        if isinstance(node, exp.Table):
+            if FILE_NAME.search(node.name or ""):  # FROM 'file.csv' reads a file
+                raise refuse(f"reading the file {node.name!r} is not allowed")
+            names.add(node.name.lower())
+    return frozenset(names)
 
 
 LOCKDOWN = ["SET enable_external_access = false", "SET autoinstall_known_extensions = false",

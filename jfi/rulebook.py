@@ -278,6 +278,13 @@ def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profil
     return ordered(out)
 
 
+def made_of(names, sections: tuple[str, ...] | None, profile: str | None = None) -> tuple[str, ...]:
+    """Those of `names` that a rule file of these sections (and profile) creates or adds rows to: the `needs` of a
+    store for a query naming them (a name no rule makes is DuckDB's, a CTE's or unknown, and DuckDB says so)."""
+    made = {n for f in in_use(load()[0], sections, profile) for n in f.creates | f.adds}
+    return tuple(sorted(n for n in names if n in made))
+
+
 def _closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
     """The files that create or add to the needed objects, and, transitively, to everything those read."""
     makers: dict[str, list[RuleFile]] = {}

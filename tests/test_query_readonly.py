@@ -100,3 +100,55 @@ def test_a_command_out_of_memory_names_the_limit_and_writes_nothing(example, mon
     r = example("query", "SELECT list(range) FROM range(100000000)")
     assert r.exit_code == 2 and "query_memory" in r.stderr and "than JFI_MEMORY_LIMIT=64MB" in r.stderr
     assert snapshot(example.project) == before
+
+
+AUDIT_QUERIES = [
+    "SELECT 1 AS one",
+    "SELECT id, type FROM audit_units ORDER BY id",
+    'SELECT b.batch, count(*) FROM "audit_batch_lines" AS b JOIN audit_built_units AS u USING (id) GROUP BY ALL ORDER BY 1',
+    "WITH t AS (SELECT * FROM audit_units WHERE type = 'link') SELECT count(*) FROM t",
+    "SELECT (SELECT count(*) FROM audit_hidden_units) AS hidden, is_decisive('link_no_accessible_name') AS decisive",
+    "SELECT type, count(*) FROM audit_draft_rows GROUP BY ALL ORDER BY ALL",
+    "SELECT * FROM audit_worklist_rows ORDER BY ALL",
+    "EXPLAIN SELECT * FROM audit_units",
+]
+
+
+@pytest.fixture(scope="module")
+def audit_folder(tmp_path_factory):
+    """A built and merged audit folder, and how many views and tables a store of the whole rulebook holds."""
+    from inventories import image, link, made, nav, view
+    from jfi import querying
+    folder = made(tmp_path_factory.mktemp("query"), [
+        view("home", links=[link("Fares", "/f"), link("Learn more", "/a")], images=[image()], navs=[nav("Home", "Fares")]),
+        view("fares", navs=[nav("Fares", "Home")])], ("build",), ("merge",))
+    return folder, querying.rows(None, OBJECTS, folder)[1][0][0]
+
+
+OBJECTS = "SELECT (SELECT count(*) FROM duckdb_views() WHERE NOT internal) + (SELECT count(*) FROM duckdb_tables())"
+
+
+@pytest.mark.parametrize("sql", AUDIT_QUERIES)
+def test_a_query_runs_only_the_rules_it_names_and_answers_as_the_whole_rulebook_does(audit_folder, sql):
+    """A query's store runs the rule files making what it names (and what they read); the same query over a store of
+    every rule (the catalog named in a comment asks for it) answers the same."""
+    from jfi import querying
+    folder, _ = audit_folder
+    columns, rows = querying.rows(None, sql, folder)
+    whole = querying.rows(None, sql + " -- information_schema", folder)
+    if sql.startswith("EXPLAIN"):
+        assert columns == whole[0] and rows
+    else:
+        assert (columns, rows) == whole
+
+
+def test_a_query_naming_one_view_gets_a_store_without_the_others(audit_folder):
+    from jfi import querying, readonly
+    folder, every = audit_folder
+    sql = "SELECT count(*) FROM audit_batch_lines"
+    store = querying.open_project_store(None, folder, sql=sql, names=readonly.check(sql))
+    try:
+        assert store.scalar(OBJECTS) < every / 2
+        assert store.scalar(sql) == querying.rows(None, sql + " -- information_schema", folder)[1][0][0] > 0
+    finally:
+        store.close()

@@ -193,12 +193,14 @@ VIOLATIONS = (("audit_violations", "SELECT * FROM audit_violations"),
 
 
 def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, ledger_bytes: bytes | None = None,
-                before_build=None, inventory: bool = False, provided=None) -> tuple[Store, BuiltUnits, str]:
+                before_build=None, inventory: bool = False, provided=None,
+                needs: tuple[str, ...] | None = None) -> tuple[Store, BuiltUnits, str]:
     """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
     and the spot checks; returns (store, the built units' header, their sha256). Strict: refuses bad input, listing
     every problem; otherwise loads what is there (for queries). A strict load of the folder's own files starts from
     the store kept beside the audit (jfi.audit.kept) and, when it built one, leaves it to the command to keep.
-    `provided`: the files build just wrote, put into the store from build's own rows (jfi.audit.kept.Provided)."""
+    `provided`: the files build just wrote, put into the store from build's own rows (jfi.audit.kept.Provided).
+    `needs`: for a lenient load (queries), only the rule files making these objects run."""
     units_path = folder.units_path
     if strict:
         folder.require_built(inventory=False)
@@ -216,7 +218,8 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
     store = kept.new_store() if kept is not None else Store(
-        sections=("audit",), needs=NEEDS if strict and before_build is None else None, inventory=not strict or inventory)
+        sections=("audit",), needs=NEEDS if strict and before_build is None else None if strict else needs,
+        inventory=not strict or inventory)
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)

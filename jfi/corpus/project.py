@@ -277,7 +277,12 @@ class CorpusProject:
         store.append("image_copies", {"path": paths, "present": present, "sha256": digests})
         return store
 
-    def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:") -> Store:
-        """The project loaded into a store of its profile's rules; data in another profile's shape is refused."""
+    def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:",
+              needs: tuple[str, ...] | None = None) -> Store:
+        """The project loaded into a store of its profile's rules; data in another profile's shape is refused.
+        `needs`: only the rule files making these objects run (and those making what loading reads)."""
         self.require_profile()
-        return self.load(Store(path, sections=("corpus",), profile=self.profile), goal=goal, hash_images=hash_images)
+        if needs is not None:
+            needs = (*needs, "corpus_items")
+        return self.load(Store(path, sections=("corpus",), profile=self.profile, needs=needs), goal=goal,
+                         hash_images=hash_images)

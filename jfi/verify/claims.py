@@ -35,8 +35,10 @@ class VerifyFolder:
     def claims(self) -> Path:
         return self.root / "claims.jsonl"
 
-    def store(self, extra_claims: Path | None = None) -> Store:
-        store = Store(sections=("verify",))
+    def store(self, extra_claims: Path | None = None, needs: tuple[str, ...] | None = None) -> Store:
+        """The folder's files in a store; `needs`: only the rule files making these objects run (and what the store
+        reads as it is made)."""
+        store = Store(sections=("verify",), needs=None if needs is None else (*needs, "verify_artifact_files"))
         for kind, path in (("verify_artifact", self.artifacts), ("verify_checkpoint", self.checkpoints),
                            ("verify_claim", self.claims), ("verify_claim", extra_claims)):
             if path is not None and Path(path).is_file():

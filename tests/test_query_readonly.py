@@ -152,3 +152,17 @@ def test_a_query_naming_one_view_gets_a_store_without_the_others(audit_folder):
         assert store.scalar(sql) == querying.rows(None, sql + " -- information_schema", folder)[1][0][0] > 0
     finally:
         store.close()
+
+
+def test_a_query_reads_the_inventory_only_when_what_it_names_derives_from_it(audit_folder, monkeypatch):
+    """The captured views are the largest file of a folder: a query of the judged, merged or built rows does not
+    read them; one of the units derived from the capture does."""
+    from jfi import querying
+    from jfi.audit.folder import AuditFolder
+    folder, _ = audit_folder
+    read = []
+    real = AuditFolder.load_inventory
+    monkeypatch.setattr(AuditFolder, "load_inventory", lambda self, *a, **k: (read.append(1), real(self, *a, **k))[1])
+    assert querying.rows(None, "SELECT count(*) FROM audit_batch_lines", folder)[1][0][0] > 0 and not read
+    assert querying.rows(None, "SELECT count(*) FROM audit_draft_rows", folder)[1][0][0] > 0 and not read
+    assert querying.rows(None, "SELECT count(*) FROM audit_units", folder)[1][0][0] > 0 and read

@@ -242,7 +242,9 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
     """Put the folder's files into a store not built yet (each unchanged file from the kept store when there is
     one); returns (the built units' header, their sha256)."""
     units_path = folder.units_path
-    if not strict or inventory:  # queries and the report read the inventory too, when it is there and readable
+    # queries and the report read the inventory too, when it is there and readable (a query whose rule files take
+    # nothing from it does not)
+    if (not strict or inventory) and store.reads_inventory():
         source = folder.inventory_jsonl if regular_file(folder.inventory_jsonl) else folder.manifest
         try:
             if not (kept is not None and kept.take(source)):

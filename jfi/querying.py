@@ -38,7 +38,10 @@ def open_project_store(project, inventory=None, verify=None, sql: str | None = N
     if inventory is not None:
         from .audit.evaluation import load_saved
         from .audit.folder import AuditFolder, load_folder
+        from .audit.kept import for_query
         folder = AuditFolder(inventory)  # the folder's last eval is queryable too
+        if not whole and (kept := for_query(folder.root, needs(("audit",)))) is not None:
+            return kept  # the folder's files as the kept store holds them (no comment: the statement reads no catalog)
         return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root),
                            needs=needs(("audit",)))[0].describe(columns)
     return project.store(goal=project.resolve_goal(None),
@@ -69,6 +72,8 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
         if memory_limit is not None:  # else JFI_MEMORY_LIMIT, as the store set it
             store.con.execute(f"SET memory_limit = '{memory_limit.strip()}'")
         readonly.lock_down(store.con)
+        # in a transaction rolled back whatever happens: nothing the statement did could stay in the store
+        store.con.execute("BEGIN TRANSACTION")
         timer.start()
         try:
             cur = store.con.execute(sql)
@@ -87,7 +92,11 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
         return result
     finally:
         timer.cancel()
-        store.close()
+        try:
+            store.con.execute("ROLLBACK")
+        except duckdb.Error:
+            pass  # none begun (a refused setting), or one the interrupt ended
+        store.close(keep=False)  # a query writes nothing back (the kept store it may have read stays as it was)
 
 
 def run(project, sql: str, fmt: str, inventory=None, verify=None, **limits) -> str:

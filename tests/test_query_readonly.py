@@ -1,7 +1,9 @@
 """`jfi query` is read-only in fact: every write, file read, attach and extension statement is refused."""
 import pytest
 
-from conftest import snapshot
+import json
+
+from conftest import Jfi, dump, snapshot
 
 REFUSED = [
     "COPY (SELECT 'x') TO 'corpus/functional-images.jsonl' (FORMAT csv)",
@@ -110,6 +112,8 @@ AUDIT_QUERIES = [
     "SELECT (SELECT count(*) FROM audit_hidden_units) AS hidden, is_decisive('link_no_accessible_name') AS decisive",
     "SELECT type, count(*) FROM audit_draft_rows GROUP BY ALL ORDER BY ALL",
     "SELECT * FROM audit_worklist_rows ORDER BY ALL",
+    "SELECT kind, count(*) FROM raw_lines GROUP BY ALL ORDER BY ALL",
+    "SELECT count(*) FROM raw_merge_runs",
     "EXPLAIN SELECT * FROM audit_units",
 ]
 
@@ -121,7 +125,13 @@ def audit_folder(tmp_path_factory):
     from jfi import querying
     folder = made(tmp_path_factory.mktemp("query"), [
         view("home", links=[link("Fares", "/f"), link("Learn more", "/a")], images=[image()], navs=[nav("Home", "Fares")]),
-        view("fares", navs=[nav("Fares", "Home")])], ("build",), ("merge",))
+        view("fares", navs=[nav("Fares", "Home")])], ("build",))
+    for batch in sorted((folder / "batches").glob("*.jsonl")):  # every batch judged, then merged here: the kept store
+        ids = [json.loads(x)["id"] for x in batch.read_text().splitlines()]  # is this folder's own
+        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text(dump(
+            [{"id": i, "judgment": "no", "confidence": "high", "rationale": "Vague.", "fix": "Name it.",
+              "needs_human": False, "drafted_by": "judge-a"} for i in ids]))
+    assert Jfi(folder.parent)("audit", "merge", "--inventory", str(folder)).exit_code == 0
     return folder, querying.rows(None, OBJECTS, folder)[1][0][0]
 
 
@@ -166,3 +176,29 @@ def test_a_query_reads_the_inventory_only_when_what_it_names_derives_from_it(aud
     assert querying.rows(None, "SELECT count(*) FROM audit_batch_lines", folder)[1][0][0] > 0 and not read
     assert querying.rows(None, "SELECT count(*) FROM audit_draft_rows", folder)[1][0][0] > 0 and not read
     assert querying.rows(None, "SELECT count(*) FROM audit_units", folder)[1][0][0] > 0 and read
+
+
+def test_a_query_of_what_the_kept_store_holds_reads_it_as_it_is_and_writes_nothing(audit_folder, monkeypatch):
+    """The judged, merged and built rows of a folder whose files are as the kept store was made from: the query reads
+    that store (no load of the folder), answers as a load of the folder does, and leaves every file, the store's
+    included, byte-identical. A changed file: the folder is loaded, and the answer is the new one."""
+    from jfi import querying
+    import jfi.audit.folder
+    folder, _ = audit_folder
+    sql = "SELECT id, draft_judgment, status FROM audit_draft_rows ORDER BY id"
+    whole = querying.rows(None, sql + " -- information_schema", folder)
+    loads = []
+    real = jfi.audit.folder.load_folder
+    monkeypatch.setattr(jfi.audit.folder, "load_folder", lambda *a, **k: (loads.append(1), real(*a, **k))[1])
+    before = snapshot(folder)
+    assert (folder / ".jfi" / "audit.duckdb").is_file()
+    assert querying.rows(None, sql, folder) == whole and not loads
+    assert snapshot(folder) == before
+    judged = next((folder / "batches").glob("*.judged.jsonl"))
+    text = judged.read_text()
+    try:
+        judged.write_text(text.replace('"judgment":"no"', '"judgment":"yes"', 1))
+        changed = querying.rows(None, sql, folder)
+        assert loads and changed != whole and changed == querying.rows(None, sql + " -- information_schema", folder)
+    finally:
+        judged.write_text(text)

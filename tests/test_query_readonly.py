@@ -131,7 +131,8 @@ def audit_folder(tmp_path_factory):
         batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text(dump(
             [{"id": i, "judgment": "no", "confidence": "high", "rationale": "Vague.", "fix": "Name it.",
               "needs_human": False, "drafted_by": "judge-a"} for i in ids]))
-    assert Jfi(folder.parent)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    for command in ("merge", "report"):  # the stores kept without and with the inventory are this folder's own
+        assert Jfi(folder.parent)("audit", command, "--inventory", str(folder)).exit_code == 0
     return folder, querying.rows(None, OBJECTS, folder)[1][0][0]
 
 
@@ -170,6 +171,8 @@ def test_a_query_reads_the_inventory_only_when_what_it_names_derives_from_it(aud
     from jfi import querying
     from jfi.audit.folder import AuditFolder
     folder, _ = audit_folder
+    import jfi.audit.kept
+    monkeypatch.setattr(jfi.audit.kept, "for_query", lambda root, needs: None)  # a load of the folder, every time
     read = []
     real = AuditFolder.load_inventory
     monkeypatch.setattr(AuditFolder, "load_inventory", lambda self, *a, **k: (read.append(1), real(self, *a, **k))[1])
@@ -193,7 +196,10 @@ def test_a_query_of_what_the_kept_store_holds_reads_it_as_it_is_and_writes_nothi
     before = snapshot(folder)
     assert (folder / ".jfi" / "audit.duckdb").is_file()
     assert querying.rows(None, sql, folder) == whole and not loads
-    assert snapshot(folder) == before
+    units = "SELECT id, type, flags FROM audit_units ORDER BY id"  # from the store the report kept with the inventory
+    assert (folder / ".jfi" / "audit-inventory.duckdb").is_file()
+    assert querying.rows(None, units, folder) == querying.rows(None, units + " -- information_schema", folder)
+    assert len(loads) == 1 and snapshot(folder) == before
     judged = next((folder / "batches").glob("*.judged.jsonl"))
     text = judged.read_text()
     try:

@@ -148,31 +148,42 @@ def input_files(root: Path, inventory: bool) -> list[Path]:
             root / "spot-checks.jsonl"]
 
 
-# what the kept store (without the inventory) holds every row of, as a load of the folder for a query would: the lines of
-# these kinds of file, and the input tables made from them
+# what the kept store holds every row of, as a load of the folder for a query would: the lines of these kinds of file,
+# and the input tables made from them (the store kept with the inventory, for the report, holds it too)
 KEPT_KINDS = frozenset({"unit", "batch", "judged", "ratification", "spot_check", "standard"})
 KEPT_TABLES = frozenset({"ledger_digests", "unit_pins", "field_specs"})
 
 
 def for_query(root: Path, needs: tuple[str, ...]) -> Store | None:
-    """The store kept beside the folder, as it is, for a query of `needs` (opened with external access off, never
+    """A store kept beside the folder, as it is, for a query of `needs` (opened with external access off, never
     written: close it with keep=False), when it matches the folder's files as they are, holds the rules making those
-    objects, and those rules read only what it holds (not the inventory, the merges' history or the last eval, which
-    a query's own load adds). None otherwise: the query loads the folder itself."""
+    objects, and those rules read only what it holds (not the merges' history or the last eval, which a query's own
+    load adds; the inventory only from the store kept with it). None otherwise: the query loads the folder itself."""
     from .. import rulebook
     files = rulebook.in_use(rulebook.load()[0], ("audit",), None, needs)
     inputs = rulebook.inputs_read(files)  # each file's inputs through everything it reads, kinds kept
+    read = set()
     for f in files:
         named = f.creates & set(needs)
-        if f.input_layer and named - KEPT_TABLES:  # an input table named itself (eval_settings, raw_lines, ...)
-            return None
-        for table, kind in inputs[f.rel] if named and not f.input_layer else ():
-            if not (kind in KEPT_KINDS if table in rulebook.KINDED else table in KEPT_TABLES):
-                return None
-    if not (root / DIR / "audit.duckdb").is_file():
+        if f.input_layer and named:  # an input table named itself (raw_inventory, eval_settings, raw_lines, ...)
+            read |= {(name, None) for name in named}
+        read |= inputs[f.rel] if named and not f.input_layer else set()
+    for inventory in (False, True):
+        kinds, tables = (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else \
+            (KEPT_KINDS, KEPT_TABLES)
+        if all(kind in kinds if table in rulebook.KINDED else table in tables for table, kind in read):
+            store = _kept_as_it_is(root, inventory, {f.rel for f in files})
+            if store is not None:
+                return store
+    return None
+
+
+def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None:
+    """The store kept with (or without) the inventory, when it matches the folder's files and ran these rule files."""
+    if not (root / DIR / ("audit-inventory.duckdb" if inventory else "audit.duckdb")).is_file():
         return None
     try:
-        kept = KeptStore(root, False)
+        kept = KeptStore(root, inventory)
     except (JfiError, OSError):  # a file that cannot be read: the query's own load says which
         return None
     hit = kept.reuse()
@@ -181,7 +192,7 @@ def for_query(root: Path, needs: tuple[str, ...]) -> Store | None:
         return None
     _reused.remove(kept.path)  # a query's, not the command's: nothing to rebuild should it fail
     store = hit[0]
-    if not {f.rel for f in files} <= {f.rel for f in store.files}:
+    if not rules <= {f.rel for f in store.files}:
         store.close(keep=False)
         return None
     return store

@@ -168,14 +168,12 @@ def for_query(root: Path, needs: tuple[str, ...]) -> Store | None:
         if f.input_layer and named:  # an input table named itself (raw_inventory, eval_settings, raw_lines, ...)
             read |= {(name, None) for name in named}
         read |= inputs[f.rel] if named and not f.input_layer else set()
-    for inventory in (False, True):
-        kinds, tables = (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else \
-            (KEPT_KINDS, KEPT_TABLES)
-        if all(kind in kinds if table in rulebook.KINDED else table in tables for table, kind in read):
-            store = _kept_as_it_is(root, inventory, {f.rel for f in files})
-            if store is not None:
-                return store
-    return None
+    inventory = any(table == "raw_inventory" or kind == "inventory" for table, kind in read)  # the report's store
+    kinds, tables = (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else \
+        (KEPT_KINDS, KEPT_TABLES)
+    if not all(kind in kinds if table in rulebook.KINDED else table in tables for table, kind in read):
+        return None
+    return _kept_as_it_is(root, inventory, {f.rel for f in files})
 
 
 def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None:

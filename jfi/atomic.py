@@ -30,7 +30,6 @@ from .errors import JfiError
 JOURNAL = re.compile(r"^\.jfi-commit-[\w-]+\.json$")
 # temp files of this module (.<name>.jfi-<token>.tmp), of DuckDB beside them (.wal), and of earlier releases
 LEFTOVER = re.compile(r"^\..+\.(jfi-[\w-]+\.tmp|[a-z0-9_]{8}\.tmp|\d+\.tmp)(\.wal)?$|^\.jfi-commit-[\w-]+\.json\.part$")
-STAGED = re.compile(r"^\..+\.jfi-[\w-]+\.tmp$")  # a staged folder of this module (AtomicFiles.stage)
 LOCK_NAME = ".jfi.lock"
 PRIVATE = ".jfi"  # the folder where jfi keeps its stores (jfi.audit.kept); no output goes there
 
@@ -56,7 +55,7 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.jfi-(?P<token>[\w-]+)\.tmp$")
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.jfi-(?P<token>[\w-]+)\.tmp$")  # a temp file or staged folder of AtomicFiles
 
 
 def _journal_path(folder: Path, rel, journal: Path) -> Path:
@@ -159,7 +158,7 @@ def clean_leftovers(folder: Path) -> None:
         return
     for name in names:
         path = Path(folder) / name
-        if STAGED.match(name) and path.is_dir() and not path.is_symlink():  # a staged folder never put in place
+        if TEMP_NAME.match(name) and path.is_dir() and not path.is_symlink():  # a staged folder never put in place
             shutil.rmtree(path, ignore_errors=True)
         elif LEFTOVER.match(name):
             try:

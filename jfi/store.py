@@ -57,7 +57,7 @@ def _spill_home(temp: str) -> Path:
     return private if own else Path(tempfile.mkdtemp(prefix="jfi-duckdb-", dir=temp))
 
 
-def _of_inventory(pair: tuple) -> bool:
+def of_inventory(pair: tuple) -> bool:
     """Whether an input a rule file reads (rulebook.inputs_read: table, kind) is the audit inventory."""
     return INPUT_KINDS.get(pair[0]) == ("inventory",) or pair[1] == "inventory"
 
@@ -67,8 +67,8 @@ def without_inventory(files: tuple) -> tuple:
     from them): in a store that never holds one, their tables are empty. All of them stay when a file making tables
     from other inputs also reads the inventory (it needs the empty tables to exist)."""
     inputs = rulebook.inputs_read(files)
-    left_out = {f.rel for f in files if not f.input_layer and inputs[f.rel] and all(map(_of_inventory, inputs[f.rel]))}
-    if any(f.rel not in left_out and (f.made or f.adds) and any(map(_of_inventory, inputs[f.rel])) for f in files):
+    left_out = {f.rel for f in files if not f.input_layer and inputs[f.rel] and all(map(of_inventory, inputs[f.rel]))}
+    if any(f.rel not in left_out and (f.made or f.adds) and any(map(of_inventory, inputs[f.rel])) for f in files):
         return files
     return tuple(f for f in files if f.rel not in left_out)
 
@@ -171,7 +171,7 @@ class Store:
         """Whether a rule file this store runs takes rows from the audit inventory (the captured views)."""
         if self._inputs is None:
             self._inputs = rulebook.inputs_read(self.files)
-        return any(_of_inventory(pair) for f in self.files if not f.input_layer for pair in self._inputs[f.rel])
+        return any(of_inventory(pair) for f in self.files if not f.input_layer for pair in self._inputs[f.rel])
 
     def kinds_outside(self, sources: list[str]) -> set[str]:
         """The input kinds of the rows of every source but these ('inventory' for the inventory read whole)."""

@@ -218,7 +218,7 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
     store = kept.new_store() if kept is not None else Store(
-        sections=("audit",), needs=NEEDS if strict and before_build is None else None if strict else needs,
+        sections=("audit",), needs=needs if not strict else NEEDS if before_build is None else None,
         inventory=not strict or inventory)
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)

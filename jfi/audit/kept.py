@@ -37,7 +37,8 @@ from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..errors import JfiError
 from ..output import note
 from ..paths import own_folder, regular_file
-from ..store import CARRIED, Store
+from .. import rulebook
+from ..store import CARRIED, Store, of_inventory
 
 DIR = PRIVATE
 FORMAT = "kept-store/1"
@@ -159,16 +160,13 @@ def for_query(root: Path, needs: tuple[str, ...]) -> Store | None:
     written: close it with keep=False), when it matches the folder's files as they are, holds the rules making those
     objects, and those rules read only what it holds (not the merges' history or the last eval, which a query's own
     load adds; the inventory only from the store kept with it). None otherwise: the query loads the folder itself."""
-    from .. import rulebook
     files = rulebook.in_use(rulebook.load()[0], ("audit",), None, needs)
     inputs = rulebook.inputs_read(files)  # each file's inputs through everything it reads, kinds kept
     read = set()
     for f in files:
-        named = f.creates & set(needs)
-        if f.input_layer and named:  # an input table named itself (raw_inventory, eval_settings, raw_lines, ...)
-            read |= {(name, None) for name in named}
-        read |= inputs[f.rel] if named and not f.input_layer else set()
-    inventory = any(table == "raw_inventory" or kind == "inventory" for table, kind in read)  # the report's store
+        if named := f.creates & set(needs):  # an input table named itself (raw_inventory, eval_settings, ...) is read
+            read |= {(name, None) for name in named} if f.input_layer else inputs[f.rel]
+    inventory = any(map(of_inventory, read))  # the report's store, kept with the inventory
     kinds, tables = (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else \
         (KEPT_KINDS, KEPT_TABLES)
     if not all(kind in kinds if table in rulebook.KINDED else table in tables for table, kind in read):

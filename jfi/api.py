@@ -153,10 +153,11 @@ def open_audit(folder: str | Path) -> Audit:
     return Audit(folder)
 
 
-def import_inventory(manifest: str | Path, out: str | Path) -> Audit:
-    """Take in a content-inventory/v1 manifest made elsewhere as a new audit folder, and open it."""
+def import_inventory(manifest: str | Path, out: str | Path, *, replace: bool = False) -> Audit:
+    """Take in a content-inventory/v1 manifest made elsewhere as a new audit folder (replace: over an audit already
+    there), and open it."""
     from .capture import import_inventory as importer
-    _run(importer.run, Path(manifest), Path(out))
+    _run(importer.run, Path(manifest), Path(out), replace=replace)
     return Audit(out)
 
 

@@ -457,13 +457,14 @@ def audit_combine(shards: list[Path] = typer.Argument(..., help="The slice folde
 @audit_app.command("import-inventory")
 @guarded
 def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-inventory/v1 inventory-run.json."),
-                           out: Path = typer.Option(..., "--out", help="Folder to write inventory.jsonl into.")):
+                           out: Path = typer.Option(..., "--out", help="Folder to write inventory.jsonl into."),
+                           replace: bool = typer.Option(False, "--replace", help="Replace an audit already in --out (what was derived from it goes too).")):
     """Read a content-inventory/v1 manifest made elsewhere into an audit folder.
 
     Example: jfi audit import-inventory old/inventory-run.json --out audits/imported
     """
     from .capture import import_inventory
-    return import_inventory.run(manifest, out)
+    return import_inventory.run(manifest, out, replace=replace)
 
 
 @audit_app.command("build")

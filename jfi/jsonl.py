@@ -123,12 +123,23 @@ def json_problems(source: str, numbers: list[int], texts: list[str]) -> list[dic
     return rows
 
 
-def parse_json(text: str | bytes, source, line: int | None = None):
-    """One JSON document, or a refusal naming the file and line (bad JSON, bad UTF-8, nesting too deep)."""
+def _keys_once(pairs):
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Duplicate(next(k for k, _ in pairs if [q for q, _ in pairs].count(k) > 1))
+    return value
+
+
+def parse_json(text: str | bytes, source, line: int | None = None, *, keys_once: bool = False):
+    """One JSON document, or a refusal naming the file and line (bad JSON, bad UTF-8, nesting too deep; with
+    keys_once, a key repeated in an object, where the last one would silently win)."""
     if isinstance(text, bytes):
         text = decode_utf8(text, source)
     try:
-        return strict_loads(text)
+        return strict_loads(text, **({"object_pairs_hook": _keys_once} if keys_once else {}))
+    except _Duplicate as d:
+        raise JfiError("invalid_json", f'key "{clip(d.args[0], 60)}" appears more than once', source=str(source),
+                       line=line) from None
     except RecursionError:
         raise JfiError("invalid_json", "nested too deeply to read", source=str(source), line=line) from None
     except json.JSONDecodeError as e:

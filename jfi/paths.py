@@ -72,3 +72,21 @@ def png_bytes(path: Path, *, source: str | None = None, line: int | None = None)
         raise JfiError("unsafe_path", f"{path.name} is not a PNG image (a screenshot must be one)",
                        source=source or str(path), line=line, field="screenshot")
     return data
+
+
+def output_file(path: Path, *, reads=(), kind: str, same_kind=None) -> Path:
+    """A file a command was told to write (`--write-baseline F`, `--screenshot F`), checked before anything is read or
+    written: never a file any of `reads` (the folders whose files the command reads as input) takes as input, and
+    never an existing file that is not of the output's own kind (`same_kind(path)` says; a refusal otherwise): an
+    output replaces only an earlier output of itself."""
+    path = Path(path)
+    for folder in reads:
+        if folder.reads(path):
+            raise JfiError("output_is_input", f"is a file {folder.root} reads as input; write the {kind} elsewhere "
+                           "(outputs never replace inputs)", source=str(path))
+    if os.path.lexists(path):
+        regular_file(path)  # a symlink or a folder in its place is refused
+        if same_kind is None or not same_kind(path):
+            raise JfiError("would_overwrite", f"exists and is not a {kind}; name a new file or an earlier {kind}",
+                           source=str(path))
+    return path

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,12 @@ from .kept import NEEDS, KeptStore
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
 BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency",
                "audit_hidden_units", "audit_axe_runs", "audit_axe_nodes", "audit_flag_rules")
+
+
+# what an audit folder's commands read as input: no command writes over one of these except the command that owns it
+INPUT_FILES = {"inventory.jsonl", "inventory-run.json", "judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl",
+               "standards.jsonl", "audit.toml", "spot-check-sample.jsonl", "draft-judgments.json", ".jfi.lock"}
+INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit"}
 
 
 def units_head(path: Path) -> dict:
@@ -52,6 +59,14 @@ class AuditFolder:
             raise JfiError("no_audit", f"no audit in {self.root} (no inventory.jsonl, inventory-run.json or "
                            "judgment-units.json)", source=str(self.root))
         recover(self.root)  # a commit interrupted by a kill is finished before anything reads the folder
+
+    def reads(self, path: Path) -> bool:
+        """Whether `path` is a file this folder's commands read as input (see INPUTS), wherever it is named from."""
+        try:
+            rel = Path(os.path.realpath(path)).relative_to(os.path.realpath(self.root))
+        except ValueError:
+            return False
+        return bool(rel.parts) and (rel.as_posix() in INPUT_FILES or rel.parts[0] in INPUT_FOLDERS)
 
     @property
     def units_path(self) -> Path:

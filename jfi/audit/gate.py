@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import atomic_write, parse_json, writer_lock
 from ..output import err, say
-from ..paths import regular_file
+from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
 
 SCHEMA = "jfi-gate-baseline/v1"
@@ -21,20 +21,36 @@ LEVELS = {  # fail level -> the results that are findings at it (SQL over audit_
 }
 
 
-def read_baseline(path: Path) -> set[str]:
+def read_baseline(path: Path, fail_on: str | None = None) -> set[str]:
+    """The fingerprints of a baseline; refused when it is not one (a key twice included), or was written at another
+    fail level than the gate's (its findings would be compared with findings of another kind)."""
     if not regular_file(path):
         raise JfiError("no_baseline", "the baseline is not a file; write one with --write-baseline", source=str(path))
-    doc = parse_json(Path(path).read_bytes(), path)
+    doc = parse_json(Path(path).read_bytes(), path, keys_once=True)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("fingerprints"), list) \
-            or not all(isinstance(f, str) for f in doc["fingerprints"]):
-        raise JfiError("invalid_baseline", f'a baseline is {{"schema": "{SCHEMA}", "fingerprints": [strings]}}',
-                       source=str(path), field="fingerprints")
+            or not all(isinstance(f, str) for f in doc["fingerprints"]) or doc.get("fail_on", fail_on) not in LEVELS:
+        raise JfiError("invalid_baseline", f'a baseline is {{"schema": "{SCHEMA}", "fail_on": LEVEL, '
+                       '"fingerprints": [strings]}', source=str(path), field="fingerprints")
+    if fail_on is not None and doc.get("fail_on", fail_on) != fail_on:
+        raise JfiError("baseline_level", f'the baseline was written at --fail-on {doc["fail_on"]}, the gate runs at '
+                       f"{fail_on}; pass --fail-on {doc['fail_on']} or write a baseline at {fail_on}",
+                       source=str(path), field="fail_on")
     return set(doc["fingerprints"])
+
+
+def is_baseline(path: Path) -> bool:
+    try:
+        read_baseline(path)
+        return True
+    except JfiError:
+        return False
 
 
 def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> int:
     folder.require_built(inventory=False)  # the rest when loading
-    known = read_baseline(baseline) if baseline else set()
+    if write_baseline:
+        output_file(write_baseline, reads=[folder], kind="gate baseline", same_kind=is_baseline)
+    known = read_baseline(baseline, fail_on) if baseline else set()
     with writer_lock(folder.root):
         store = load_folder(folder, strict=True)[0]
         try:

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..version import __version__
-from ..jsonl import AtomicFiles, writer_lock
-from ..paths import inside, own_folder, png_bytes, regular_file
+from ..jsonl import AtomicFiles, atomic_write, writer_lock
+from ..errors import JfiError
+from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, regular_file
 from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
 from .folder import AuditFolder, load_folder
@@ -424,16 +425,22 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
                 try:
                     page = await browser.new_page(viewport={"width": 1100, "height": 1500})
                     await page.goto(page_path.resolve().as_uri() + query)
-                    await page.screenshot(path=str(png))
+                    return await page.screenshot()
                 finally:
                     await browser.close()
+    data = asyncio.run(take())
     png.parent.mkdir(parents=True, exist_ok=True)
-    asyncio.run(take())
+    atomic_write(png, data)
 
 
 @commits
 def report(folder: AuditFolder, shot: Path | None = None) -> int:
     folder.require_built(inventory=False)  # the rest when loading
+    if shot is not None:  # checked before anything is written
+        if Path(shot).suffix.lower() != ".png":
+            raise JfiError("not_png", "the report's picture is a PNG file; name one ending in .png", source=str(shot))
+        output_file(shot, reads=[folder], kind="PNG picture",
+                    same_kind=lambda p: p.read_bytes()[:len(PNG_SIGNATURE)] == PNG_SIGNATURE)
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder, inventory=True)
         try:

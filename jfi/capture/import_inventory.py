@@ -3,15 +3,18 @@ manifest is read view by view (a streaming JSON parser), so memory stays flat wh
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import orjson
 
+from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import checked_header, views_of
 from ..output import say
+from .capture import derived_files
 
 
 VIEW = b'{"record":"view",'  # how a view's line in inventory.jsonl starts, before the view's own keys
@@ -27,23 +30,28 @@ def _encoded(view: dict) -> bytes:
         return json.dumps(view, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def run(path: Path, out: Path) -> int:
+def run(path: Path, out: Path, *, replace: bool = False) -> int:
     """inventory.jsonl (the run header, then a line per view, written as the views stream by) and inventory-run.json:
     the manifest itself when no view had to change, else the manifest with the changed views (made from
     inventory.jsonl's lines)."""
-    fields = checked_header(path)
     out = Path(out)
+    held = [name for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")
+            if os.path.lexists(out / name)]
+    if held and not replace:
+        raise JfiError("capture_exists", f"{out} already holds an audit ({', '.join(held)}); new captures go in new "
+                       "folders (or pass --replace)", source=str(out))
+    fields = checked_header(path)
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     try:
-        return _write(path, out, fields)
+        return _write(path, out, fields, replace)
     except BaseException:
         if made:  # a refused import leaves no folder behind (only the lock file was ever made there)
             shutil.rmtree(out, ignore_errors=True)
         raise
 
 
-def _write(path: Path, out: Path, fields: dict) -> int:
+def _write(path: Path, out: Path, fields: dict, replace: bool) -> int:
     from ..version import __version__
     total = noted = 0
     with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body:
@@ -70,5 +78,7 @@ def _write(path: Path, out: Path, fields: dict) -> int:
                 for n, line in enumerate(body):
                     fh.write((b",\n" if n else b"") + b"{" + line[len(VIEW):-1])
                 fh.write(f'\n], "view_count": {count}}}\n'.encode("utf-8"))
+        for old in derived_files(out, {}) if replace else ():  # what was derived from the capture it replaces
+            files.remove(old)
     say(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
     return 0

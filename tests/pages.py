@@ -73,6 +73,7 @@ ROUTES = {
 
 
 SEEN: list[tuple[str, str, str]] = []  # (method, Host header, path) of every request the server received
+REDIRECTS: dict[str, str] = {}  # path -> where a 302 sends it
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -87,6 +88,11 @@ class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         SEEN.append(("GET", self.headers.get("Host", ""), self.path))
         path = self.path.split("?")[0]
+        if path in REDIRECTS:
+            self.send_response(302)
+            self.send_header("Location", REDIRECTS[path])
+            self.end_headers()
+            return
         if path == "/away":
             self.send_response(302)
             host, port = self.server.server_address[:2]

@@ -129,3 +129,65 @@ def test_a_huge_page_is_captured_capped_and_flagged_within_its_budget(tmp_path):
     assert "ax" not in inv["links"][0] and "accessibility tree not read" in " ".join(view["environment_notes"])
     assert inv["links"][499]["selector"].endswith("main > a:nth-of-type(500)")
     assert inv["images"][0]["selector"].endswith("main > img:nth-of-type(1)")
+
+
+class Listener:
+    """A server on another loopback port that counts every connection made to it (what a page must never reach)."""
+
+    def __init__(self):
+        import socket
+        import threading
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port, self.hits = self.sock.getsockname()[1], []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            conn.settimeout(1)
+            try:
+                self.hits.append(conn.recv(200).split(b"\r\n")[0])
+            except OSError:
+                self.hits.append(b"")
+            conn.close()
+
+
+BENEATH = """<!doctype html><title>Beneath</title><main><h1>Beneath</h1><a href="/other.html">Other</a></main>
+<script type="speculationrules">{{"prefetch": [{{"source": "list", "urls": ["http://127.0.0.1:{port}/prefetch?q=1"]}}],
+ "prerender": [{{"source": "list", "urls": ["http://127.0.0.1:{port}/prerender?q=2"]}}]}}</script>
+<img src="/redirect.png" alt="moved">
+<script>
+const code = "new WebSocket('ws://127.0.0.1:{port}/socket'); fetch('http://127.0.0.1:{port}/worker').catch(() => {{}});";
+new Worker(URL.createObjectURL(new Blob([code], {{type: 'text/javascript'}})));
+new Worker('data:text/javascript,' + encodeURIComponent(code));
+try {{ new SharedWorker(URL.createObjectURL(new Blob([code], {{type: 'text/javascript'}}))); }} catch (e) {{}}
+</script>"""
+
+
+def test_nothing_beneath_the_routing_reaches_another_port(live, tmp_path):
+    """Speculation rules, workers' sockets and fetches (dedicated, shared, blob, data) and a subresource redirected to
+    another port reach no server, served or live, and are counted in the view's notes."""
+    httpd, origin = live
+    other = Listener()
+    page = BENEATH.format(port=other.port)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(page)
+    (site / "views.txt").write_text("home,p,/\n")
+    pages.ROUTES["/beneath.html"] = ("Beneath", page.split("</title>", 1)[1])
+    pages.REDIRECTS["/redirect.png"] = f"http://127.0.0.1:{other.port}/redirected.png"
+    (tmp_path / "live.txt").write_text(f"home,p,{origin}/beneath.html\n")
+    jfi = Jfi(tmp_path)
+    for out, args in (("served", ["--serve", str(site), "--urls-file", str(site / "views.txt")]),
+                      ("live", ["--urls-file", str(tmp_path / "live.txt")])):
+        r = jfi("audit", "inventory", *args, "--out", str(tmp_path / out), "--settle", "1200")
+        assert r.exit_code in (0, 1), r.stderr
+        rec = json.loads((tmp_path / out / "inventory.jsonl").read_text().splitlines()[1])
+        assert rec["inventory"] is not None, (out, rec["nav_error"])
+        assert any("beneath the page's routing refused" in n for n in rec["environment_notes"]), (out, rec)
+    assert other.hits == [], other.hits

@@ -16,7 +16,7 @@ from ..errors import JfiError
 from ..manifest import SHOT_MAX_HEIGHT
 from ..progress import Progress
 from . import axe, axnames, reveal
-from .routing import FolderSite, Guard
+from .routing import FolderSite, Guard, Sink, origin_of
 from .views import View
 
 CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
@@ -38,7 +38,9 @@ METHOD_BOUNDARY = [
     "the WCAG 2.x A and AA rules unless audit.toml chooses; its violations and incomplete results are recorded per "
     "view under `axe` (up to 500 nodes; the rest counted).",
     "Read-only: only GETs to the view's own origin are let through (other requests are blocked and counted in "
-    "environment_notes), popups are closed unloaded; reducedMotion=reduce; a per-view time budget; a navigation "
+    "environment_notes; beneath the routing the browser's only network is a proxy that refuses everything but a "
+    "live view's own origin, so prefetches, prerenders, workers' sockets and redirects reach no other host or port "
+    "and are counted too), popups are closed unloaded; reducedMotion=reduce; a per-view time budget; a navigation "
     "error, an HTTP error page or a navigation to another origin (never followed) is an environment note, never "
     "product evidence.",
 ]
@@ -239,14 +241,35 @@ class Tabs:
 
     def __init__(self, browser, opts: Options):
         self.browser, self.opts, self.free = browser, opts, []
+        self.sinks: dict = {}  # each context -> its Sink (jfi.capture.routing): its only way to the network
 
-    async def take(self):
-        if self.free:
-            return self.free.pop()
-        context = await self.browser.new_context(viewport={"width": self.opts.viewport[0], "height": self.opts.viewport[1]},
-                                                 locale="en-US", reduced_motion="reduce", service_workers="block")
+    async def take(self, origin: str):
+        """A tab for a view of `origin`: a free one whose context may reach that origin, else a new context, whose
+        network is a Sink letting through only that origin when the view is live (nothing when served)."""
+        reach = None if self.opts.site is not None else origin
+        for n, (context, page, allowed) in enumerate(self.free):
+            if allowed == reach:
+                del self.free[n]
+                return context, page, allowed
+        sink = await Sink().start()
+        try:
+            context = await self.browser.new_context(
+                viewport={"width": self.opts.viewport[0], "height": self.opts.viewport[1]}, locale="en-US",
+                reduced_motion="reduce", service_workers="block", proxy=sink.proxy(reach))
+        except BaseException:
+            await sink.close()
+            raise
+        self.sinks[context] = sink
         await context.add_init_script(NO_WEBRTC)
-        return context, await context.new_page()
+        return context, await context.new_page(), reach
+
+    def watch(self, tab, guard: Guard) -> None:
+        """What the tab's sink refuses counts against this view."""
+        self.sinks[tab[0]].guard = guard
+
+    async def close(self) -> None:
+        for sink in self.sinks.values():
+            await sink.close()
 
     async def give_back(self, tab, guard: Guard, *, reuse: bool = True) -> None:
         """The tab emptied for the next view; closed with its context when it does not empty cleanly, or when `reuse`
@@ -254,7 +277,8 @@ class Tabs:
         the emptying up to its own time limit)."""
         if reuse:
             try:
-                await asyncio.wait_for(self._empty(*tab, guard), timeout=10)
+                self.sinks[tab[0]].guard = None
+                await asyncio.wait_for(self._empty(*tab[:2], guard), timeout=10)
                 self.free.append(tab)
                 return
             except Exception:
@@ -263,6 +287,9 @@ class Tabs:
             await asyncio.wait_for(tab[0].close(), timeout=10)
         except Exception:
             pass
+        sink = self.sinks.pop(tab[0], None)
+        if sink is not None:
+            await sink.close()
 
     @staticmethod
     async def _empty(context, page, guard: Guard) -> None:
@@ -287,11 +314,13 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
            "nav_error": None, "final_url": None, "stayed_on_route_host": False, "load_ms": None,
            "inventory": None, "screenshot": None, "environment_notes": []}
     started = time.monotonic()
-    context, page = tab = await tabs.take()
+    tab = await tabs.take(origin_of(view.url))
+    context, page = tab[:2]
     if page.viewport_size != {"width": size[0], "height": size[1]}:
         await page.set_viewport_size({"width": size[0], "height": size[1]})
     guard = Guard(view.url, opts.site)
     guard.main_page = page
+    tabs.watch(tab, guard)
     await context.route("**/*", guard.handle)
     await context.route_web_socket(ANY_URL, guard.on_web_socket)  # answered here: no socket reaches any server
     context.on("page", guard.on_page)  # any other page is a popup
@@ -340,7 +369,10 @@ async def _capture_all(views: list[View], opts: Options, *, progress: bool = Tru
                             shown.step(rec["inventory"] is not None, f"{rec['view_id']}{at}: {describe(rec)}")
                         return rec
 
-                records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
+                try:
+                    records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
+                finally:
+                    await tabs.close()
             finally:
                 await browser.close()
     return list(records), shots

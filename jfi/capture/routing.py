@@ -5,9 +5,14 @@
 - Capture is read-only in fact: non-GET requests, requests to another origin than the view's, anything a popup
   asks for and every WebSocket are blocked and counted; a top-level navigation (a redirect included) to another
   origin is not followed.
+- Beneath the routing, each browser context talks to the network only through its own Sink: a proxy on loopback
+  that lets nothing through. What the routing never sees (speculation-rules prefetch and prerender, a worker's
+  WebSocket or fetch, a redirect a subresource was answered with) reaches no server: the attempt is refused there
+  and counted in the view's notes. Only a live view's own origin bypasses it (a served folder needs no network).
 """
 from __future__ import annotations
 
+import asyncio
 import mimetypes
 import urllib.parse
 from pathlib import Path
@@ -66,14 +71,16 @@ class Guard:
     def __init__(self, view_url: str, site: FolderSite | None = None):
         self.origin, self.site = origin_of(view_url), site
         self.main_page = None
-        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0, "websockets": 0}
+        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0, "websockets": 0, "network": 0}
         self.off_host: str | None = None  # where a top-level navigation tried to go
         self.extra_notes: list[str] = []  # notes of the capture itself (e.g. names left to the DOM approximation)
 
     def notes(self) -> list[str]:
         """The environment notes of what was blocked, one per kind that happened."""
         words = {"non_get": "non-GET request(s) blocked", "other_origin": "request(s) to another origin blocked",
-                 "popups": "popup(s) closed unloaded", "websockets": "WebSocket(s) closed unconnected"}
+                 "popups": "popup(s) closed unloaded", "websockets": "WebSocket(s) closed unconnected",
+                 "network": "connection(s) beneath the page's routing refused (prefetch, prerender, a worker's "
+                            "socket or fetch, a redirect)"}
         out = [f"{n} {words[k]}" for k, n in self.blocked.items() if n]
         if self.off_host:
             out.append(f"navigation to another origin not followed: {self.off_host[:200]}")
@@ -142,3 +149,43 @@ class Guard:
             await route.fulfill(response=response)
             return
         await route.continue_()
+
+
+class Sink:
+    """The proxy of one browser context: every connection the browser opens through it is refused (403) and counted
+    against the view the context is capturing (`guard`), never passed on."""
+
+    def __init__(self):
+        self.server, self.port, self.guard = None, None, None
+        self.targets: list[str] = []  # what each refused connection asked for (its request line's target)
+
+    async def start(self) -> "Sink":
+        self.server = await asyncio.start_server(self._refuse, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    def proxy(self, bypass: str | None = None) -> dict:
+        """Playwright's proxy option for a context whose network is this sink (`bypass`: an origin let through)."""
+        option = {"server": f"http://127.0.0.1:{self.port}"}
+        if bypass:
+            parts = urllib.parse.urlsplit(bypass)
+            option["bypass"] = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)},.{parts.hostname}"
+        return option
+
+    async def _refuse(self, reader, writer) -> None:
+        try:
+            line = await asyncio.wait_for(reader.readline(), timeout=5)
+            parts = line.decode("latin-1").split()
+            self.targets.append(parts[1][:200] if len(parts) > 1 else "")
+            if self.guard is not None:
+                self.guard.blocked["network"] += 1
+            writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            await writer.drain()
+        except Exception:
+            pass
+        finally:
+            writer.close()
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
+import threading
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -135,11 +137,20 @@ def guarded(fn):
     return wrapper
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt  # a SIGTERM unwinds like Ctrl-C: temp files and the writer lock go with it
+
+
 def _run(fn, args, kwargs):
-    """Run a command: its refusal becomes its message and exit status."""
+    """Run a command: its refusal becomes its message and exit status; SIGTERM and Ctrl-C end it with nothing half
+    written and no lock left behind (exit 130)."""
+    before = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
     try:
         code = fn(*args, **kwargs)
         _say_next(fn, kwargs, code or 0)
+    except KeyboardInterrupt:
+        err("interrupted: stopped before it finished; what it had not committed was not written")
+        raise typer.Exit(130)
     except JfiError as e:
         err(e.render())
         raise typer.Exit(e.exit_code)
@@ -162,6 +173,9 @@ def _run(fn, args, kwargs):
         # input DuckDB could not take (rules read it line by line, so this is rare)
         err(f"data_error: {str(e).splitlines()[0][:300]}")
         raise typer.Exit(2)
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
     raise typer.Exit(code or 0)
 
 

@@ -87,3 +87,141 @@ def test_import_inventory_never_replaces_an_audit_without_replace(tmp_path):
     assert jfi("audit", "import-inventory", str(manifest), "--out", str(folder), "--replace").exit_code == 0
     assert len((folder / "inventory.jsonl").read_text().splitlines()) == 2
     assert not (folder / "judgment-units.json").exists()  # derived from the capture it replaced
+
+
+class Drip:
+    """An HTTP server on loopback that answers every request one byte at a time, `gap` seconds apart, and counts
+    what it was asked."""
+
+    def __init__(self, gap=0.5, body=b"<urlset>" + b" " * 200):
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        drip = self
+        self.requests = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                import time
+                drip.requests.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                for b in body:
+                    try:
+                        self.wfile.write(bytes([b]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
+                    time.sleep(gap)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+
+def urlset(*locs):
+    return ('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            + "".join(f"<url><loc>{u}</loc></url>" for u in locs) + "</urlset>")
+
+
+def index(*locs):
+    return ('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            + "".join(f"<sitemap><loc>{u}</loc></sitemap>" for u in locs) + "</sitemapindex>")
+
+
+def test_a_served_sitemap_index_reaches_nothing_outside_the_folder(tmp_path, monkeypatch):
+    from jfi.capture import sitemap
+    from jfi.capture.routing import FolderSite
+    other = Drip(gap=0)
+    site = tmp_path / "site"
+    (site / "maps").mkdir(parents=True)
+    (site / "maps" / "pages.xml").write_text(urlset("http://127.0.0.1:8766/a.html"))
+    (site / "pages.xml").write_text(urlset("http://127.0.0.1:8766/b.html"))
+    # outside the served folder, in the working folder: a relative loc must not read it
+    (tmp_path / "outside.xml").write_text(urlset("http://127.0.0.1:8766/outside.html"))
+    monkeypatch.chdir(tmp_path)
+    (site / "index.xml").write_text(index(f"{other.url}/maps/pages.xml", "pages.xml"))
+    views = sitemap.views("/index.xml", site=FolderSite(site))
+    assert [v.url for v in views] == ["http://127.0.0.1:8766/a.html", "http://127.0.0.1:8766/b.html"]
+    assert other.requests == []  # taken by its path in the folder, never fetched
+    (site / "index.xml").write_text(index("outside.xml"))
+    with pytest.raises(sitemap.JfiError) as e:
+        sitemap.views("/index.xml", site=FolderSite(site))
+    assert e.value.code == "unreadable_sitemap"
+
+
+def test_a_fetched_sitemap_lists_only_its_own_origin(tmp_path):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    import threading
+    from jfi.capture import sitemap
+    other = Drip(gap=0)
+    docs = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            body = docs.get(self.path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    here = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        docs["/pages.xml"] = urlset(f"{here}/a.html", f"{other.url}/secret?token=1")
+        with pytest.raises(sitemap.JfiError) as e:
+            sitemap.views(f"{here}/pages.xml")
+        assert e.value.code == "off_origin" and e.value.source == f"{here}/pages.xml"
+        docs["/index.xml"] = index(f"{other.url}/pages.xml")
+        with pytest.raises(sitemap.JfiError) as e:
+            sitemap.views(f"{here}/index.xml")
+        assert e.value.code == "off_origin"
+        docs["/good.xml"] = urlset(f"{here}/a.html", f"{here}/a-2.html", f"{here}/a/")
+        assert [v.view_id for v in sitemap.views(f"{here}/good.xml")] == ["a", "a-2", "a-3"]
+        assert other.requests == []
+    finally:
+        httpd.shutdown()
+
+
+def test_a_dripping_server_is_cut_off_when_the_whole_time_is_up(monkeypatch):
+    import time
+    from jfi import fetch
+    drip = Drip(gap=0.4)
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        fetch.get(drip.url + "/slow", max_bytes=10_000, timeout_s=1.5, accept="*/*", agent="test")
+    assert time.monotonic() - started < 3  # each byte came within the socket's timeout; the whole did not
+
+
+def test_sigterm_ends_fetch_images_with_no_lock_left(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from conftest import dump, item
+    drip = Drip(gap=1.0)
+    project = tmp_path / "p"
+    (project / "corpus").mkdir(parents=True)
+    (project / "rounds").mkdir()
+    (project / "corpus" / "functional-images.jsonl").write_text(dump([item(image_url=drip.url + "/i.png")]))
+    before = snapshot(project)
+    jfi = os.path.join(os.path.dirname(sys.executable), "jfi")
+    proc = subprocess.Popen([jfi, "--project", str(project), "corpus", "fetch-images"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    for _ in range(200):
+        if drip.requests:
+            break
+        time.sleep(0.05)
+    assert drip.requests, "the fetch never started"
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130 and "Traceback" not in stderr and "interrupted" in stderr, stderr
+    assert not (project / ".jfi.lock").exists()
+    assert snapshot(project) == before

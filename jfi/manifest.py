@@ -40,6 +40,7 @@ def name_problem(field: str, value) -> str | None:
 
 VIEW_KEYS = ("view_id", "product", "url", "viewport", "nav_error", "final_url", "stayed_on_route_host", "inventory")
 INVENTORY_KEYS = ("meta", "counts", "headings", "links", "images", "fields", "navs")
+ELEMENT_LISTS = ("headings", "links", "images", "fields", "navs")
 
 
 def _open(path: Path):
@@ -68,7 +69,40 @@ def _views_last(path: Path) -> bool:
 
 
 class RepeatedKey(ValueError):
-    """A top-level key that appears twice (RFC 8259 leaves its meaning open; jfi refuses it)."""
+    """A key that appears twice in one object (RFC 8259 leaves its meaning open; jfi refuses it)."""
+
+
+def keys_once() -> tuple[type, list]:
+    """(a dict type, the keys it met twice): the objects a manifest is built of, where a key set twice in one object
+    is noted (and refused by the reader), never last-wins. Noted, not raised: the C parser does not pass an exception
+    from a mapping on."""
+    repeats: list = []
+
+    class KeysOnce(dict):
+        def __setitem__(self, key, value):
+            if key in self:
+                repeats.append(key)
+            dict.__setitem__(self, key, value)
+    return KeysOnce, repeats
+
+
+# a \uD800-\uDFFF escape that is not half of a pair, after an even run of backslashes (an escape, not text); the
+# streaming parser would turn it into "?" without a word
+LONE_SURROGATE = re.compile(rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                            rb"|(?<![uU][dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
+def _lone_surrogate_line(path: Path) -> int | None:
+    """The line of the first lone surrogate escape in the file, else None (read in chunks that overlap)."""
+    with open(path, "rb") as fh:
+        offset, lines, tail = 0, 1, b""
+        for chunk in iter(lambda: fh.read(1 << 22), b""):
+            block = tail + chunk
+            if b"\\u" in block and (m := LONE_SURROGATE.search(block)):
+                return lines - tail.count(b"\n") + block.count(b"\n", 0, m.start())
+            lines += chunk.count(b"\n")
+            tail = block[-16:]
+    return None
 
 
 def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
@@ -76,7 +110,10 @@ def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
     key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all).
     A top-level key read twice raises RepeatedKey."""
     builder, key, seen = None, None, set()
+    mapping, repeats = keys_once()
     for prefix, event, value in ijson.parse(fh, use_float=True):
+        if repeats:
+            raise RepeatedKey(repeats[0])
         if prefix == "":
             if event == "map_key":
                 if builder is not None:
@@ -84,7 +121,7 @@ def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
                 if value in seen:  # the skipped key too, which is never stored in fields
                     raise RepeatedKey(value)
                 seen.add(value)
-                key, builder = value, (None if value == skipped else ObjectBuilder())
+                key, builder = value, (None if value == skipped else ObjectBuilder(map_type=mapping))
                 if value == skipped and stop:
                     break
             elif event == "end_map" and builder is not None:
@@ -92,6 +129,8 @@ def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
             continue
         if builder is not None:
             builder.event(event, value)
+    if repeats:
+        raise RepeatedKey(repeats[0])
     return fields
 
 
@@ -143,10 +182,17 @@ def views_of(path: Path) -> Iterator[dict]:
     """Each view of the manifest, checked, one at a time (a view whose page script threw becomes a view with an
     environment note, as the reference writes it)."""
     source, seen = str(path), set()
+    if (line := _lone_surrogate_line(path)) is not None:
+        raise JfiError("invalid_manifest", "a lone surrogate escape (half a character, no text of its own)",
+                       source=source, line=line)
     with _open(path) as fh:
+        n = 0
+        mapping, repeats = keys_once()
         try:
-            for n, view in enumerate(ijson.items(fh, "views.item", use_float=True)):
+            for n, view in enumerate(ijson.items(fh, "views.item", use_float=True, map_type=mapping)):
                 where = f"views[{n}]"
+                if repeats:
+                    raise RepeatedKey(repeats[0])
                 if not isinstance(view, dict):
                     raise JfiError("invalid_manifest", f"{where} must be an object", source=source, field=where)
                 for key in VIEW_KEYS:
@@ -160,6 +206,9 @@ def views_of(path: Path) -> Iterator[dict]:
                     raise JfiError("invalid_manifest", f"view id {view['view_id']!r} appears twice"
                                    + (f" at viewport {key[1]}" if key[1] else ""), source=source, field=f"{where}.view_id")
                 seen.add(key)
+                if not isinstance(view["url"], str) or not re.match(r"https?://", view["url"], re.I):
+                    raise JfiError("invalid_manifest", f"{where}.url {clip(view['url'], 80)!r} is not an http(s) URL "
+                                   "(a view is a web page)", source=source, field=f"{where}.url")
                 inv = view["inventory"]
                 if isinstance(inv, dict) and "error" in inv and any(k not in inv for k in INVENTORY_KEYS):
                     view["inventory"] = None
@@ -167,7 +216,14 @@ def views_of(path: Path) -> Iterator[dict]:
                 elif inv is not None and (not isinstance(inv, dict) or any(k not in inv for k in INVENTORY_KEYS)):
                     raise JfiError("invalid_manifest", f"{where}.inventory must hold {', '.join(INVENTORY_KEYS)}",
                                    source=source, field=f"{where}.inventory")
+                for key in ELEMENT_LISTS if view["inventory"] is not None else ():
+                    if not isinstance(inv[key], list) or not all(isinstance(e, dict) for e in inv[key]):
+                        raise JfiError("invalid_manifest", f"{where}.inventory.{key} must be an array of objects",
+                                       source=source, field=f"{where}.inventory.{key}")
                 yield view
+        except RepeatedKey as e:
+            raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once in one object',
+                           source=source, field=f"views[{n}].{clip(e.args[0], 60)}") from None
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
     if not seen:

@@ -225,3 +225,62 @@ def test_sigterm_ends_fetch_images_with_no_lock_left(tmp_path):
     assert proc.returncode == 130 and "Traceback" not in stderr and "interrupted" in stderr, stderr
     assert not (project / ".jfi.lock").exists()
     assert snapshot(project) == before
+
+
+def test_half_characters_never_cost_a_capture_nor_pass_silently(tmp_path):
+    from inventories import write
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>x</title><main><h1 id=h>Fine</h1><a href='/b'>B</a></main>"
+                                     "<script>document.title = 'Caf\\ud800'; h.textContent = 'Half \\udc00 here';</script>")
+    (site / "views.txt").write_text("home,p,/\n")
+    jfi = Jfi(tmp_path)
+    r = jfi("audit", "inventory", "--serve", str(site), "--urls-file", str(site / "views.txt"), "--out",
+            str(tmp_path / "out"), "--settle", "0", "--no-axe")
+    assert r.exit_code in (0, 1) and "Traceback" not in r.stderr, r.stderr
+    rec = json.loads((tmp_path / "out" / "inventory.jsonl").read_text(encoding="utf-8").splitlines()[1])
+    assert rec["inventory"]["meta"]["title"] == "Caf\ufffd"
+    assert any("lone surrogate" in n for n in rec["environment_notes"]), rec["environment_notes"]
+    assert (tmp_path / "out" / rec["screenshot"]).is_file()
+    # in the ledger: refused with its line, no traceback
+    folder = made(tmp_path / "m", VIEWS, ("build",))
+    (folder / "ratifications.jsonl").write_text('{"id": "X", "ratified_by": "A\\ud800", "ratified_judgment": "no"}\n')
+    before = snapshot(folder)
+    refused(Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)), "ratifications.jsonl:1: invalid_json",
+            "lone surrogate")
+    assert snapshot(folder) == before
+
+
+def _manifest(folder, **change):
+    lines = [json.loads(x) for x in (folder / "inventory.jsonl").read_text().splitlines()]
+    views = [{k: v for k, v in r.items() if k != "record"} for r in lines[1:]]
+    views[0].update(change)
+    return {**{k: v for k, v in lines[0].items() if k != "record"}, "views": views}
+
+
+@pytest.mark.parametrize("mutate, needle", [
+    (lambda t: t.replace('"view_id": "home"', '"view_id": "home", "view_id": "fares"', 1), "appears more than once"),
+    (lambda t: t.replace('"title": "Fares"', '"title": "Fa\\ud800res"', 1), "lone surrogate"),
+    (lambda t: t.replace('"url": "http://site.example/home.html"', '"url": "javascript:alert(1)"', 1), "not an http(s) URL"),
+    (lambda t: t.replace('"url": "http://site.example/home.html"', '"url": "file:///etc/passwd"', 1), "not an http(s) URL"),
+    (lambda t: t.replace('"links": [{', '"links": [[{', 1).replace('}], "images"', '}]], "images"', 1), "array of objects"),
+])
+def test_a_manifest_that_says_two_things_or_names_no_web_page_is_refused(tmp_path, mutate, needle):
+    folder = made(tmp_path, VIEWS)
+    text = json.dumps(_manifest(folder))
+    changed = mutate(text)
+    assert changed != text
+    (tmp_path / "run.json").write_text(changed)
+    refused(Jfi(tmp_path)("audit", "import-inventory", str(tmp_path / "run.json"), "--out", str(tmp_path / "imp")),
+            "invalid_manifest", needle)
+    assert not (tmp_path / "imp").exists()
+
+
+def test_an_inventory_naming_no_web_page_is_refused_by_build(tmp_path):
+    from inventories import write
+    folder = write(tmp_path / "audit", [view("home", links=[link("A", "/a")]), view("x")])
+    text = (folder / "inventory.jsonl").read_text().replace('"url": "http://site.example/x.html"', '"url": "javascript:alert(1)"')
+    (folder / "inventory.jsonl").write_text(text)
+    before = snapshot(folder)
+    refused(Jfi(tmp_path)("audit", "build", "--inventory", str(folder)), "inventory.jsonl:3: url: invalid_url")
+    assert snapshot(folder) == before

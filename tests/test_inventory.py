@@ -172,9 +172,10 @@ def test_a_tab_whose_view_ran_out_of_time_is_closed_not_emptied_for_the_next():
         context, page = Stub(), Stub()
         context.pages = [page]
         tabs = Tabs(browser=None, opts=None)
-        asyncio.run(tabs.give_back((context, page), type("Guard", (), {"origin": "http://x.example"})(), reuse=reuse))
+        asyncio.run(tabs.give_back((context, page, None), type("Guard", (), {"origin": "http://x.example"})(),
+                                   reuse=reuse))
         assert (context.calls == ["close"] and tabs.free == []) if not reuse else \
-            ("close" not in context.calls and tabs.free == [(context, page)])
+            ("close" not in context.calls and tabs.free == [(context, page, None)])
 
 
 def test_workers_do_not_change_the_output(site, tmp_path):

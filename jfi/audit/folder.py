@@ -17,7 +17,7 @@ import ijson
 
 from ..errors import JfiError, refuse
 from ..atomic import recover
-from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines
+from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines, strict_loads
 from ..manifest import fields_before, read_manifest
 from ..paths import own_folder, regular_file
 from ..canonical import decision_id, digest
@@ -284,9 +284,9 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
         digests = []
         for number, text in zip(numbers, texts):
             try:
-                record = json.loads(text)
+                record = strict_loads(text)
             except (ValueError, RecursionError):
-                continue  # the rules report the line (invalid JSON, or nesting too deep to read)
+                continue  # the rules report the line (invalid JSON, a lone surrogate, or nesting too deep to read)
             if isinstance(record, dict):
                 try:
                     digests.append((number, decision_id(record)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import mimetypes
+import re
 import urllib.parse
 from pathlib import Path
 
@@ -151,6 +152,11 @@ class Guard:
         await route.continue_()
 
 
+# the browser's own calls home (form-field predictions to content-autofill.googleapis.com, hints): refused like
+# everything, but not counted against a page, which did not make them (and whose count would vary from run to run)
+BROWSER_OWN = re.compile(r"^(?:https?://)?[^/:]*\.(?:googleapis|google|gstatic|gvt1|googleusercontent)\.com(?::\d+)?(?:/|$)")
+
+
 class Sink:
     """The proxy of one browser context: every connection the browser opens through it is refused (403) and counted
     against the view the context is capturing (`guard`), never passed on."""
@@ -176,8 +182,10 @@ class Sink:
         try:
             line = await asyncio.wait_for(reader.readline(), timeout=5)
             parts = line.decode("latin-1").split()
-            self.targets.append(parts[1][:200] if len(parts) > 1 else "")
-            if self.guard is not None:
+            if len(parts) < 2:  # a connection opened ahead of need (a preconnect) that asked for nothing
+                return
+            self.targets.append(parts[1][:200])
+            if self.guard is not None and not BROWSER_OWN.match(parts[1]):
                 self.guard.blocked["network"] += 1
             writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             await writer.drain()

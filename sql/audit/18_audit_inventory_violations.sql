@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), a view id used twice at one viewport, or an inventory.jsonl without its run header on line 1 (or with a second one)
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, a URL that is not http(s) (javascript:, file:, data:), an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), a view id used twice at one viewport, or an inventory.jsonl without its run header on line 1 (or with a second one)
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -12,6 +12,10 @@ UNION ALL
 SELECT v.source, v.line, v.id, f.field, 'missing_field', 'a view needs a string ' || f.field
 FROM views AS v, (VALUES ('view_id', 1), ('product', 2), ('url', 3)) AS f(field, k)
 WHERE json_type([v.view_id, v.product, v.url][f.k]) IS DISTINCT FROM 'VARCHAR'
+UNION ALL
+SELECT v.source, v.line, left(v.id, 100), 'url', 'invalid_url', 'url ' || left(jstr(v.url, '$'), 80) || ' is not an http(s) URL (a view is a web page)'
+FROM views AS v
+WHERE json_type(v.url) = 'VARCHAR' AND NOT regexp_matches(jstr(v.url, '$'), '^[hH][tT][tT][pP][sS]?://')
 UNION ALL
 SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$')) || ' characters; at most 100 (it names files)'
 FROM views AS v, LATERAL (VALUES ('view_id', v.view_id), ('product', v.product)) AS f(field, value)

@@ -43,18 +43,70 @@ class Result:
         return "\n".join(self.said)
 
 
+def _checked(command: str, **values) -> None:
+    """The arguments of an API call checked as the command line checks the same options (their type, and the range
+    the command line declares): a wrong one is a JfiError (`invalid_argument`, exit status 3 as for a usage error),
+    never a TypeError or a database's exception after something was written. The command line's own declarations
+    are the one source (jfi.cli)."""
+    import typer.main
+    from .cli import app
+    node = typer.main.get_command(app)
+    for word in command.split():
+        node = node.commands[word]
+    params = {p.name: p for p in node.params}
+    whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    takes = {"int": whole, "int range": whole, "float": number, "float range": number, "boolean": lambda v: isinstance(v, bool),
+             "str": lambda v: isinstance(v, str), "choice": lambda v: isinstance(v, str),
+             "path": lambda v: isinstance(v, (str, Path))}  # by the names of typer's own click types
+    for name, value in values.items():
+        param = params[name]
+        if value is None and not param.required:
+            continue
+        kind = param.type
+        if not takes[kind.name](value):  # a type of option not named here fails loudly, in the tests
+            raise JfiError("invalid_argument", f"{name} is {type(value).__name__}; `jfi {command}` takes {kind.name}",
+                           field=name, exit_code=3)
+        try:
+            kind.convert(value, param, None)
+        except Exception as e:  # typer's click reports a value out of its range or choices
+            raise JfiError("invalid_argument", f"{name}: {getattr(e, 'message', e)}", field=name, exit_code=3) \
+                from None
+
+
 def _run(command, *args, **kwargs) -> Result:
-    """A workflow command run with its words collected; what it said as one JSON document is its data."""
+    """A workflow command run with its words collected; what it said as one JSON document is its data. What the
+    command line turns into a refusal is one here too (JfiError): a file that cannot be read or written, input the
+    database could not take, a value nested too deeply."""
     said: list[tuple[str, str]] = []
     forget_hashes()  # each call starts from what its kept store recorded of the files, as each command does
     with collected(lambda stream, text: said.append((stream, text))):
-        code = command(*args, **kwargs)
+        try:
+            code = command(*args, **kwargs)
+        except JfiError:
+            raise
+        except OSError as e:
+            raise JfiError("io_error", e.strerror or str(e), source=e.filename) from None
+        except RecursionError:
+            raise JfiError("invalid_json", "a value is nested too deeply to read") from None
+        except Exception as e:
+            import duckdb
+            if not isinstance(e, duckdb.Error):
+                raise
+            raise JfiError("out_of_memory" if isinstance(e, duckdb.OutOfMemoryException) else "data_error",
+                           str(e).splitlines()[0][:300]) from None
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
     try:
         result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
     except ValueError:
         pass
     return result
+
+
+def _path(name: str, value) -> None:
+    if not isinstance(value, (str, Path)):
+        raise JfiError("invalid_argument", f"{name} is {type(value).__name__}; a path (str or Path) is needed",
+                       field=name, exit_code=3)
 
 
 def _records(columns: list[str], rows: list[tuple]) -> list[dict]:
@@ -66,6 +118,7 @@ class Corpus:
 
     def __init__(self, root: str | Path, profile: str | None = None):
         from .corpus.project import CorpusProject
+        _path("root", root)
         self.project = CorpusProject.at(Path(root), profile=profile).require()
 
     @property
@@ -76,12 +129,14 @@ class Corpus:
         """The validation report (data: the dict `corpus validate --json` prints); code 0 complete, 1 short of the
         goal, 2 violations (listed in data["errors"])."""
         from .corpus import validate
+        _checked("corpus validate", target=target)
         report, code = validate.report(self.project, self.project.resolve_goal(target))
         return Result(code, data=report)
 
     def export(self, out: str | Path | None = None, fmt: str = "all", target: int | None = None) -> Result:
         """CSV, JSONL, Parquet, corpus.xlsx and jfi.duckdb in `out` (default: the project's exports/)."""
         from .corpus import export
+        _checked("corpus export", fmt=fmt, out=out, target=target)
         where = Path(out) if out is not None else self.root / "exports"
         result = _run(export.run, self.project, where, fmt, self.project.resolve_goal(target))
         result.data = where
@@ -90,6 +145,7 @@ class Corpus:
     def query(self, sql: str) -> list[dict]:
         """One read statement over the corpus's views (see `jfi schema corpus`), as a list of rows."""
         from . import querying
+        _checked("query", sql=sql)
         return _records(*querying.rows(self.project, sql))
 
 
@@ -98,6 +154,7 @@ class Audit:
 
     def __init__(self, folder: str | Path):
         from .audit.folder import AuditFolder
+        _path("folder", folder)
         self.folder = AuditFolder(Path(folder))
 
     @property
@@ -107,10 +164,12 @@ class Audit:
     def build(self, batch: int = 90) -> Result:
         """Judgment units, flags, the navigation-order check and judge batches (data: the build summary)."""
         from .audit import build
+        _checked("audit build", batch=batch)
         return _run(build.run, self.folder, batch)
 
     def sample(self, seed: str = "") -> Result:
         from .audit import judging
+        _checked("audit sample", seed=seed)
         return _run(judging.sample, self.folder, seed)
 
     def merge(self) -> Result:
@@ -137,11 +196,13 @@ class Audit:
     def export(self, out: str | Path | None = None) -> Result:
         """audit.duckdb and Parquet files for analysts (default: in the folder)."""
         from .audit.export import export
+        _checked("audit export", out=out)
         return _run(export, self.folder, Path(out) if out is not None else None)
 
     def query(self, sql: str) -> list[dict]:
         """One read statement over the audit's views (see `jfi schema audit`), as a list of rows."""
         from . import querying
+        _checked("query", sql=sql)
         return _records(*querying.rows(None, sql, inventory=self.root))
 
 
@@ -157,6 +218,7 @@ def import_inventory(manifest: str | Path, out: str | Path, *, replace: bool = F
     """Take in a content-inventory/v1 manifest made elsewhere as a new audit folder (replace: over an audit already
     there), and open it."""
     from .capture import import_inventory as importer
+    _checked("audit import-inventory", manifest=manifest, out=out, replace=replace)
     _run(importer.run, Path(manifest), Path(out), replace=replace)
     return Audit(out)
 

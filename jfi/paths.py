@@ -41,6 +41,17 @@ def own_folder(path: Path) -> bool:
                    source=str(path))
 
 
+def out_folder(path: Path) -> Path:
+    """A folder a command was told to write into (`--out DIR`), checked before any work: absent (it is made) or a
+    real folder; a file, a symlink or anything else in its place is refused (not_a_folder)."""
+    try:
+        own_folder(Path(path))
+    except JfiError:
+        raise JfiError("not_a_folder", "is not a folder; name a folder to write into (it is made when absent)",
+                       source=str(path)) from None
+    return Path(path)
+
+
 def inside(root: Path, rel, *, under: str | None = None, source: str | None = None, field: str | None = None,
            line: int | None = None) -> Path:
     """`root / rel` for a relative path a file in the folder names, checked: no absolute path, no `..`, no

@@ -284,3 +284,36 @@ def test_an_inventory_naming_no_web_page_is_refused_by_build(tmp_path):
     before = snapshot(folder)
     refused(Jfi(tmp_path)("audit", "build", "--inventory", str(folder)), "inventory.jsonl:3: url: invalid_url")
     assert snapshot(folder) == before
+
+
+def test_the_api_is_held_to_the_command_lines_contract(tmp_path):
+    import jfi
+    folder = made(tmp_path, VIEWS, ("build",))
+    audit = jfi.open_audit(folder)
+    (tmp_path / "a-file").write_text("mine\n")
+    calls = {"batch=-1": (lambda: audit.build(batch=-1), "invalid_argument"),
+             "batch=0": (lambda: audit.build(0), "invalid_argument"),
+             "batch=10**30": (lambda: audit.build(10 ** 30), "invalid_argument"),
+             "batch='9'": (lambda: audit.build("9"), "invalid_argument"),
+             "batch=True": (lambda: audit.build(True), "invalid_argument"),
+             "seed=5": (lambda: audit.sample(seed=5), "invalid_argument"),
+             "out=7": (lambda: audit.export(out=7), "invalid_argument"),
+             "sql=5": (lambda: audit.query(5), "invalid_argument"),
+             "folder=5": (lambda: jfi.open_audit(5), "invalid_argument"),
+             "out=a file": (lambda: jfi.import_inventory(folder / "inventory.jsonl", tmp_path / "a-file"), "not_a_folder")}
+    before = snapshot(tmp_path)
+    for name, (call, code) in calls.items():
+        with pytest.raises(jfi.JfiError) as e:
+            call()
+        assert e.value.code == code, (name, e.value.code, e.value.message)
+        assert snapshot(tmp_path) == before, name
+    assert audit.build(batch=5).code == 0  # within the range the command line declares
+
+
+def test_an_out_folder_that_is_a_file_is_refused_before_any_capture(tmp_path, monkeypatch):
+    monkeypatch.setenv("JFI_CHROMIUM", "/nonexistent/chromium")  # a browser start would fail differently
+    (tmp_path / "out").write_text("mine\n")
+    (tmp_path / "views.txt").write_text("home,p,http://x.example/\n")
+    refused(Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--out",
+                          str(tmp_path / "out")), "not_a_folder")
+    assert (tmp_path / "out").read_text() == "mine\n"

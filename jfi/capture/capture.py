@@ -10,6 +10,7 @@ from ..version import __version__
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
+from ..paths import out_folder
 from ..output import say, utc_now
 from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all, viewport_id
 from .views import View
@@ -61,7 +62,7 @@ def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None, *
 
 def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None,
         cluster: str | None = None) -> int:
-    out = Path(out)
+    out = out_folder(out)
     if (out / "inventory.jsonl").exists() and not replace:
         raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
                        "(or pass --replace)", source=str(out))

@@ -14,6 +14,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import checked_header, views_of
 from ..output import say
+from ..paths import out_folder
 from .capture import derived_files
 
 
@@ -34,7 +35,7 @@ def run(path: Path, out: Path, *, replace: bool = False) -> int:
     """inventory.jsonl (the run header, then a line per view, written as the views stream by) and inventory-run.json:
     the manifest itself when no view had to change, else the manifest with the changed views (made from
     inventory.jsonl's lines)."""
-    out = Path(out)
+    out = out_folder(out)
     held = [name for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")
             if os.path.lexists(out / name)]
     if held and not replace:

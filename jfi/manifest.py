@@ -105,16 +105,41 @@ def _lone_surrogate_line(path: Path) -> int | None:
     return None
 
 
+MAX_DEPTH = 512  # arrays and objects inside one another, at most, in a JSON file read as a stream
+
+
+class TooDeep(ValueError):
+    """A JSON file nested deeper than MAX_DEPTH (a stream parser's prefixes would grow with the square of it)."""
+
+
+def events(fh):
+    """(level, event, value) of a JSON document on a binary handle, as a stream without prefixes (ijson's basic
+    events): level 0 is the document's own start and end, 1 what lies directly in it, and so on. Nesting deeper
+    than MAX_DEPTH raises TooDeep before it costs memory."""
+    depth = 0
+    for event, value in ijson.basic_parse(fh, use_float=True):
+        if event in ("start_map", "start_array"):
+            if depth >= MAX_DEPTH:
+                raise TooDeep(f"nested more than {MAX_DEPTH} deep")
+            yield depth, event, value
+            depth += 1
+        elif event in ("end_map", "end_array"):
+            depth -= 1
+            yield depth, event, value
+        else:
+            yield depth, event, value
+
+
 def fields_before(fh, skipped: str, *, stop: bool, fields: dict) -> dict:
     """The top-level fields of the JSON object on a binary handle, read as a stream into `fields`; the value of the
     key `skipped` is never built, and with `stop` reading ends at that key (what follows is not read at all).
-    A top-level key read twice raises RepeatedKey."""
+    A top-level key read twice raises RepeatedKey; nesting deeper than MAX_DEPTH, TooDeep."""
     builder, key, seen = None, None, set()
     mapping, repeats = keys_once()
-    for prefix, event, value in ijson.parse(fh, use_float=True):
+    for level, event, value in events(fh):
         if repeats:
             raise RepeatedKey(repeats[0])
-        if prefix == "":
+        if level == 0 or (level == 1 and event == "map_key"):
             if event == "map_key":
                 if builder is not None:
                     fields[key] = builder.value
@@ -171,11 +196,34 @@ def _may_repeat_views(fh) -> bool:
 
 def _top_keys_once(fh) -> None:
     seen = set()
-    for prefix, event, value in ijson.parse(fh, use_float=True):
-        if prefix == "" and event == "map_key":
+    for level, event, value in events(fh):
+        if level == 1 and event == "map_key":
             if value in seen:
                 raise RepeatedKey(value)
             seen.add(value)
+
+
+def _items(fh, key: str, mapping) -> Iterator:
+    """Each item of every array under the top-level `key`, built one at a time (as ijson.items(fh, "KEY.item") does,
+    without its prefixes, so nesting costs no more than its bytes)."""
+    inside, builder = False, None
+    for level, event, value in events(fh):
+        if level == 1:
+            if event == "map_key":
+                inside = value == key
+            continue
+        if not inside or level < 2:
+            continue
+        if level == 2 and event in ("end_map", "end_array"):
+            builder.event(event, value)
+            yield builder.value
+            builder = None
+        elif level == 2 and event not in ("start_map", "start_array"):
+            yield value
+        else:
+            if builder is None:
+                builder = ObjectBuilder(map_type=mapping)
+            builder.event(event, value)
 
 
 def views_of(path: Path) -> Iterator[dict]:
@@ -189,7 +237,7 @@ def views_of(path: Path) -> Iterator[dict]:
         n = 0
         mapping, repeats = keys_once()
         try:
-            for n, view in enumerate(ijson.items(fh, "views.item", use_float=True, map_type=mapping)):
+            for n, view in enumerate(_items(fh, "views", mapping)):
                 where = f"views[{n}]"
                 if repeats:
                     raise RepeatedKey(repeats[0])
@@ -224,6 +272,8 @@ def views_of(path: Path) -> Iterator[dict]:
         except RepeatedKey as e:
             raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once in one object',
                            source=source, field=f"views[{n}].{clip(e.args[0], 60)}") from None
+        except TooDeep as e:
+            raise JfiError("invalid_json", f"{e}; a manifest is never that deep", source=source) from None
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
     if not seen:

@@ -317,3 +317,43 @@ def test_an_out_folder_that_is_a_file_is_refused_before_any_capture(tmp_path, mo
     refused(Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--out",
                           str(tmp_path / "out")), "not_a_folder")
     assert (tmp_path / "out").read_text() == "mine\n"
+
+
+def test_deep_nesting_costs_no_memory_and_leaves_no_lock(tmp_path):
+    import resource
+    folder = made(tmp_path, VIEWS, ("build",))
+    (folder / "judgment-units.json").write_text("[" * 100_000 + "]" * 100_000)
+    before = snapshot(folder)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    refused(Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)), "judgment-units.json", "nested too deeply")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 500_000  # KiB: no more than half a GB grown
+    assert snapshot(folder) == before and not (folder / ".jfi.lock").exists()
+    manifest = tmp_path / "run.json"
+    manifest.write_text('{"schema": "content-inventory/v1", "views": [' + "[" * 100_000 + "]" * 100_000 + "]}")
+    refused(Jfi(tmp_path)("audit", "import-inventory", str(manifest), "--out", str(tmp_path / "imp")), "nested more than")
+    assert not (tmp_path / "imp").exists()
+
+
+def test_a_view_with_more_elements_than_any_capture_is_refused(tmp_path):
+    from inventories import write
+    folder = write(tmp_path / "audit", [view("home", links=[link(f"L{i}", f"/p{i}") for i in range(5001)]), view("b")])
+    before = snapshot(folder)
+    refused(Jfi(tmp_path)("audit", "build", "--inventory", str(folder)), "inventory.jsonl:2: inventory.links: too_many")
+    assert snapshot(folder) == before
+
+
+def test_a_huge_sparse_file_in_a_served_folder_is_not_read(tmp_path):
+    import resource
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>Big</title><main><h1>Big</h1>"
+                                     "<img src='/huge.png' alt='huge'></main>")
+    with open(site / "huge.png", "wb") as fh:
+        fh.truncate(1_500_000_000)  # sparse: no bytes on disk
+    (site / "views.txt").write_text("home,p,/\n")
+    r = Jfi(tmp_path)("audit", "inventory", "--serve", str(site), "--urls-file", str(site / "views.txt"), "--out",
+                      str(tmp_path / "out"), "--settle", "0", "--no-axe", "--no-screenshots")
+    assert r.exit_code in (0, 1), r.stderr
+    rec = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])
+    assert rec["inventory"] is not None and any("not served" in n for n in rec["environment_notes"]), rec
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 2_000_000  # KiB: the file was never read

@@ -40,8 +40,16 @@ def content_type(path: Path) -> str:
     return kind
 
 
+SERVE_MAX = 64 * 1024 * 1024  # bytes of one file a served folder answers with (a larger one is not read)
+
+
+class TooLarge(Exception):
+    """A file of the served folder larger than SERVE_MAX: answered as an error, never read."""
+
+
 class FolderSite:
-    """A folder answered under an origin: /a/b.html is ROOT/a/b.html, a folder's index.html, else 404."""
+    """A folder answered under an origin: /a/b.html is ROOT/a/b.html, a folder's index.html, else 404; a file over
+    SERVE_MAX raises TooLarge (its size is read, not its bytes: a sparse file of gigabytes costs nothing)."""
 
     def __init__(self, root: Path, origin: str = DEFAULT_ORIGIN):
         self.root, self.origin = Path(root).resolve(), origin_of(origin)
@@ -55,7 +63,13 @@ class FolderSite:
             target = target / "index.html"
         if not target.is_file():
             return 404, "text/html; charset=utf-8", b"<!doctype html><title>Not found</title><p>not found</p>"
-        return 200, content_type(target), target.read_bytes()
+        if target.stat().st_size > SERVE_MAX:
+            raise TooLarge(path)
+        with open(target, "rb") as fh:
+            data = fh.read(SERVE_MAX + 1)
+        if len(data) > SERVE_MAX:  # grew since
+            raise TooLarge(path)
+        return 200, content_type(target), data
 
 
 async def _quietly(awaitable) -> None:
@@ -72,7 +86,7 @@ class Guard:
     def __init__(self, view_url: str, site: FolderSite | None = None):
         self.origin, self.site = origin_of(view_url), site
         self.main_page = None
-        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0, "websockets": 0, "network": 0}
+        self.blocked = {"non_get": 0, "other_origin": 0, "popups": 0, "websockets": 0, "network": 0, "too_large": 0}
         self.off_host: str | None = None  # where a top-level navigation tried to go
         self.extra_notes: list[str] = []  # notes of the capture itself (e.g. names left to the DOM approximation)
 
@@ -80,6 +94,7 @@ class Guard:
         """The environment notes of what was blocked, one per kind that happened."""
         words = {"non_get": "non-GET request(s) blocked", "other_origin": "request(s) to another origin blocked",
                  "popups": "popup(s) closed unloaded", "websockets": "WebSocket(s) closed unconnected",
+                 "too_large": f"file(s) of the served folder over {SERVE_MAX // 2**20} MiB not served",
                  "network": "connection(s) beneath the page's routing refused (prefetch, prerender, a worker's "
                             "socket or fetch, a redirect)"}
         out = [f"{n} {words[k]}" for k, n in self.blocked.items() if n]
@@ -129,7 +144,11 @@ class Guard:
             await route.abort("blockedbyclient")
             return
         if self.site is not None and origin_of(url) == self.site.origin:
-            status, kind, body = self.site.answer(url)
+            try:
+                status, kind, body = self.site.answer(url)
+            except TooLarge:
+                self.blocked["too_large"] += 1
+                status, kind, body = 500, "text/plain; charset=utf-8", b"too large to serve"
             await route.fulfill(status=status, headers={"content-type": kind}, body=body)
             return
         if top_level:  # fetched here so that a redirect to another origin is seen before it is followed

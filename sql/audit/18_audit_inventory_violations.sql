@@ -1,4 +1,4 @@
--- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, a URL that is not http(s) (javascript:, file:, data:), an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), a view id used twice at one viewport, or an inventory.jsonl without its run header on line 1 (or with a second one)
+-- audit_inventory_violations: broken lines of an inventory file: not JSON, not an object, a view without its id, product or URL, a URL that is not http(s) (javascript:, file:, data:), a view holding more than 5,000 elements of one kind or a landmark of more than 5,000 items (capture keeps 500 and 120: more is no page's capture, and would cost build memory with the square of it), an id or product that cannot name a file inside the folder (too long; an id not letters, digits, . _ -; a product not starting with a letter or digit, or holding / \ or a control or invisible character), a view id used twice at one viewport, or an inventory.jsonl without its run header on line 1 (or with a second one)
 --   source: inventory file path
 --   line: 1-based line number
 --   record_id: the view id
@@ -16,6 +16,13 @@ UNION ALL
 SELECT v.source, v.line, left(v.id, 100), 'url', 'invalid_url', 'url ' || left(jstr(v.url, '$'), 80) || ' is not an http(s) URL (a view is a web page)'
 FROM views AS v
 WHERE json_type(v.url) = 'VARCHAR' AND NOT regexp_matches(jstr(v.url, '$'), '^[hH][tT][tT][pP][sS]?://')
+UNION ALL
+SELECT v.source, v.line, left(v.id, 100), 'inventory.' || f.kind, 'too_many',
+    'the view holds ' || f.n || ' ' || f.kind || '; a view holds at most 5000 of each (capture keeps at most 500)'
+FROM views AS v, LATERAL (VALUES ('headings', len(v.inventory.headings)), ('links', len(v.inventory.links)),
+    ('images', len(v.inventory.images)), ('fields', len(v.inventory.fields)), ('navs', len(v.inventory.navs)),
+    ('nav items', list_max(list_transform(v.inventory.navs, lambda n: len(n.items))))) AS f(kind, n)
+WHERE f.n > 5000
 UNION ALL
 SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$')) || ' characters; at most 100 (it names files)'
 FROM views AS v, LATERAL (VALUES ('view_id', v.view_id), ('product', v.product)) AS f(field, value)

@@ -159,3 +159,62 @@ def test_an_ambiguous_row_is_refused_with_its_row_and_column(bundle, tmp_path, c
     r = apply(jfi, folder, b, path)
     assert r.exit_code == 2 and needle in r.stderr, r.stderr
     assert not (folder / "ratifications.jsonl").exists()
+
+
+def test_a_hidden_sheet_or_a_formula_never_speaks_for_the_reviewer(bundle, tmp_path):
+    """The sheet jfi wrote is read by its name: a hidden sheet put first that says "no" while the visible one says
+    "yes" is refused, and so is a formula in a decision cell (its cached value is not what a person typed)."""
+    jfi, folder, b = bundle
+    book, ws, col = filled_book(b)
+    for row in (2, 3):
+        ws.cell(row=row, column=col["decision"]).value = "yes"
+    decoy = book.copy_worksheet(ws)
+    decoy.title = "Decoy"
+    for row in (2, 3):
+        decoy.cell(row=row, column=col["decision"]).value = "no"
+    decoy.sheet_state = "hidden"
+    book.move_sheet(decoy, offset=-book.index(decoy))
+    book.save(tmp_path / "decoy-first.xlsx")
+    r = apply(jfi, folder, b, tmp_path / "decoy-first.xlsx")
+    assert r.exit_code == 0, r.stderr  # the visible sheet jfi wrote is the answer: yes
+    assert '"ratified_judgment": "yes"' in (folder / "ratifications.jsonl").read_text()
+    assert '"ratified_judgment": "no"' not in (folder / "ratifications.jsonl").read_text()
+
+    jfi2, folder2, b2 = Jfi(tmp_path / "two"), *(lambda f: (f, f.parent / "b"))(
+        made(tmp_path / "two", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
+             ("build",), ("merge",), ("review", "export", "--out", "{root}/b")))
+    book, ws, col = filled_book(b2)
+    ws.sheet_state = "hidden"
+    book.create_sheet("Other")
+    book.save(tmp_path / "hidden.xlsx")
+    r = apply(jfi2, folder2, b2, tmp_path / "hidden.xlsx")
+    assert r.exit_code == 2 and "is hidden" in r.stderr, r.stderr
+    book, ws, col = filled_book(b2)
+    ws.cell(row=2, column=col["decision"]).value = '=IF(1,"no","yes")'
+    book.save(tmp_path / "formula.xlsx")
+    r = apply(jfi2, folder2, b2, tmp_path / "formula.xlsx")
+    assert r.exit_code == 2 and "holds a formula" in r.stderr, r.stderr
+    book, ws, col = filled_book(b2)
+    ws.title = "Renamed"
+    book.save(tmp_path / "renamed.xlsx")
+    r = apply(jfi2, folder2, b2, tmp_path / "renamed.xlsx")
+    assert r.exit_code == 2 and "no sheet named" in r.stderr, r.stderr
+
+
+def test_a_bundle_rewritten_with_its_id_recomputed_is_refused(bundle, tmp_path):
+    import json
+    from jfi.canonical import digest
+    jfi, folder, b = bundle
+    doc = json.loads((b / "bundle.json").read_text())
+    doc["tasks"][0]["question"] = "Is this fine? (answer yes)"
+    doc["tasks"][0]["name"] = "Something else"
+    body = {k: v for k, v in doc.items() if k not in ("bundle_id", "created_utc")}
+    doc["bundle_id"] = digest(body)
+    (b / "bundle.json").write_text(json.dumps(doc))
+    book, ws, col = filled_book(b)
+    for row in (2, 3):
+        ws.cell(row=row, column=col["bundle_id"]).value = doc["bundle_id"]
+    ws.cell(row=2, column=col["name"]).value = "Something else"
+    book.save(tmp_path / "forged.xlsx")
+    r = apply(jfi, folder, b, tmp_path / "forged.xlsx")
+    assert r.exit_code == 2 and "unknown_bundle" in r.stderr, r.stderr

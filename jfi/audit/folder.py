@@ -32,7 +32,8 @@ BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audi
 
 # what an audit folder's commands read as input: no command writes over one of these except the command that owns it
 INPUT_FILES = {"inventory.jsonl", "inventory-run.json", "judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl",
-               "standards.jsonl", "audit.toml", "spot-check-sample.jsonl", "draft-judgments.json", ".jfi.lock"}
+               "standards.jsonl", "audit.toml", "spot-check-sample.jsonl", "draft-judgments.json", ".jfi.lock",
+               "review-bundles.jsonl"}
 INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit"}
 
 

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 from ..errors import JfiError, clip
-from ..jsonl import AtomicFiles, append_records, atomic_write, sha256_file, writer_lock
+from ..jsonl import AtomicFiles, append_records, atomic_write, read_lines, sha256_file, strict_loads, writer_lock
+from ..paths import regular_file
 from ..output import csv_rules, csv_text, say, utc_now
 from ..canonical import decision_id, digest
 from .. import rulebook
@@ -98,11 +99,36 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
         say("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
     parts = _parts(tasks, reviewers, by)
+    issued = folder.root / ISSUED
     with AtomicFiles() as files:
         made = [(name, _write_bundle(folder, out / name if name else out, part, files)) for name, part in parts]
+        old = issued.read_bytes() if regular_file(issued) else b""
+        files.write(issued, append_records(old, [{"bundle_id": b["bundle_id"], "created_utc": b["created_utc"],
+                                                  "tasks": len(b["tasks"]), "out": str(out / name if name else out)}
+                                                 for name, b in made]))
     for name, bundle in made:
         say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
     return 0
+
+
+ISSUED = "review-bundles.jsonl"  # in the audit folder: every bundle jfi exported from it, by its id
+
+
+def _issued(folder: AuditFolder) -> set[str]:
+    """The ids of the bundles exported from this audit folder (a return is taken only for one of them)."""
+    path = folder.root / ISSUED
+    if not regular_file(path):
+        return set()
+    ids = set()
+    for line in read_lines(path):
+        try:
+            record = strict_loads(line.text)
+        except (ValueError, RecursionError):
+            raise JfiError("invalid_json", "not a record of an exported bundle", source=str(path), line=line.number) \
+                from None
+        if isinstance(record, dict) and isinstance(record.get("bundle_id"), str):
+            ids.add(record["bundle_id"])
+    return ids
 
 
 def _parts(tasks: list[dict], reviewers: int, by: str | None) -> list[tuple[str, list[dict]]]:
@@ -157,7 +183,7 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
     from ..workbook import Sheet, workbook_bytes
     files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
     files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
-    files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet("Review tasks", TASK_COLUMNS, rows, TASK_MEANINGS,
+    files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet(SHEET, TASK_COLUMNS, rows, TASK_MEANINGS,
                                                                  choices={"decision": list(DECISIONS)})]))
     files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
     files.write(out / "review-tasks.md", "\n".join(md))
@@ -188,10 +214,15 @@ RETURN_MAX_BYTES = 20_000_000  # a returned sheet (or its parts, inflated) large
 RETURN_MAX_ROWS = 100_000
 
 
+SHEET = "Review tasks"  # the sheet jfi writes the tasks on; a return is read from it, by name, and from nothing else
+
+
 def _workbook_table(path: Path) -> list[list[str]]:
-    """The first sheet of a returned workbook as text cells, read with limits: its parts inflate to at most
-    RETURN_MAX_BYTES, its XML is parsed with entity declarations refused (openpyxl uses defusedxml), and anything it
-    cannot read is a refusal naming the file, never a traceback."""
+    """The sheet jfi wrote (SHEET, by name) of a returned workbook as text cells, read with limits: its parts inflate
+    to at most RETURN_MAX_BYTES, its XML is parsed with entity declarations refused (openpyxl uses defusedxml), and
+    anything it cannot read is a refusal naming the file, never a traceback. The sheet missing or hidden is refused
+    (a hidden sheet is not what the person who signed saw), and so is a formula in any cell: its cached value is
+    what a program last computed, not what a person wrote."""
     import zipfile
     import openpyxl
     try:
@@ -200,11 +231,22 @@ def _workbook_table(path: Path) -> list[list[str]]:
             if inflated > RETURN_MAX_BYTES or len(z.infolist()) > 10_000:
                 raise JfiError("invalid_workbook", f"the workbook inflates to {inflated:,} bytes; a review sheet is at most "
                                f"{RETURN_MAX_BYTES:,}", source=str(path))
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         try:
-            ws = book.worksheets[0]
+            if SHEET not in book.sheetnames:
+                raise JfiError("invalid_workbook", f"no sheet named {SHEET!r}; return the workbook jfi exported, "
+                               "with its sheet as it is named", source=str(path))
+            ws = book[SHEET]
+            if ws.sheet_state != "visible":
+                raise JfiError("invalid_workbook", f"the sheet {SHEET!r} is hidden; a return is read from the sheet "
+                               "a person sees", source=str(path))
             table = []
             for row in ws.iter_rows():
+                formula = next((c for c in row if getattr(c, "data_type", None) == "f"), None)
+                if formula is not None:
+                    raise JfiError("invalid_workbook", f"cell {formula.coordinate} holds a formula "
+                                   f"({clip(formula.value, 60)!r}); type the decision itself", source=str(path),
+                                   line=formula.row, field=formula.coordinate)
                 table.append([_cell_text(c) for c in row])
                 if len(table) > RETURN_MAX_ROWS:
                     raise JfiError("invalid_workbook", f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per "
@@ -383,6 +425,10 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         body = {k: v for k, v in bundle.items() if k not in ("bundle_id", "created_utc")}
         if digest(body) != bundle.get("bundle_id"):
             raise JfiError("tampered_bundle", "bundle.json does not match its bundle_id; it was changed after export",
+                           source=str(bundle_path))
+        if bundle.get("bundle_id") not in _issued(folder):  # its bytes agree with themselves; were they jfi's?
+            raise JfiError("unknown_bundle", f"bundle {clip(bundle.get('bundle_id'), 80)} was not exported from this "
+                           f"audit ({ISSUED} does not list it): its tasks may have been rewritten; export again",
                            source=str(bundle_path))
         snapshot = _snapshot(folder)
         for key, now in snapshot.items():

@@ -66,3 +66,29 @@ def test_a_refused_merge_records_nothing_and_an_unknown_run_is_refused(tmp_path)
     assert snapshot(folder) == before
     r = jfi("audit", "diff", "--inventory", str(folder), "--from", "1", "--to", "7")
     assert r.exit_code == 2 and "unknown_run" in r.stderr
+
+
+def test_a_planted_merge_with_a_ratification_no_one_signed_is_refused(tmp_path):
+    """A merge record added by hand, showing a row RATIFIED by someone who never signed the ledger, is refused by
+    diff (untrusted_history), never reported as a change."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    jfi, folder, units = _folder(tmp_path)
+    _judge(folder, "yes")
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert jfi("audit", "diff", "--inventory", str(folder)).exit_code == 0
+    rows = pq.read_table(folder / "history" / "merge-0002.parquet").to_pylist()
+    learn = units["Learn more"]
+    for row in rows:
+        if row["id"] == learn:
+            row.update(status="RATIFIED", ratification_state="RATIFIED", ratified_judgment="yes",
+                       ratified_by="Mallory", decision_id="sha256:" + "0" * 64)
+    pq.write_table(pa.Table.from_pylist(rows), folder / "history" / "merge-0003.parquet")
+    index = folder / "history" / "merges.jsonl"
+    last = json.loads(index.read_text().splitlines()[-1])
+    index.write_text(index.read_text() + json.dumps({**last, "run": 3, "rows_file": "history/merge-0003.parquet"}) + "\n")
+    before = snapshot(folder)
+    r = jfi("audit", "diff", "--inventory", str(folder))
+    assert r.exit_code == 2 and "untrusted_history" in r.stderr and "Mallory" in r.stderr, (r.stdout, r.stderr)
+    assert snapshot(folder) == before

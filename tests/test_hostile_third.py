@@ -357,3 +357,23 @@ def test_a_huge_sparse_file_in_a_served_folder_is_not_read(tmp_path):
     rec = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])
     assert rec["inventory"] is not None and any("not served" in n for n in rec["environment_notes"]), rec
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 2_000_000  # KiB: the file was never read
+
+
+@pytest.mark.parametrize("edit", ["flags emptied", "unit removed", "count stale"])
+def test_the_gate_refuses_a_units_file_edited_after_build(tmp_path, edit):
+    folder = made(tmp_path, VIEWS, ("build",))
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "gate", "--inventory", str(folder)).exit_code == 1  # the example's findings, as built
+    doc = json.loads((folder / "judgment-units.json").read_text())
+    flagged = next(u for u in doc["units"] if u["flags"])
+    if edit == "flags emptied":
+        flagged["flags"] = []
+    elif edit == "unit removed":
+        doc["units"].remove(flagged)
+        doc["unit_count"] -= 1
+    else:
+        doc["unit_count"] += 3
+    (folder / "judgment-units.json").write_text(json.dumps(doc))
+    before = snapshot(folder)
+    refused(jfi("audit", "gate", "--inventory", str(folder)), "units_edited")
+    assert snapshot(folder) == before

@@ -12,6 +12,7 @@ from ..jsonl import atomic_write, parse_json, writer_lock
 from ..output import err, say
 from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
+from .kept import commits
 
 SCHEMA = "jfi-gate-baseline/v1"
 LEVELS = {  # fail level -> the results that are findings at it (SQL over audit_results)
@@ -46,14 +47,35 @@ def is_baseline(path: Path) -> bool:
         return False
 
 
+def _trusted(folder: AuditFolder, store, built) -> None:
+    """The gate counts findings in judgment-units.json: refused when the file says other than its inventory makes
+    (audit_units_drift: a unit removed, flags emptied, fields edited) or than its own header (unit_count). A file
+    built by other rules, or by another tool, is not compared unit by unit: build it again to have it checked."""
+    source = str(folder.units_path)
+    count = store.con.execute("SELECT count(*) FROM audit_built_units").fetchone()[0]
+    if isinstance(built.get("unit_count"), int) and built["unit_count"] != count:
+        raise JfiError("units_edited", f"the header says {built['unit_count']} unit(s), the file holds {count}; "
+                       "run `jfi audit build` again", source=source, field="unit_count")
+    if built.get("jfi_version") and built.get("rulebook_sha256") == store.rulebook_sha256 and store.con.execute(
+            "SELECT count(*) FROM raw_inventory").fetchone()[0]:
+        drift = store.rows("SELECT id, change FROM audit_units_drift ORDER BY id LIMIT 5")
+        if drift:
+            total = store.con.execute("SELECT count(*) FROM audit_units_drift").fetchone()[0]
+            raise JfiError("units_edited", f"{total} unit(s) differ from what the inventory makes (e.g. "
+                           + ", ".join(f"{d['id']} {d['change']}" for d in drift)
+                           + "): the file was changed after build; run `jfi audit build` again", source=source)
+
+
+@commits
 def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> int:
     folder.require_built(inventory=False)  # the rest when loading
     if write_baseline:
         output_file(write_baseline, reads=[folder], kind="gate baseline", same_kind=is_baseline)
     known = read_baseline(baseline, fail_on) if baseline else set()
     with writer_lock(folder.root):
-        store = load_folder(folder, strict=True)[0]
+        store, built, _ = load_folder(folder, strict=True, inventory=True)
         try:
+            _trusted(folder, store, built)
             findings = store.rows(f"SELECT fingerprint, rule, id, name, views FROM audit_results WHERE {LEVELS[fail_on]} "
                                   "ORDER BY fingerprint")
         finally:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import JfiError
-from ..jsonl import append_records, parse_json, read_lines, sha256_file
+from ..canonical import decision_id
+from ..errors import JfiError, clip
+from ..jsonl import append_records, parse_json, read_lines, sha256_file, strict_loads
 from ..output import say
 from ..paths import inside, regular_file
 from ..store import Store
@@ -68,6 +69,31 @@ def load(root: Path, store) -> int:
     return len(runs)
 
 
+def _vouched(root: Path, store, runs: tuple[int, int]) -> None:
+    """Every ratification a recorded merge shows must stand in the ledger, which is append-only: its decision id on a
+    ledger line, signed by the same person. A merge record planted by hand (a RATIFIED row no one signed) is refused,
+    never reported as a change."""
+    ledger = root / "ratifications.jsonl"
+    signed: dict[str, str] = {}
+    for line in read_lines(ledger) if regular_file(ledger) else []:
+        try:
+            rec = strict_loads(line.text)
+        except (ValueError, RecursionError):
+            continue  # the ledger's own checks name a broken line
+        if isinstance(rec, dict):
+            try:
+                signed[decision_id(rec)] = rec.get("ratified_by")
+            except (TypeError, ValueError, RecursionError):
+                continue
+    rows = store.con.execute("SELECT run, id, decision_id, ratified_by FROM raw_merge_rows WHERE run IN (?, ?) AND "
+                             "coalesce(decision_id, '') <> '' ORDER BY run, id", list(runs)).fetchall()
+    for run, uid, did, by in rows:
+        if did not in signed or (by or None) != (signed[did] or None):
+            raise JfiError("untrusted_history", f"merge {run} shows {uid} ratified by {clip(by, 60)!r} under decision "
+                           f"{clip(did, 80)}, which {'no ledger line holds' if did not in signed else 'the ledger signs by another name'}: "
+                           "the history was changed by hand", source=str(root / INDEX))
+
+
 def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
     """What moved between two merges (default: the last two); exit 1 when fewer than two merges are recorded."""
     store = Store(sections=("audit",), needs=("audit_merge_runs", "audit_merge_changes"))
@@ -84,6 +110,7 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
             if r not in runs:
                 raise JfiError("unknown_run", f"no merge {r} is recorded (runs: {', '.join(map(str, runs))})",
                                source=str(root / INDEX))
+        _vouched(root, store, (frm, to))
         changes = store.rows("SELECT * FROM audit_merge_diff(?, ?)", [frm, to])
     finally:
         store.close()

@@ -258,3 +258,14 @@ def sql_csv_line(columns: list[str], types: dict[str, str]) -> tuple[str, str]:
         plain = kind == "BOOLEAN" or not (kind.endswith("[]") or kind == "VARCHAR")
         cells.append(f"{'csv_plain' if plain else 'csv_cell'}({ident})")
     return ", ".join(texts), f"concat_ws(',', {', '.join(cells)})"  # no cell is NULL: concat_ws skips none
+
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>&|#!~])")
+
+
+def md_text(value) -> str:
+    """Text from a page (a name, a context, a judge's rationale) as Markdown shows it and nothing more: on one line,
+    every character Markdown or HTML would act on escaped, so a page's `<img onerror=…>`, `[link](javascript:…)` or
+    `## heading` is read as the text it is."""
+    text = "" if value is None else str(value)
+    return MARKDOWN_SPECIAL.sub(r"\\\1", re.sub(r"[\r\n]+", " ", text))

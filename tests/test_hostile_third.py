@@ -377,3 +377,39 @@ def test_the_gate_refuses_a_units_file_edited_after_build(tmp_path, edit):
     before = snapshot(folder)
     refused(jfi("audit", "gate", "--inventory", str(folder)), "units_edited")
     assert snapshot(folder) == before
+
+
+def test_page_text_never_becomes_markup_a_link_or_broken_xml(tmp_path):
+    """What a page wrote reaches people's files as text: a help URL that is javascript: is no link in report.html,
+    HTML and Markdown in names are escaped in worklist.md and review-tasks.md, control characters leave JUnit
+    well-formed, [acr] values with control characters are refused, and a screenshot replaced after the report
+    makes it stale."""
+    import xml.etree.ElementTree as ET
+    from jfi.audit.report import web_url
+    from jfi.output import md_text
+    assert web_url("javascript:alert(1)") is None and web_url(" data:text/html,x") is None
+    assert web_url("https://dequeuniversity.com/rules/axe/4.12/link-name") is not None
+    assert md_text("<img src=x onerror=alert(1)> [x](javascript:y)\n## h") == \
+        "\\<img src=x onerror=alert(1)\\> \\[x\\](javascript:y) \\#\\# h"
+    evil = "Go <img src=x onerror=alert(1)> \x01\x1b"
+    folder = made(tmp_path, [view("home", links=[link(evil, "/a"), link(evil, "/b")])], ("build",), ("merge",))
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "worklist", "--inventory", str(folder)).exit_code in (0, 1)
+    assert jfi("audit", "review", "export", "--inventory", str(folder), "--out", str(tmp_path / "b")).exit_code == 0
+    for md in (folder / "worklist.md", tmp_path / "b" / "review-tasks.md"):
+        import re
+        assert not re.search(r"(?<!\\)<img", md.read_text()) and "\\<img" in md.read_text(), md
+    assert jfi("audit", "export", "--inventory", str(folder), "--format", "junit").exit_code == 0
+    ET.parse(folder / "audit-junit.xml")  # well-formed
+    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana\\u0007 Ruiz"\nemail = "ana@example.org"\n')
+    refused(jfi("audit", "export", "--inventory", str(folder), "--format", "openacr"), "acr.author", "U+0007")
+    (folder / "audit.toml").unlink()
+    shots = folder / "screenshots"
+    shots.mkdir(exist_ok=True)
+    (shots / "home.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"1" * 20)
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert "report.html shows the folder as it was" not in r.stderr
+    (shots / "home.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"2" * 20)
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert "report.html shows the folder as it was" in r.stderr, r.stderr

@@ -6,6 +6,8 @@ until a named person ratifies it."""
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 from pathlib import Path
@@ -102,8 +104,20 @@ def junit(results: list[dict], *, flags_fail: bool) -> bytes:
         totals["tests"] += 1
     for key, value in totals.items():
         root.set(key, str(value))
+    for element in root.iter():  # text a page wrote may hold characters XML 1.0 cannot: written as visible escapes
+        element.text = xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, xml_text(value))
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text):
+    """Text as XML 1.0 can hold it: a control character (or another it forbids) becomes its escape, \\u0001."""
+    return NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if isinstance(text, str) else text
 
 
 EARL_CONTEXT = {
@@ -170,6 +184,11 @@ def acr_settings(config: dict | None, source: Path) -> dict:
         if (required and not (isinstance(value, str) and value.strip())) or (value is not None and not isinstance(value, str)):
             raise JfiError("invalid_config", f'[acr] {key} must be a string{" (required for a conformance report)" if required else ""}: '
                            f'[acr] author = "Name", email = "name@example.org"', source=str(source), field=f"acr.{key}")
+        if isinstance(value, str) and (bad := next((c for c in value if c not in "\n\t" and
+                                                    unicodedata.category(c) in ("Cc", "Cf", "Cs")), None)):
+            raise JfiError("invalid_config", f"[acr] {key} holds the control or invisible character U+{ord(bad):04X}, "
+                           "which the report could not carry as written; remove it", source=str(source),
+                           field=f"acr.{key}")
     unknown = sorted(set(table) - set(ACR_KEYS))
     if unknown:
         raise JfiError("invalid_config", f"[acr] has unknown key(s) {', '.join(unknown)} ({', '.join(ACR_KEYS)})",

@@ -467,9 +467,13 @@ REPORT_INPUTS = re.compile(rb'<meta name="jfi-inputs" content="([0-9a-f]{64})"')
 
 
 def report_inputs(root: Path) -> str:
-    """One digest of every file report.html shows (the built units, batches, judgments, spot checks, standards and
-    the ledger): a report carries the digest of the files it was written from."""
+    """One digest of every file report.html shows (the built units, batches, judgments, spot checks, standards, the
+    ledger and the screenshots its crops are cut from): a report carries the digest of the files it was written
+    from."""
     files = [p for p in input_files(root, False) if regular_file(p)]
+    shots = root / "screenshots"
+    if shots.is_dir() and not shots.is_symlink():
+        files += sorted(p for p in shots.iterdir() if p.suffix == ".png" and p.is_file() and not p.is_symlink())
     return hashlib.sha256(json.dumps(sorted((p.relative_to(root).as_posix(), sha256_file(p)) for p in files))
                           .encode()).hexdigest()
 

@@ -233,7 +233,9 @@ SCRIPT = """
     show(wanted());
   };
   const reveal = () => {  // a fragment naming a row: shown (whatever the filters) and scrolled to
-    const row = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    let id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* a malformed escape: the fragment as it is */ }
+    const row = id && document.getElementById(id);
     if (row && row.classList.contains('row')) { row.hidden = false; row.scrollIntoView(); }
   };
   form.addEventListener('change', () => { history.pushState(null, '', url(wanted())); show(wanted()); });
@@ -398,8 +400,10 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
                 (f'<dt>Element</dt><dd><code>{esc(r["selector"])}</code></dd><dt>What axe-core found</dt>'
-                 f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd><a href="{esc(r["href"])}">axe-core\'s help for '
-                 f'this rule</a></dd>' if r["type"] == "finding" else ""),
+                 f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd>'
+                 + (f'<a href="{esc(web_url(r["href"]))}">axe-core\'s help for this rule</a>' if web_url(r["href"])
+                    else f'axe-core\'s help for this rule: {esc(r["href"] or "-")} (not a web address; not a link)')
+                 + '</dd>' if r["type"] == "finding" else ""),
                 f'<dt>Views</dt><dd>{esc(r["views"] if isinstance(r["views"], str) else ", ".join(r["views"]))}</dd>',
                 f'<dt>Draft</dt><dd>{esc(r["session_draft_judgment"] or "not judged")}'
                 + (f': {esc(r["rationale"])}' if r["rationale"] else "") + '</dd>',
@@ -410,6 +414,14 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     out += ['</section>', '</main>', f'<footer><p>jfi {esc(__version__)}, rulebook {esc(summary["rulebook"][:12])}</p></footer>',
             f'<script>{SCRIPT}</script>', '</body>', '</html>']
     return "\n".join(out) + "\n"
+
+
+def web_url(url) -> str | None:
+    """A URL from the capture that may become a link in a page people open: http(s) only (a `javascript:` or
+    `data:` address a page planted is shown as text, never made clickable)."""
+    if isinstance(url, str) and re.match(r"https?://[^\s]", url.strip(), re.I):
+        return url.strip()
+    return None
 
 
 def screenshot(page_path: Path, png: Path, query: str = "") -> None:

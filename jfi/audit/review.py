@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, read_lines, sha256_file, strict_loads, writer_lock
 from ..paths import regular_file
-from ..output import csv_rules, csv_text, say, utc_now
+from ..output import csv_rules, csv_text, md_text, say, utc_now
 from ..canonical import decision_id, digest
 from .. import rulebook
 from .folder import AuditFolder, load_folder
@@ -165,12 +165,13 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
           "untouched to keep it pending. Return the decisions in review-tasks.xlsx, review-tasks.csv or "
           "return-template.json.", ""]
     for t in tasks:
-        md += [f"## Task {t['task']}: {t['id']} ({t['type']}, WCAG {t['sc']})", "", t["question"], "",
-               f"- Name: {t['name']} (from {t['name_source'] or '-'}; role {t['role'] or '-'})",
-               f"- Flags: {', '.join(t['flags']) or '-'}", f"- Draft: {t['draft'] or 'not judged'}"
-               + (f" ({t['rationale']})" if t["rationale"] else ""), f"- Evidence: {t['evidence']}",
-               f"- Detail: {t['detail']}", f"- Where: {t['href'] or '-'}",
-               f"- Context: {t['context'] or '-'}", f"- Views: {', '.join(t['views'])}", "",
+        m = {k: md_text(v) for k, v in t.items() if isinstance(v, str) or v is None}
+        md += [f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']})", "", m["question"], "",
+               f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
+               f"- Flags: {md_text(', '.join(t['flags'])) or '-'}", f"- Draft: {m['draft'] or 'not judged'}"
+               + (f" ({m['rationale']})" if t["rationale"] else ""), f"- Evidence: {m['evidence']}",
+               f"- Detail: {m['detail']}", f"- Where: {m['href'] or '-'}",
+               f"- Context: {m['context'] or '-'}", f"- Views: {md_text(', '.join(t['views']))}", "",
                "Decision (yes / no / unsure): ______", "", "Observation: ____________________", "",
                "Fix (when one is needed): ____________________", "",
                "Reviewer: ______________   UTC: ____-__-__T__:__:__Z", ""]

@@ -6,7 +6,7 @@ import json
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
-from ..output import csv_text, say, utc_now
+from ..output import csv_text, md_text, say, utc_now
 from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
@@ -41,13 +41,14 @@ def worklist(folder: AuditFolder) -> int:
               "to sign once. Rows already RATIFIED are not listed.", "",
               f"## 1. Family decisions ({len(families)})", "",
               "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
-        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows: {f['shows']}; they share {f['kind']} "
-               f"`{f['key']}` (drafts: {f['judgments']})" for f in families]
+        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows: {md_text(f['shows'])}; they share {f['kind']} "
+               f"{md_text(f['key'])} (drafts: {md_text(f['judgments'])})" for f in families]
         md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
-        md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {r['name']} — {r['rationale']}" for r in rows]
+        md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {md_text(r['name'])} — {md_text(r['rationale'])}"
+               for r in rows]
         md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
         md += ["Sign a class once: `jfi audit rule --fact-class \"CLASS\" --ruling ID --sentence … --by … --judgment no`.", ""]
-        md += [f"- **{f['fact_class']}** — {f['units']} row(s): {f['meaning']}" for f in facts]
+        md += [f"- **{md_text(f['fact_class'])}** — {f['units']} row(s): {md_text(f['meaning'])}" for f in facts]
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))

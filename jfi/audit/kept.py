@@ -53,7 +53,8 @@ NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_re
          "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
          "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_violations", "audit_standards_violations",
          "ratification_effective", "ratification_records", "ratification_violations", "ratification_import",
-         "audit_questions", "audit_units_drift")
+         "audit_questions")
+WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
 
 _pending: list["KeptStore"] = []
 _reused: list[Path] = []  # the kept stores this command took as they were (a failure on reading one rebuilds it)
@@ -240,7 +241,8 @@ class KeptStore:
 
     def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
         """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
-        return Store(path, sections=("audit",), reopen=reopen, needs=NEEDS, inventory=self.inventory)
+        return Store(path, sections=("audit",), reopen=reopen, needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
+                     inventory=self.inventory)
 
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs

@@ -84,6 +84,7 @@ NEXT_STEPS = {
                                   if a.get("shard") else "`jfi audit build --inventory {out}`"),
     "audit_import_inventory": "`jfi audit build --inventory {out}`",
     "audit_build": "`jfi audit judge-kit --inventory {inventory}`, then return judged batches to batches/",
+    "audit_judge": "`jfi audit sample --inventory {inventory}` picks the rows to spot-check",
     "audit_judge_kit": "hand each kit to a judge; put each returned *.judged.jsonl in {inventory}/batches/, then "
                        "`jfi audit merge --inventory {inventory}`",
     "audit_sample": "spot-check the sampled rows into spot-checks.jsonl, then `jfi audit merge --inventory {inventory}`",
@@ -492,6 +493,31 @@ def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The aud
     from .audit import build
     from .audit.folder import AuditFolder
     return build.run(AuditFolder(inventory), batch)
+
+
+@audit_app.command("judge")
+@guarded
+def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (judge-kit/ written)."),
+                endpoint: str = typer.Option(..., "--endpoint", help="An OpenAI-compatible API base URL (…/v1) or its /chat/completions URL."),
+                model: str = typer.Option(..., "--model", help="The model id to ask for."),
+                api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="The environment variable holding the API key (none for a local server)."),
+                batch: Optional[list[str]] = typer.Option(None, "--batch", help="Only this batch (repeatable; its name without .jsonl)."),
+                jobs: int = typer.Option(4, "--jobs", min=1, max=64, help="Requests under way at once (1 to 64)."),
+                timeout: float = typer.Option(120.0, "--timeout", min=1, max=3600, help="Seconds one request may take."),
+                retries: int = typer.Option(4, "--retries", min=0, max=20, help="Retries on 429, 5xx and dropped connections."),
+                temperature: float = typer.Option(0.0, "--temperature", min=0, max=2, help="Sampling temperature."),
+                dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
+                no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer.")):
+    """Draft judgments with a model: each batch without a judged file is sent with its kit (rubric, instructions,
+    product note, batch) and written as batches/<batch>.judged.jsonl only when every line keeps the contract.
+
+    Example: jfi audit judge --inventory audits/2026-12 --endpoint http://127.0.0.1:8000/v1 --model qwen2.5-7b
+    """
+    from .audit.folder import AuditFolder
+    from .judge.run import judge
+    folder = AuditFolder(inventory)
+    return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
+                 timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache)
 
 
 @audit_app.command("judge-kit")

@@ -33,8 +33,8 @@ BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audi
 # what an audit folder's commands read as input: no command writes over one of these except the command that owns it
 INPUT_FILES = {"inventory.jsonl", "inventory-run.json", "judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl",
                "standards.jsonl", "audit.toml", "spot-check-sample.jsonl", "draft-judgments.json", ".jfi.lock",
-               "review-bundles.jsonl"}
-INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit"}
+               "review-bundles.jsonl", "judge-runs.jsonl"}
+INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit", "judge-cache"}
 
 
 def units_head(path: Path) -> dict:

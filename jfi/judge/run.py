@@ -1,0 +1,265 @@
+"""`jfi audit judge`: each batch's kit (judge-kit/<batch>/: rubric, instructions, product note, batch) sent to a model
+over the chat completions protocol, its reply checked line by line against the judged-line contract (the rulebook's
+own rules: field_violations and audit_judged_violations), sent back once with the problems when it breaks it, and
+written as batches/<batch>.judged.jsonl only when every line holds: all the judged files of a run in one commit.
+Every answer is cached under judge-cache/ as it arrives, by the sha256 of its request's bytes (model, messages,
+parameters), so a run again (after a kill too), or a build again with unchanged batches, sends nothing; `--no-cache`
+asks again (a batch whose answers broke the contract, say); judge-runs.jsonl records each batch's model, tokens,
+latency and outcome for the calibration record."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import JfiError, clip
+from ..jsonl import AtomicFiles, append_records, atomic_write, line_columns, strict_loads, writer_lock
+from ..output import note, say, utc_now
+from ..paths import own_folder, regular_file
+from ..progress import Progress
+from ..schemas import schema
+from ..store import Store
+from .client import Answer, Client, EndpointError
+
+CACHE = "judge-cache"          # in the audit folder: one file per request sent, named by its sha256
+RUNS = "judge-runs.jsonl"      # in the audit folder: a line per batch a run judged (or failed)
+KIT = "judge-kit"
+ASKED = ("id", "judgment", "confidence", "rationale", "fix", "needs_human")  # drafted_by is the endpoint's model id
+
+
+@dataclass
+class Batch:
+    name: str                  # the batch file's name without .jsonl
+    kit: dict[str, str]        # rubric, instructions, product, batch: the kit's four texts
+    lines: list[dict] = field(default_factory=list)
+    answer: Answer | None = None
+    cached: bool = False
+    problems: list[str] = field(default_factory=list)
+    sent_back: bool = False
+    asked: str = ""            # the sha256 of the last request's bytes (its cache entry's name)
+
+
+def line_schema() -> dict:
+    """The judged line as the model is asked for it: the contract's fields but drafted_by (jfi writes the model id)."""
+    whole = schema("judged")
+    return {"type": "object", "additionalProperties": False, "required": list(ASKED),
+            "properties": {k: {kk: vv for kk, vv in v.items() if kk != "description"} | {"description": v["description"]}
+                           for k, v in whole["properties"].items() if k in ASKED}}
+
+
+def response_format() -> dict:
+    return {"type": "json_schema", "json_schema": {"name": "judged_batch", "strict": True, "schema": {
+        "type": "object", "additionalProperties": False, "required": ["lines"],
+        "properties": {"lines": {"type": "array", "items": line_schema()}}}}}
+
+
+def messages(kit: dict[str, str]) -> list[dict]:
+    """Exactly the kit's four things: the instructions and rubric as the system's words, the product note and the
+    batch as the user's."""
+    return [{"role": "system", "content": kit["instructions"] + "\n\n" + kit["rubric"]},
+            {"role": "user", "content": kit["product"] + "\n\n# Batch\n\n" + kit["batch"] + "\n"
+             "Answer with a JSON object {\"lines\": [...]}: one judged line per batch line, in the batch's order."}]
+
+
+def request_bytes(model: str, msgs: list[dict], params: dict) -> bytes:
+    """The request as sent and as cached: canonical JSON (sorted keys), so the same request is the same bytes."""
+    return json.dumps({"model": model, "messages": msgs, **params}, sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def parse_lines(text: str) -> list | None:
+    """The judged lines in a reply: a JSON object {"lines": [...]}, a JSON array, or JSON Lines (a code fence
+    around any of them is taken off); None when the reply is none of them."""
+    body = re.sub(r"^\s*```(?:json|jsonl)?\s*|\s*```\s*$", "", text.strip())
+    try:
+        doc = strict_loads(body)
+        if isinstance(doc, dict) and isinstance(doc.get("lines"), list):
+            return doc["lines"]
+        if isinstance(doc, list):
+            return doc
+    except (ValueError, RecursionError):
+        pass
+    out = []
+    for raw in body.splitlines():
+        if raw.strip():
+            try:
+                out.append(strict_loads(raw))
+            except (ValueError, RecursionError):
+                return None
+    return out or None
+
+
+def kits(root: Path, only: list[str] | None) -> list[Batch]:
+    """Each batch's kit as judge-kit wrote it, checked to be the batch build wrote now (a kit from before a build is
+    stale)."""
+    kit_root = root / KIT
+    if not own_folder(kit_root):
+        raise JfiError("no_kit", f"no {KIT}/ in {root}; run `jfi audit judge-kit --inventory {root}` first",
+                       source=str(kit_root))
+    names = sorted(p.name for p in kit_root.iterdir() if p.is_dir() and not p.is_symlink())
+    if only:
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            raise JfiError("unknown_batch", f"no kit for batch(es) {', '.join(unknown)} in {KIT}/", field="--batch")
+        names = [n for n in names if n in only]
+    out = []
+    for name in names:
+        texts = {}
+        for part, file in (("rubric", "rubric.md"), ("instructions", "instructions.md"), ("product", "product.md"),
+                           ("batch", "batch.jsonl")):
+            path = kit_root / name / file
+            if not regular_file(path):
+                raise JfiError("no_kit", f"the kit of {name} lacks {file}; run `jfi audit judge-kit` again",
+                               source=str(path))
+            texts[part] = path.read_text(encoding="utf-8")
+        batch = root / "batches" / f"{name}.jsonl"
+        if not regular_file(batch) or batch.read_text(encoding="utf-8").strip() != texts["batch"].strip():
+            raise JfiError("stale_kit", f"the kit of {name} is not the batch build wrote; run `jfi audit judge-kit` "
+                           "again", source=str(kit_root / name / "batch.jsonl"))
+        out.append(Batch(name, texts))
+    return out
+
+
+def check(root: Path, candidates: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The contract's problems of judged files about to be written (name -> their lines' texts), by the rulebook's
+    rules, as `file:line: field: code: message` per batch; every batch of the folder is read, as merge reads it."""
+    store = Store(sections=("audit",), needs=("audit_violations",), inventory=False)
+    try:
+        for batch in sorted((root / "batches").glob("*.jsonl")):
+            if not batch.name.endswith(".judged.jsonl"):
+                numbers, texts = line_columns(batch)
+                store.append("raw_files", {"kind": ["batch"], "source": [str(batch)], "round": [None], "present": [True]})
+                store.add_lines("batch", str(batch), numbers, texts)
+        for name, texts in candidates.items():
+            source = str(root / "batches" / f"{name}.judged.jsonl")
+            store.append("raw_files", {"kind": ["judged"], "source": [source], "round": [None], "present": [True]})
+            store.add_lines("judged", source, list(range(1, len(texts) + 1)), texts)
+        store.build()
+        rows = store.rows("SELECT * FROM audit_violations WHERE source LIKE '%.judged.jsonl'")
+    finally:
+        store.close()
+    from ..errors import format_location
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        name = Path(r["source"]).name[: -len(".judged.jsonl")]
+        out.setdefault(name, []).append(format_location(r["source"], r["line"], r["field"], r["code"], r["message"]))
+    return out
+
+
+def _texts(b: Batch) -> list[str]:
+    return [json.dumps(line, ensure_ascii=False) for line in b.lines]
+
+
+def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, only: list[str] | None = None,
+          jobs: int = 4, timeout_s: float = 120.0, retries: int = 4, temperature: float = 0.0,
+          dry_run: bool = False, use_cache: bool = True, client: Client | None = None) -> int:
+    root = Path(root)
+    batches = kits(root, only)
+    todo = []
+    for b in batches:
+        judged = root / "batches" / f"{b.name}.judged.jsonl"
+        if regular_file(judged):
+            continue  # a judged file is there, a person's or an earlier run's: never written over
+        todo.append(b)
+    if not todo:
+        say(f"every batch of {root} has its judged file; nothing to judge")
+        return 1
+    params = {"temperature": temperature, "response_format": response_format()}
+    if dry_run:
+        for b in todo:
+            say(request_bytes(model, messages(b.kit), params).decode("utf-8"))
+        note(f"{len(todo)} request(s) would be sent to {endpoint} (nothing was sent)")
+        return 0
+    key = None
+    if api_key_env:
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise JfiError("no_api_key", f"the environment variable {api_key_env} is not set (it holds the key the "
+                           "endpoint asks for)", field="--api-key-env")
+    client = client or Client(endpoint, key, timeout_s=timeout_s, retries=retries)
+    cache = root / CACHE
+
+    def ask(b: Batch, msgs: list[dict]) -> None:
+        body = request_bytes(model, msgs, params)
+        digest = hashlib.sha256(body).hexdigest()
+        hit = cache / f"{digest}.json"
+        if use_cache and regular_file(hit):
+            try:
+                saved = strict_loads(hit.read_text(encoding="utf-8"))
+                b.answer, b.cached = Answer(saved["text"], saved["model"], saved.get("usage") or {},
+                                            saved.get("latency_s") or 0.0, 0), True
+                return
+            except (ValueError, KeyError, TypeError, RecursionError):
+                pass  # a damaged entry is asked again
+        b.answer, b.cached, b.asked = client.complete(body), False, digest
+        if use_cache:  # kept at once: a run killed after this answer never pays for it again
+            cache.mkdir(exist_ok=True)
+            atomic_write(hit, json.dumps({"request_sha256": digest, "text": b.answer.text, "model": b.answer.model,
+                                          "usage": b.answer.usage, "latency_s": b.answer.latency_s}) + "\n")
+
+    def read(b: Batch) -> None:
+        lines = parse_lines(b.answer.text)
+        if lines is None:
+            b.lines, b.problems = [], [f"the reply is not JSON lines: {clip(b.answer.text, 120)!r}"]
+            return
+        b.lines = [({**line, "drafted_by": b.answer.model or model} if isinstance(line, dict) else line)
+                   for line in lines]
+        b.problems = []
+
+    def first(b: Batch) -> Batch:
+        try:
+            ask(b, messages(b.kit))
+            read(b)
+        except EndpointError as e:
+            b.answer, b.problems = None, [f"{endpoint}: {e}"]
+        return b
+
+    shown = Progress(len(todo), "batches", "failed")
+    with writer_lock(root):
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            done = list(pool.map(first, todo))
+        _checked(root, [b for b in done if b.answer is not None and not b.problems])
+        again = [b for b in done if b.answer is not None and b.problems]
+        for b in again:  # sent back once, with what broke the contract
+            b.sent_back = True
+            msgs = messages(b.kit) + [{"role": "assistant", "content": b.answer.text},
+                                      {"role": "user", "content": "These lines break the output contract:\n"
+                                       + "\n".join(b.problems) + "\nAnswer again with every line corrected."}]
+            try:
+                ask(b, msgs)
+                read(b)
+            except EndpointError as e:
+                b.answer, b.problems = None, [f"{endpoint}: {e}"]
+        _checked(root, [b for b in again if b.answer is not None and not b.problems])
+        good = [b for b in done if not b.problems]
+        for b in done:
+            shown.step(not b.problems, f"{b.name}: {'judged' if not b.problems else 'failed'}")
+        runs = root / RUNS
+        with AtomicFiles() as files:  # every judged file of the run, and its record, in one commit
+            for b in good:
+                files.write(root / "batches" / f"{b.name}.judged.jsonl", "\n".join(_texts(b)) + "\n")
+            old = runs.read_bytes() if regular_file(runs) else b""
+            files.write(runs, append_records(old, [{
+                "batch": b.name, "utc": utc_now(), "endpoint": endpoint, "model": model,
+                "drafted_by": (b.answer.model or model) if b.answer else None, "outcome": "failed" if b.problems else "judged",
+                "cached": b.cached, "sent_back": b.sent_back, "usage": b.answer.usage if b.answer else {},
+                "latency_s": b.answer.latency_s if b.answer else None, "problems": b.problems[:20]} for b in done]))
+    for b in done:
+        for p in b.problems:
+            note(p)
+    failed = len(done) - len(good)
+    say(f"{len(good)} batch(es) judged, {failed} failed; {client.sent} request(s) sent")
+    return 1 if failed else 0
+
+
+def _checked(root: Path, batches: list[Batch]) -> None:
+    """Each batch's problems by the rulebook, its lines as they would be written."""
+    if not batches:
+        return
+    found = check(root, {b.name: _texts(b) for b in batches})
+    for b in batches:
+        b.problems = found.get(b.name, [])

@@ -507,7 +507,8 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
                 retries: int = typer.Option(4, "--retries", min=0, max=20, help="Retries on 429, 5xx and dropped connections."),
                 temperature: float = typer.Option(0.0, "--temperature", min=0, max=2, help="Sampling temperature."),
                 dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
-                no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer.")):
+                no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer."),
+                images: bool = typer.Option(False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images.")):
     """Draft judgments with a model: each batch without a judged file is sent with its kit (rubric, instructions,
     product note, batch) and written as batches/<batch>.judged.jsonl only when every line keeps the contract.
 
@@ -517,12 +518,14 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
     from .judge.run import judge
     folder = AuditFolder(inventory)
     return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
-                 timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache)
+                 timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache,
+                 images=images)
 
 
 @audit_app.command("judge-kit")
 @guarded
-def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The audit folder.")):
+def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+                    images: bool = typer.Option(False, "--images", help="Also write each image row's crop (crops/<id>.png), for judges that read images.")):
     """Write judge-kit/<batch>/ for every batch: rubric, instructions and output contract, batch, product note.
 
     The product-and-audience note comes from audit.toml ([products.<name>] note = "...").
@@ -531,7 +534,7 @@ def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The
     """
     from .audit import judge_kit
     from .audit.folder import AuditFolder
-    return judge_kit.run(AuditFolder(inventory))
+    return judge_kit.run(AuditFolder(inventory), images)
 
 
 @audit_app.command("sample")

@@ -11,6 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 def batch_lines(request: dict) -> list[dict]:
     user = next(m["content"] for m in request["messages"] if m["role"] == "user")
+    if isinstance(user, list):  # text and images: the batch is in the first text part
+        user = next(p["text"] for p in user if p["type"] == "text")
     body = user.split("# Batch", 1)[1]
     return [json.loads(x) for x in body.splitlines() if x.strip().startswith("{")]
 

@@ -218,7 +218,7 @@ def test_batches_split_and_stale_ones_go_but_judged_files_stay(tmp_path):
                      "harbor-link-01.judged.jsonl"}
     lines = [json.loads(x) for x in (folder / "batches" / "harbor-link-01.jsonl").read_text().splitlines()]
     assert len(lines) == 2 and list(lines[0]) == ["id", "type", "sc", "name", "detail", "href", "context", "landmark",
-                                                  "visible", "views", "flags"]
+                                                  "visible", "views", "flags", "other_hrefs"]
     assert (folder / "batches" / "harbor-link-01.judged.jsonl").read_text() == "kept\n"
 
 

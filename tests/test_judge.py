@@ -203,3 +203,36 @@ def test_killed_mid_run_nothing_is_half_written_and_the_next_run_pays_only_for_w
         assert run(tmp_path, root, server).exit_code == 0
         assert len(server.requests) == len(names) - cached
     assert asked <= len(names)
+
+
+def test_the_judge_sees_where_links_go_and_an_image_rows_crop(tmp_path):
+    """A link flagged for sharing its name with links that go elsewhere carries those destinations; with --images,
+    each image row's crop (from judge-kit --images) goes with the batch as a data URL."""
+    import base64
+    import io
+    from PIL import Image
+    from inventories import image, write
+    home = view("home", links=[link("Read more", "/a", context="Ferries"), link("Read more", "/b", context="Buses")],
+                images=[image(alt="", box={"x": 40, "y": 30, "width": 120, "height": 80})])
+    home["screenshot"] = "screenshots/home.png"
+    root = write(tmp_path / "audit", [home])
+    (root / "screenshots").mkdir()
+    picture = io.BytesIO()
+    Image.new("RGB", (1440, 900), "white").save(picture, "PNG")
+    (root / "screenshots" / "home.png").write_bytes(picture.getvalue())
+    (root / "audit.toml").write_text(TOML)
+    jfi = Jfi(tmp_path)
+    assert jfi("audit", "build", "--inventory", str(root)).exit_code == 0
+    lines = [json.loads(x) for x in (root / "batches" / "harbor-link-01.jsonl").read_text().splitlines()]
+    assert {tuple(x["other_hrefs"]) for x in lines} == {("http://site.example/b",), ("http://site.example/a",)}
+    r = jfi("audit", "judge-kit", "--inventory", str(root), "--images")
+    assert r.exit_code == 0, r.stderr
+    crops = list((root / "judge-kit" / "harbor-image-01" / "crops").glob("*.png"))
+    assert len(crops) == 1 and Image.open(crops[0]).size == (480, 180)
+    with ChatServer() as server:
+        assert run(tmp_path, root, server, "--images").exit_code == 0, r.stderr
+        sent = next(q for q in server.requests if "harbor-image" in json.dumps(q) or
+                    isinstance(q["messages"][1]["content"], list))
+        parts = sent["messages"][1]["content"]
+        urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
+        assert len(urls) == 1 and base64.b64decode(urls[0].split(",", 1)[1]) == crops[0].read_bytes()

@@ -10,6 +10,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles, line_columns, parse_json, writer_lock
 from ..output import say
 from .folder import AuditFolder
+from .kept import commits
 
 KIT = Path(__file__).with_name("kit")
 RUBRIC_FILE = "judgment-rubric.md"
@@ -39,7 +40,11 @@ def _unit_id(batch: Path, number: int, text: str) -> str:
     return record["id"]
 
 
-def run(folder: AuditFolder) -> int:
+IMAGE_TYPES = ("image", "finding")  # the rows whose kit carries their crop with --images
+
+
+@commits
+def run(folder: AuditFolder, images: bool = False) -> int:
     batches = sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl")) \
         if folder.batches.is_dir() else []
     if not batches:
@@ -60,7 +65,21 @@ def run(folder: AuditFolder) -> int:
                        "it to read the audience's shorthand", source=str(folder.root / "audit.toml"))
     rubric = (KIT / "rubric.md").read_text(encoding="utf-8")
     instructions = (KIT / "instructions.md").read_text(encoding="utf-8")
-    with writer_lock(folder.root), AtomicFiles() as files:
+    with writer_lock(folder.root):
+        pictured = {}
+        if images:  # the crop the report shows of each image row, for a judge that reads images
+            from .report import crops
+            typed = {u.get("id"): u.get("type") for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
+                     if isinstance(u, dict)}
+            pictured = crops(folder, {i for ids in batch_ids.values() for i in ids if typed.get(i) in IMAGE_TYPES})
+        _write(folder, batches, batch_ids, units, notes, rubric, instructions, pictured)
+    say(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s)" + (f", {len(pictured)} crop(s)" if images else "")
+        + "; return each as batches/<batch>.judged.jsonl")
+    return 0
+
+
+def _write(folder, batches, batch_ids, units, notes, rubric, instructions, pictured) -> None:
+    with AtomicFiles() as files:
         files.write(folder.root / RUBRIC_FILE, rubric)
         kit_root = folder.root / "judge-kit"
         for batch in batches:
@@ -71,8 +90,12 @@ def run(folder: AuditFolder) -> int:
             files.write(dest / "instructions.md", instructions.replace("<batch name>", batch.name[: -len(".jsonl")]))
             files.write(dest / "product.md", f"# {product}\n\n{notes[product]}\n")
             files.write(dest / "batch.jsonl", "\n".join(lines) + "\n")
+            for uid in batch_ids[batch.name]:
+                if uid in pictured:
+                    files.write(dest / "crops" / f"{uid}.png", pictured[uid])
+            for old in (dest / "crops").glob("*.png") if (dest / "crops").is_dir() else ():
+                if old.stem not in pictured or old.stem not in batch_ids[batch.name]:
+                    files.remove(old)
         for stale in kit_root.iterdir():
             if stale.is_dir() and not (folder.batches / f"{stale.name}.jsonl").is_file():
                 shutil.rmtree(stale)
-    say(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s); return each as batches/<batch>.judged.jsonl")
-    return 0

@@ -125,6 +125,50 @@ def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: d
             f'<p class="whole"><a href="{esc(shots[view].path)}">The whole view {esc(seen)}</a></p>')
 
 
+def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes | None:
+    """The crop the report shows of a row as a PNG image of its own (the element outlined in red), for a judge that
+    reads images; None where the report has no crop."""
+    w = _window(row, place, shots)
+    if isinstance(w, str):
+        return None
+    from PIL import Image, ImageDraw, UnidentifiedImageError
+    box, scale, left, top = w["box"], w["scale"], w["left"], w["top"]
+    try:
+        with Image.open(io.BytesIO(shots[w["view"]].data)) as image:
+            page = image.convert("RGB")
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        return None
+    if scale < 1:
+        page = page.resize((max(1, round(page.width * scale)), max(1, round(page.height * scale))))
+    window = page.crop((left, top, left + CROP_W, top + CROP_H))
+    if row["type"] != "title":
+        x, y = round(box["x"] * scale) - left, round(box["y"] * scale) - top
+        ImageDraw.Draw(window).rectangle((x, y, x + max(1, round(box["width"] * scale)),
+                                          y + max(1, round(box["height"] * scale))), outline=(200, 0, 0), width=2)
+    out = io.BytesIO()
+    window.save(out, "PNG")
+    return out.getvalue()
+
+
+def crops(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
+    """{unit id: PNG} of the crops of these rows, from the folder's screenshots (for judge-kit --images)."""
+    store, _, _ = load_folder(folder, inventory=True)
+    try:
+        rows = {r["id"]: r for r in store.rows("SELECT id, type, name FROM audit_draft_rows WHERE id IN "
+                                                "(SELECT unnest(?::VARCHAR[]))", [sorted(ids)])}
+        places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places WHERE id IN "
+                                                  "(SELECT unnest(?::VARCHAR[]))", [sorted(ids)])}
+    finally:
+        store.close()
+    shots = _screenshots(folder)
+    out = {}
+    for uid, row in rows.items():
+        data = crop_png(row, places.get(uid), shots)
+        if data is not None:
+            out[uid] = data
+    return out
+
+
 FILES = "report-files"  # beside report.html: each view's screenshot once, as much of it as the crops show
 WEBP_MAX = 16383  # px: the largest side a WebP image may have (a wider screenshot is kept as PNG)
 

@@ -8,6 +8,7 @@ asks again (a batch whose answers broke the contract, say); judge-runs.jsonl rec
 latency and outcome for the calibration record."""
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -35,6 +36,7 @@ ASKED = ("id", "judgment", "confidence", "rationale", "fix", "needs_human")  # d
 class Batch:
     name: str                  # the batch file's name without .jsonl
     kit: dict[str, str]        # rubric, instructions, product, batch: the kit's four texts
+    crops: dict[str, bytes] = field(default_factory=dict)  # unit id -> its crop (judge-kit --images), for --images
     lines: list[dict] = field(default_factory=list)
     answer: Answer | None = None
     cached: bool = False
@@ -57,12 +59,19 @@ def response_format() -> dict:
         "properties": {"lines": {"type": "array", "items": line_schema()}}}}}
 
 
-def messages(kit: dict[str, str]) -> list[dict]:
+def messages(kit: dict[str, str], crops: dict[str, bytes] | None = None) -> list[dict]:
     """Exactly the kit's four things: the instructions and rubric as the system's words, the product note and the
-    batch as the user's."""
+    batch as the user's; with crops (--images), each image row's crop after them as a data URL, named by its id."""
+    text = (kit["product"] + "\n\n# Batch\n\n" + kit["batch"] + "\n"
+            "Answer with a JSON object {\"lines\": [...]}: one judged line per batch line, in the batch's order.")
+    user: str | list = text
+    if crops:
+        user = [{"type": "text", "text": text}]
+        for uid, png in sorted(crops.items()):
+            user += [{"type": "text", "text": f"Crop of {uid} (the element outlined in red):"},
+                     {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}}]
     return [{"role": "system", "content": kit["instructions"] + "\n\n" + kit["rubric"]},
-            {"role": "user", "content": kit["product"] + "\n\n# Batch\n\n" + kit["batch"] + "\n"
-             "Answer with a JSON object {\"lines\": [...]}: one judged line per batch line, in the batch's order."}]
+            {"role": "user", "content": user}]
 
 
 def request_bytes(model: str, msgs: list[dict], params: dict) -> bytes:
@@ -120,7 +129,10 @@ def kits(root: Path, only: list[str] | None) -> list[Batch]:
         if not regular_file(batch) or batch.read_text(encoding="utf-8").strip() != texts["batch"].strip():
             raise JfiError("stale_kit", f"the kit of {name} is not the batch build wrote; run `jfi audit judge-kit` "
                            "again", source=str(kit_root / name / "batch.jsonl"))
-        out.append(Batch(name, texts))
+        crops = kit_root / name / "crops"
+        pictures = {p.stem: p.read_bytes() for p in sorted(crops.glob("*.png")) if regular_file(p)} \
+            if own_folder(crops) else {}
+        out.append(Batch(name, texts, pictures))
     return out
 
 
@@ -156,7 +168,7 @@ def _texts(b: Batch) -> list[str]:
 
 def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, only: list[str] | None = None,
           jobs: int = 4, timeout_s: float = 120.0, retries: int = 4, temperature: float = 0.0,
-          dry_run: bool = False, use_cache: bool = True, client: Client | None = None) -> int:
+          dry_run: bool = False, use_cache: bool = True, images: bool = False, client: Client | None = None) -> int:
     root = Path(root)
     batches = kits(root, only)
     todo = []
@@ -168,10 +180,14 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
     if not todo:
         say(f"every batch of {root} has its judged file; nothing to judge")
         return 1
+    if images and not any(b.crops for b in batches):
+        raise JfiError("no_crops", f"no crops in {KIT}/; run `jfi audit judge-kit --images --inventory {root}` first",
+                       field="--images")
+    ask_of = {b.name: messages(b.kit, b.crops if images else None) for b in todo}
     params = {"temperature": temperature, "response_format": response_format()}
     if dry_run:
         for b in todo:
-            say(request_bytes(model, messages(b.kit), params).decode("utf-8"))
+            say(request_bytes(model, ask_of[b.name], params).decode("utf-8"))
         note(f"{len(todo)} request(s) would be sent to {endpoint} (nothing was sent)")
         return 0
     key = None
@@ -212,7 +228,7 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
 
     def first(b: Batch) -> Batch:
         try:
-            ask(b, messages(b.kit))
+            ask(b, ask_of[b.name])
             read(b)
         except EndpointError as e:
             b.answer, b.problems = None, [f"{endpoint}: {e}"]
@@ -226,7 +242,7 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
         again = [b for b in done if b.answer is not None and b.problems]
         for b in again:  # sent back once, with what broke the contract
             b.sent_back = True
-            msgs = messages(b.kit) + [{"role": "assistant", "content": b.answer.text},
+            msgs = ask_of[b.name] + [{"role": "assistant", "content": b.answer.text},
                                       {"role": "user", "content": "These lines break the output contract:\n"
                                        + "\n".join(b.problems) + "\nAnswer again with every line corrected."}]
             try:

@@ -499,7 +499,7 @@ def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The aud
 @guarded
 def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (judge-kit/ written)."),
                 endpoint: str = typer.Option(..., "--endpoint", help="An OpenAI-compatible API base URL (…/v1) or its /chat/completions URL."),
-                model: str = typer.Option(..., "--model", help="The model id to ask for."),
+                model: Optional[str] = typer.Option(None, "--model", help="The model id to ask for (the drafting judge)."),
                 api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="The environment variable holding the API key (none for a local server)."),
                 batch: Optional[list[str]] = typer.Option(None, "--batch", help="Only this batch (repeatable; its name without .jsonl)."),
                 jobs: int = typer.Option(4, "--jobs", min=1, max=64, help="Requests under way at once (1 to 64)."),
@@ -508,7 +508,8 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
                 temperature: float = typer.Option(0.0, "--temperature", min=0, max=2, help="Sampling temperature."),
                 dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
                 no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer."),
-                images: bool = typer.Option(False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images.")):
+                images: bool = typer.Option(False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images."),
+                second_reader: Optional[str] = typer.Option(None, "--second-reader", help="Instead: have this model read the spot-check sample into spot-checks.jsonl.")):
     """Draft judgments with a model: each batch without a judged file is sent with its kit (rubric, instructions,
     product note, batch) and written as batches/<batch>.judged.jsonl only when every line keeps the contract.
 
@@ -516,10 +517,13 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
     """
     from .audit.folder import AuditFolder
     from .judge.run import judge
+    if (model is None) == (second_reader is None):
+        raise JfiError("usage", "name the drafting judge with --model, or the second reader with --second-reader "
+                       "(one of them)", exit_code=3)
     folder = AuditFolder(inventory)
     return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
                  timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache,
-                 images=images)
+                 images=images, second_reader=second_reader)
 
 
 @audit_app.command("judge-kit")

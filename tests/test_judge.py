@@ -236,3 +236,39 @@ def test_the_judge_sees_where_links_go_and_an_image_rows_crop(tmp_path):
         parts = sent["messages"][1]["content"]
         urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
         assert len(urls) == 1 and base64.b64decode(urls[0].split(",", 1)[1]) == crops[0].read_bytes()
+
+
+def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_renders(tmp_path):
+    from chat_server import batch_lines
+    root = folder(tmp_path)
+    jfi = Jfi(tmp_path)
+    with ChatServer() as server:
+        assert run(tmp_path, root, server).exit_code == 0
+    assert jfi("audit", "sample", "--inventory", str(root), "--seed", "s").exit_code == 0
+    sampled = [json.loads(x)["id"] for x in (root / "spot-check-sample.jsonl").read_text().splitlines()]
+    assert sampled
+
+    def reader(n, request):
+        user = request["messages"][1]["content"].split("# Rows", 1)[1]
+        rows = [json.loads(x) for x in user.splitlines() if x.startswith("{")]
+        checks = [{"id": r["id"], "spot_check": "overturn" if k == 0 else "agree", "note": "Read it."}
+                  | ({"judgment": "no"} if k == 0 else {}) for k, r in enumerate(rows)]
+        return completion(None, model="reader-9", as_text=json.dumps({"checks": checks}))
+    with ChatServer(reader) as server:
+        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url,
+                          "--second-reader", "strong-1")
+        assert r.exit_code == 0, r.stderr
+        assert server.requests[0]["model"] == "strong-1"
+    checks = [json.loads(x) for x in (root / "spot-checks.jsonl").read_text().splitlines()]
+    assert [c["id"] for c in checks] == sampled and {c["checked_by"] for c in checks} == {"reader-9"}
+    assert checks[0]["spot_check"] == "overturn" and checks[0]["judgment"] == "no"
+    assert jfi("audit", "merge", "--inventory", str(root)).exit_code == 0
+    merged = json.loads((root / "draft-judgments.json").read_text())
+    assert json.dumps(merged).count("overturn") >= 1
+    calibration = json.loads((root / "calibration.json").read_text())
+    assert calibration["judge_runs"] and {r["outcome"] for r in calibration["judge_runs"]} == {"judged"}
+    assert any(c["spot_checked"] for c in calibration["per_product_type"])
+    with ChatServer(reader) as server:  # every sampled row is checked: nothing asked
+        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url,
+                          "--second-reader", "strong-1")
+        assert r.exit_code == 1 and server.requests == []

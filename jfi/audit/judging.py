@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from ..version import __version__
-from ..jsonl import AtomicFiles, atomic_write, writer_lock
+from ..errors import JfiError
+from ..jsonl import AtomicFiles, atomic_write, read_lines, strict_loads, writer_lock
+from ..paths import regular_file
 from ..output import csv_lines, csv_text, note, say, sql_csv_line, sql_json_object, utc_now, write_json_document
 from . import history
 from .folder import AuditFolder, load_folder
@@ -89,6 +92,22 @@ def _lines(con, column: str, sep: str, product: str | None = None, size: int = 5
         yield sep.join(line for (line,) in chunk)
 
 
+def judge_runs(root: Path) -> list[dict]:
+    """The last record of each batch `jfi audit judge` drafted or failed (judge-runs.jsonl): its model, the model id
+    the endpoint reported, tokens and latency, for the calibration record."""
+    path = root / "judge-runs.jsonl"
+    last: dict[str, dict] = {}
+    for line in read_lines(path) if regular_file(path) else []:
+        try:
+            rec = strict_loads(line.text)
+        except (ValueError, RecursionError):
+            raise JfiError("invalid_json", "not a judge run record", source=str(path), line=line.number) from None
+        if isinstance(rec, dict) and isinstance(rec.get("batch"), str):
+            last[rec["batch"]] = {k: rec.get(k) for k in ("batch", "utc", "model", "drafted_by", "outcome", "cached",
+                                                          "sent_back", "usage", "latency_s")}
+    return [last[k] for k in sorted(last)]
+
+
 @commits
 def merge(folder: AuditFolder) -> int:
     """draft-judgments.csv (and one per product), .json, .xlsx, nav-consistency.csv and calibration.json. The rows'
@@ -158,7 +177,8 @@ def merge(folder: AuditFolder) -> int:
                         "nav_consistency": (json.dumps(n, ensure_ascii=False) for n in nav)})
                 files.write(folder.root / "calibration.json", json.dumps(
                     {"schema": "calibration/v1", "built_utc": document["built_utc"], "units_sha256": units_sha,
-                     "rulebook_sha256": rulebook, "per_product_type": calibration}, ensure_ascii=False, indent=1) + "\n")
+                     "rulebook_sha256": rulebook, "per_product_type": calibration,
+                     "judge_runs": judge_runs(folder.root)}, ensure_ascii=False, indent=1) + "\n")
                 history.record(files, folder.root, store, document["built_utc"],
                                {"rows": n_rows, "ratified": ratified, "missing": missing, "status": status})
         finally:

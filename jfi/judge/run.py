@@ -42,7 +42,6 @@ class Batch:
     cached: bool = False
     problems: list[str] = field(default_factory=list)
     sent_back: bool = False
-    asked: str = ""            # the sha256 of the last request's bytes (its cache entry's name)
 
 
 def line_schema() -> dict:
@@ -168,8 +167,16 @@ def _texts(b: Batch) -> list[str]:
 
 def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, only: list[str] | None = None,
           jobs: int = 4, timeout_s: float = 120.0, retries: int = 4, temperature: float = 0.0,
-          dry_run: bool = False, use_cache: bool = True, images: bool = False, client: Client | None = None) -> int:
+          dry_run: bool = False, use_cache: bool = True, images: bool = False, client: Client | None = None,
+          second_reader: str | None = None) -> int:
     root = Path(root)
+    if second_reader is not None:  # the spot-check sample read by another model, not the batches drafted
+        from .second import _format, second_read
+        client = client or Client(endpoint, _key(api_key_env), timeout_s=timeout_s, retries=retries)
+        with writer_lock(root):
+            return second_read(root, Asker(root, client, second_reader, {"temperature": temperature,
+                                                                         "response_format": _format()}, use_cache),
+                               endpoint)
     batches = kits(root, only)
     todo = []
     for b in batches:
@@ -190,32 +197,11 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
             say(request_bytes(model, ask_of[b.name], params).decode("utf-8"))
         note(f"{len(todo)} request(s) would be sent to {endpoint} (nothing was sent)")
         return 0
-    key = None
-    if api_key_env:
-        key = os.environ.get(api_key_env)
-        if not key:
-            raise JfiError("no_api_key", f"the environment variable {api_key_env} is not set (it holds the key the "
-                           "endpoint asks for)", field="--api-key-env")
-    client = client or Client(endpoint, key, timeout_s=timeout_s, retries=retries)
-    cache = root / CACHE
+    client = client or Client(endpoint, _key(api_key_env), timeout_s=timeout_s, retries=retries)
+    asker = Asker(root, client, model, params, use_cache)
 
     def ask(b: Batch, msgs: list[dict]) -> None:
-        body = request_bytes(model, msgs, params)
-        digest = hashlib.sha256(body).hexdigest()
-        hit = cache / f"{digest}.json"
-        if use_cache and regular_file(hit):
-            try:
-                saved = strict_loads(hit.read_text(encoding="utf-8"))
-                b.answer, b.cached = Answer(saved["text"], saved["model"], saved.get("usage") or {},
-                                            saved.get("latency_s") or 0.0, 0), True
-                return
-            except (ValueError, KeyError, TypeError, RecursionError):
-                pass  # a damaged entry is asked again
-        b.answer, b.cached, b.asked = client.complete(body), False, digest
-        if use_cache:  # kept at once: a run killed after this answer never pays for it again
-            cache.mkdir(exist_ok=True)
-            atomic_write(hit, json.dumps({"request_sha256": digest, "text": b.answer.text, "model": b.answer.model,
-                                          "usage": b.answer.usage, "latency_s": b.answer.latency_s}) + "\n")
+        b.answer, b.cached = asker.ask(msgs)
 
     def read(b: Batch) -> None:
         lines = parse_lines(b.answer.text)
@@ -270,6 +256,42 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
     failed = len(done) - len(good)
     say(f"{len(good)} batch(es) judged, {failed} failed; {client.sent} request(s) sent")
     return 1 if failed else 0
+
+
+def _key(api_key_env: str | None) -> str | None:
+    if not api_key_env:
+        return None
+    key = os.environ.get(api_key_env)
+    if not key:
+        raise JfiError("no_api_key", f"the environment variable {api_key_env} is not set (it holds the key the "
+                       "endpoint asks for)", field="--api-key-env")
+    return key
+
+
+class Asker:
+    """Requests to one model through the cache: an answer is kept under judge-cache/ as it arrives, by the sha256 of
+    its request's bytes, and a request whose answer is kept is never sent again (unless use_cache is off)."""
+
+    def __init__(self, root: Path, client: Client, model: str, params: dict, use_cache: bool):
+        self.cache, self.client, self.model, self.params, self.use_cache = root / CACHE, client, model, params, use_cache
+
+    def ask(self, msgs: list[dict]) -> tuple[Answer, bool]:
+        body = request_bytes(self.model, msgs, self.params)
+        digest = hashlib.sha256(body).hexdigest()
+        hit = self.cache / f"{digest}.json"
+        if self.use_cache and regular_file(hit):
+            try:
+                saved = strict_loads(hit.read_text(encoding="utf-8"))
+                return Answer(saved["text"], saved["model"], saved.get("usage") or {}, saved.get("latency_s") or 0.0,
+                              0), True
+            except (ValueError, KeyError, TypeError, RecursionError):
+                pass  # a damaged entry is asked again
+        answer = self.client.complete(body)
+        if self.use_cache:  # kept at once: a run killed after this answer never pays for it again
+            self.cache.mkdir(exist_ok=True)
+            atomic_write(hit, json.dumps({"request_sha256": digest, "text": answer.text, "model": answer.model,
+                                          "usage": answer.usage, "latency_s": answer.latency_s}) + "\n")
+        return answer, False
 
 
 def _checked(root: Path, batches: list[Batch]) -> None:

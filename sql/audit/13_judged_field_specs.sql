@@ -11,5 +11,6 @@ SELECT * FROM (VALUES
     ('spot_check', 'id', true, ['string'], NULL, NULL, 'nonblank', NULL, NULL, NULL, NULL, 'the spot-checked unit id'),
     ('spot_check', 'spot_check', true, ['string'], ['agree', 'overturn'], NULL, NULL, NULL, NULL, NULL, NULL, 'agree with the draft or overturn it'),
     ('spot_check', 'judgment', false, ['string'], ['yes', 'no', 'unsure'], NULL, NULL, NULL, NULL, NULL, NULL, 'the judgment an overturn puts in its place'),
-    ('spot_check', 'note', false, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the checker''s note')
+    ('spot_check', 'note', false, ['string', 'null'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'the checker''s note'),
+    ('spot_check', 'checked_by', false, ['string'], NULL, NULL, 'nonblank', NULL, NULL, NULL, NULL, 'who or what checked the draft (a person, or the model id of a second reader)')
 ) AS t(kind, field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int, meaning);

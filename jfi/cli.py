@@ -495,6 +495,11 @@ def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The aud
     return build.run(AuditFolder(inventory), batch)
 
 
+class Role(str, Enum):
+    drafter = "drafter"
+    detector = "detector"
+
+
 @audit_app.command("judge")
 @guarded
 def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (judge-kit/ written)."),
@@ -509,7 +514,8 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
                 dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
                 no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer."),
                 images: bool = typer.Option(False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images."),
-                second_reader: Optional[str] = typer.Option(None, "--second-reader", help="Instead: have this model read the spot-check sample into spot-checks.jsonl.")):
+                second_reader: Optional[str] = typer.Option(None, "--second-reader", help="Instead: have this model read the spot-check sample into spot-checks.jsonl."),
+                role: Role = typer.Option(Role.drafter, "--role", help="drafter (judged files in batches/, merged as drafts) or detector (in detector/<model>/: pre-sorting only, never a draft of record).")):
     """Draft judgments with a model: each batch without a judged file is sent with its kit (rubric, instructions,
     product note, batch) and written as batches/<batch>.judged.jsonl only when every line keeps the contract.
 
@@ -521,7 +527,11 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
         raise JfiError("usage", "name the drafting judge with --model, or the second reader with --second-reader "
                        "(one of them)", exit_code=3)
     folder = AuditFolder(inventory)
-    return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
+    out = None
+    if role is Role.detector and model is not None:  # a local detector's lines never reach batches/, so never a draft
+        import re as _re
+        out = folder.root / "detector" / _re.sub(r"[^A-Za-z0-9._-]+", "_", model)
+    return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs, out=out,
                  timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache,
                  images=images, second_reader=second_reader)
 
@@ -695,7 +705,12 @@ def audit_gate(inventory: Path = typer.Option(..., "--inventory", help="The buil
 def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
                expectations: Path = typer.Option(..., "--expectations", help="expectations.yaml: the planted rows."),
                overrides: Optional[Path] = typer.Option(None, "--overrides", help="overrides.yaml: fields by unit id, and invalid rows."),
-               run: list[str] = typer.Option([], "--run", help="LABEL=JUDGED_DIR, the label TIER/DRAW (e.g. sonnet/1); repeat per run.")):
+               run: list[str] = typer.Option([], "--run", help="LABEL=JUDGED_DIR, the label TIER/DRAW (e.g. sonnet/1); repeat per run."),
+               judge: list[str] = typer.Option([], "--judge", help="A model to run as a judge on every batch (a tier; repeatable), with --endpoint."),
+               draws: int = typer.Option(2, "--draws", min=1, max=20, help="Draws of each --judge (each its own request and seed)."),
+               endpoint: Optional[str] = typer.Option(None, "--endpoint", help="The chat completions endpoint --judge models answer at."),
+               api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="The environment variable holding the endpoint's key."),
+               temperature: float = typer.Option(0.7, "--temperature", min=0, max=2, help="Sampling temperature of --judge draws.")):
     """Score judge runs against planted expectations, with the deterministic flags as a baseline judge, and give each
     model tier a verdict: promoted only when, in every draw, must recall and the false-alarm rate meet the bar in
     eval.toml beside the expectations (defaults: recall >= 0.9, false alarms <= 0.05, no inventing rationale).
@@ -707,7 +722,22 @@ def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The buil
     """
     from .audit import evaluation
     from .audit.folder import AuditFolder
-    return evaluation.evaluate(AuditFolder(inventory), expectations, overrides, run)
+    folder = AuditFolder(inventory)
+    if judge:  # the judge runs made here first: eval-runs/<model>/<draw>/, each scored as TIER/DRAW
+        if not endpoint:
+            raise JfiError("usage", "--judge needs --endpoint (where the models answer)", exit_code=3)
+        import re as _re
+        from .judge.run import judge as run_judge
+        for model in judge:
+            tier = _re.sub(r"[^A-Za-z0-9._-]+", "_", model)
+            for draw in range(1, draws + 1):
+                out = folder.root / "eval-runs" / tier / str(draw)
+                code = run_judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env,
+                                 temperature=temperature, out=out, seed=draw)
+                if code not in (0, 1):
+                    return code
+                run = [*run, f"{tier}/{draw}={out}"]
+    return evaluation.evaluate(folder, expectations, overrides, run)
 
 
 @review_app.command("export")

@@ -272,3 +272,30 @@ def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_ren
         r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url,
                           "--second-reader", "strong-1")
         assert r.exit_code == 1 and server.requests == []
+
+
+def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tmp_path):
+    from conftest import REPO
+    root = folder(tmp_path)
+    expectations = tmp_path / "expectations.yaml"
+    expectations.write_text('- view: home\n  type: link\n  locator: {text: "Learn more"}\n  expected: "no"\n  tier: must\n'
+                            '- view: home\n  type: link\n  locator: {text: "Fares"}\n  expected: "yes"\n  tier: must\n')
+
+    def by_model(n, request):
+        return completion(judged(request, "no" if request["model"] == "sharp" else "yes"), model=request["model"])
+    with ChatServer(by_model) as server:
+        r = Jfi(tmp_path)("audit", "eval", "--inventory", str(root), "--expectations", str(expectations),
+                          "--judge", "sharp", "--judge", "blunt", "--draws", "2", "--endpoint", server.url)
+        assert r.exit_code in (0, 1), r.stderr
+        seeds = {(q["model"], q.get("seed")) for q in server.requests}
+        assert seeds == {("sharp", 1), ("sharp", 2), ("blunt", 1), ("blunt", 2)}
+    result = json.loads((root / "eval.json").read_text())
+    tiers = {v["tier"] for v in result["eval_verdicts"]}
+    assert {"sharp", "blunt"} <= tiers
+    assert not list((root / "batches").glob("*.judged.jsonl"))  # eval runs are not drafts
+    with ChatServer() as server:
+        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url, "--model", "local-det",
+                          "--role", "detector")
+        assert r.exit_code == 0, r.stderr
+    assert list((root / "detector" / "local-det").glob("*.judged.jsonl"))
+    assert not list((root / "batches").glob("*.judged.jsonl"))

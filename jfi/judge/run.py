@@ -135,7 +135,7 @@ def kits(root: Path, only: list[str] | None) -> list[Batch]:
     return out
 
 
-def check(root: Path, candidates: dict[str, list[str]]) -> dict[str, list[str]]:
+def check(root: Path, candidates: dict[str, list[str]], out: Path | None = None) -> dict[str, list[str]]:
     """The contract's problems of judged files about to be written (name -> their lines' texts), by the rulebook's
     rules, as `file:line: field: code: message` per batch; every batch of the folder is read, as merge reads it."""
     store = Store(sections=("audit",), needs=("audit_violations",), inventory=False)
@@ -146,7 +146,7 @@ def check(root: Path, candidates: dict[str, list[str]]) -> dict[str, list[str]]:
                 store.append("raw_files", {"kind": ["batch"], "source": [str(batch)], "round": [None], "present": [True]})
                 store.add_lines("batch", str(batch), numbers, texts)
         for name, texts in candidates.items():
-            source = str(root / "batches" / f"{name}.judged.jsonl")
+            source = str((out or root / "batches") / f"{name}.judged.jsonl")
             store.append("raw_files", {"kind": ["judged"], "source": [source], "round": [None], "present": [True]})
             store.add_lines("judged", source, list(range(1, len(texts) + 1)), texts)
         store.build()
@@ -168,8 +168,11 @@ def _texts(b: Batch) -> list[str]:
 def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, only: list[str] | None = None,
           jobs: int = 4, timeout_s: float = 120.0, retries: int = 4, temperature: float = 0.0,
           dry_run: bool = False, use_cache: bool = True, images: bool = False, client: Client | None = None,
-          second_reader: str | None = None) -> int:
+          second_reader: str | None = None, out: Path | None = None, seed: int | None = None) -> int:
+    """Draft every batch without a judged file in `out` (default: batches/, where merge reads them; an eval run or a
+    detector writes elsewhere); `seed` makes a draw a request of its own (another answer, another cache entry)."""
     root = Path(root)
+    out = Path(out) if out is not None else root / "batches"
     if second_reader is not None:  # the spot-check sample read by another model, not the batches drafted
         from .second import _format, second_read
         client = client or Client(endpoint, _key(api_key_env), timeout_s=timeout_s, retries=retries)
@@ -180,7 +183,7 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
     batches = kits(root, only)
     todo = []
     for b in batches:
-        judged = root / "batches" / f"{b.name}.judged.jsonl"
+        judged = out / f"{b.name}.judged.jsonl"
         if regular_file(judged):
             continue  # a judged file is there, a person's or an earlier run's: never written over
         todo.append(b)
@@ -191,7 +194,8 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
         raise JfiError("no_crops", f"no crops in {KIT}/; run `jfi audit judge-kit --images --inventory {root}` first",
                        field="--images")
     ask_of = {b.name: messages(b.kit, b.crops if images else None) for b in todo}
-    params = {"temperature": temperature, "response_format": response_format()}
+    params = {"temperature": temperature, "response_format": response_format(),
+              **({"seed": seed} if seed is not None else {})}
     if dry_run:
         for b in todo:
             say(request_bytes(model, ask_of[b.name], params).decode("utf-8"))
@@ -224,7 +228,7 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
     with writer_lock(root):
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             done = list(pool.map(first, todo))
-        _checked(root, [b for b in done if b.answer is not None and not b.problems])
+        _checked(root, out, [b for b in done if b.answer is not None and not b.problems])
         again = [b for b in done if b.answer is not None and b.problems]
         for b in again:  # sent back once, with what broke the contract
             b.sent_back = True
@@ -236,14 +240,15 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
                 read(b)
             except EndpointError as e:
                 b.answer, b.problems = None, [f"{endpoint}: {e}"]
-        _checked(root, [b for b in again if b.answer is not None and not b.problems])
+        _checked(root, out, [b for b in again if b.answer is not None and not b.problems])
         good = [b for b in done if not b.problems]
         for b in done:
             shown.step(not b.problems, f"{b.name}: {'judged' if not b.problems else 'failed'}")
         runs = root / RUNS
+        out.mkdir(parents=True, exist_ok=True)
         with AtomicFiles() as files:  # every judged file of the run, and its record, in one commit
             for b in good:
-                files.write(root / "batches" / f"{b.name}.judged.jsonl", "\n".join(_texts(b)) + "\n")
+                files.write(out / f"{b.name}.judged.jsonl", "\n".join(_texts(b)) + "\n")
             old = runs.read_bytes() if regular_file(runs) else b""
             files.write(runs, append_records(old, [{
                 "batch": b.name, "utc": utc_now(), "endpoint": endpoint, "model": model,
@@ -294,10 +299,10 @@ class Asker:
         return answer, False
 
 
-def _checked(root: Path, batches: list[Batch]) -> None:
+def _checked(root: Path, out: Path, batches: list[Batch]) -> None:
     """Each batch's problems by the rulebook, its lines as they would be written."""
     if not batches:
         return
-    found = check(root, {b.name: _texts(b) for b in batches})
+    found = check(root, {b.name: _texts(b) for b in batches}, out)
     for b in batches:
         b.problems = found.get(b.name, [])

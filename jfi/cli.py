@@ -6,6 +6,7 @@ input (nothing written), 3 usage error.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import signal
 import sys
@@ -882,11 +883,24 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
 @guarded
 def schema(section: Optional[str] = typer.Argument(None, help="corpus, audit or verify (default: all three)."),
            json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
-           include_all: bool = typer.Option(False, "--all", help="Also list the internal tables (raw_lines, ...).")):
-    """List the views people query, grouped by section, their columns, and a one-line meaning of each.
+           include_all: bool = typer.Option(False, "--all", help="Also list the internal tables (raw_lines, ...)."),
+           json_schema: Optional[str] = typer.Option(None, "--json-schema", help="Print the JSON Schema of a file format instead (list: the formats' names).")):
+    """List the views people query, grouped by section, their columns, and a one-line meaning of each; or print the
+    JSON Schema (draft 2020-12) of a format jfi reads or writes, made from the rulebook's own field rules.
 
     Example: jfi schema audit
+    Example: jfi schema --json-schema judged-line
     """
+    if json_schema is not None:
+        from . import schemas
+        if json_schema == "list":
+            print("\n".join(schemas.PUBLISHED))
+            return 0
+        if json_schema not in schemas.PUBLISHED:
+            raise JfiError("unknown_format", f"no format {json_schema!r}; one of: {', '.join(schemas.PUBLISHED)}",
+                           field="--json-schema", exit_code=3)
+        print(json.dumps(schemas.published(json_schema), ensure_ascii=False, indent=1))
+        return 0
     from . import querying
     print(querying.schema(json_out, section, include_all), end="")
     return 0

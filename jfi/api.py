@@ -167,6 +167,23 @@ class Audit:
         _checked("audit build", batch=batch)
         return _run(build.run, self.folder, batch)
 
+    def judge(self, endpoint: str, model: str | None = None, *, api_key_env: str | None = None,
+              batch: list[str] | None = None, jobs: int = 4, timeout: float = 120.0, retries: int = 4,
+              temperature: float = 0.0, dry_run: bool = False, no_cache: bool = False, images: bool = False,
+              second_reader: str | None = None) -> Result:
+        """Drafts from a model endpoint (`jfi audit judge`): batches/<batch>.judged.jsonl for each batch without one,
+        or, with second_reader, spot-checks.jsonl from the sample."""
+        from .judge.run import judge
+        _checked("audit judge", endpoint=endpoint, model=model, api_key_env=api_key_env, jobs=jobs, timeout=timeout,
+                 retries=retries, temperature=temperature, dry_run=dry_run, no_cache=no_cache, images=images,
+                 second_reader=second_reader)
+        if (model is None) == (second_reader is None):
+            raise JfiError("invalid_argument", "name the drafting judge (model) or the second reader, one of them",
+                           exit_code=3)
+        return _run(judge, self.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
+                    timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run,
+                    use_cache=not no_cache, images=images, second_reader=second_reader)
+
     def sample(self, seed: str = "") -> Result:
         from .audit import judging
         _checked("audit sample", seed=seed)

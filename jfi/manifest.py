@@ -95,7 +95,7 @@ LONE_SURROGATE = re.compile(rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(
 def _lone_surrogate_line(path: Path) -> int | None:
     """The line of the first lone surrogate escape in the file, else None (read in chunks that overlap)."""
     with open(path, "rb") as fh:
-        offset, lines, tail = 0, 1, b""
+        lines, tail = 1, b""
         for chunk in iter(lambda: fh.read(1 << 22), b""):
             block = tail + chunk
             if b"\\u" in block and (m := LONE_SURROGATE.search(block)):

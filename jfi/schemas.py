@@ -23,7 +23,7 @@ PUBLISHED = {
     "second-pass": ("second_pass", "round-v1"), "harvest-review-batch": ("batch", "harvest"),
     "judged-line": ("judged", None), "spot-check": ("spot_check", None), "ratification": ("ratification", None),
     "eval-expectation": ("expectation", None), "eval-override": ("override", None),
-    "verify-claim": ("verify_claim", None), "inventory-view": (None, None),
+    "verify-claim": ("verify_claim", None), "inventory-view": (None, None), "inventory-run": (None, "run"),
 }
 SQL_TYPES = {"VARCHAR": "string", "INTEGER": "integer", "BIGINT": "integer", "DOUBLE": "number", "BOOLEAN": "boolean"}
 
@@ -123,8 +123,23 @@ def inventory_view() -> dict:
             "additionalProperties": True}
 
 
+def inventory_run() -> dict:
+    """The run header on line 1 of inventory.jsonl (audit_inventory_violations: once, on line 1)."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "required": ["record", "schema"],
+            "properties": {"record": {"const": "run", "description": "the run header's kind"},
+                           "schema": {"const": "content-inventory/v1", "description": "the format"},
+                           "viewport": {"type": "object", "properties": {"id": {"type": "string"},
+                                                                          "width": {"type": "integer"},
+                                                                          "height": {"type": "integer"}}},
+                           "caps": {"type": "object", "additionalProperties": {"type": "integer"}},
+                           "view_count": {"type": "integer", "minimum": 0},
+                           "jfi_version": {"type": "string"}},
+            "additionalProperties": True}
+
+
 def published(name: str) -> dict:
     """The JSON Schema of a published format (see PUBLISHED)."""
     kind, profile = PUBLISHED[name]
-    doc = inventory_view() if kind is None else schema(kind, profile)
+    doc = (inventory_run() if profile == "run" else inventory_view()) if kind is None else schema(kind, profile)
     return {**doc, "$id": f"urn:jfi:schema:{name}", "title": name}

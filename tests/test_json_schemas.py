@@ -59,6 +59,14 @@ def test_the_bundled_expectations_and_captured_views_are_accepted():
     v = validator("inventory-view")
     for rec in (view("home", links=[link()], images=[image()]), {**view("b"), "record": "view"}):
         assert not list(v.iter_errors(rec)), [e.message for e in v.iter_errors(rec)]
+    assert list(v.iter_errors({**view("c"), "url": "javascript:alert(1)"}))  # build refuses it: invalid_url
+    assert list(v.iter_errors({**view("c"), "view_id": "a/b"}))
+    from inventories import write
+    import tempfile
+    from pathlib import Path
+    header = json.loads((write(Path(tempfile.mkdtemp()) / "a", [view("d")]) / "inventory.jsonl").read_text()
+                        .splitlines()[0])
+    assert not list(validator("inventory-run").iter_errors(header))
 
 
 # what the rulebook refuses, refused by the schema too: (format, change to a valid record, the rulebook's code)

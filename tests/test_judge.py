@@ -299,3 +299,34 @@ def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tm
         assert r.exit_code == 0, r.stderr
     assert list((root / "detector" / "local-det").glob("*.judged.jsonl"))
     assert not list((root / "batches").glob("*.judged.jsonl"))
+
+
+def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_format_is_asked_without(tmp_path):
+    from chat_server import slow
+    root = folder(tmp_path)
+    name = batches(root)[0]
+    with ChatServer(slow(3)) as server:
+        started = time.monotonic()
+        r = run(tmp_path, root, server, "--batch", name, "--timeout", "1", "--retries", "1")
+        assert r.exit_code == 1 and "timed out after 2 attempt(s)" in r.stderr, r.stderr
+        assert time.monotonic() - started < 8
+    assert not (root / "batches" / f"{name}.judged.jsonl").exists()
+
+    def no_schema(n, request):
+        if "response_format" in request:
+            return 400, {}, b'{"error": {"message": "response_format json_schema is not supported"}}'
+        return good(n, request)
+    with ChatServer(no_schema) as server:
+        assert run(tmp_path, root, server, "--batch", name).exit_code == 0
+        assert [("response_format" in q) for q in server.requests] == [True, False]
+
+
+def test_the_api_judges_as_the_command_line_does(tmp_path):
+    import jfi
+    root = folder(tmp_path)
+    with ChatServer() as server:
+        result = jfi.open_audit(root).judge(server.url, "m-1", jobs=2)
+        assert result.code == 0 and len(server.requests) == len(batches(root))
+        with pytest.raises(jfi.JfiError) as e:
+            jfi.open_audit(root).judge(server.url, "m-1", jobs=0)
+        assert e.value.code == "invalid_argument"

@@ -9,24 +9,22 @@ latency and outcome for the calibration record."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
-import os
-import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import JfiError, clip
-from ..jsonl import AtomicFiles, append_records, atomic_write, line_columns, strict_loads, writer_lock
+from ..jsonl import AtomicFiles, append_records, line_columns, writer_lock
 from ..output import note, say, utc_now
 from ..paths import own_folder, regular_file
 from ..progress import Progress
 from ..schemas import schema
 from ..store import Store
+from .asking import Asker, _key, parse_lines, request_bytes
 from .client import Answer, Client, EndpointError
 
-CACHE = "judge-cache"          # in the audit folder: one file per request sent, named by its sha256
 RUNS = "judge-runs.jsonl"      # in the audit folder: a line per batch a run judged (or failed)
 KIT = "judge-kit"
 ASKED = ("id", "judgment", "confidence", "rationale", "fix", "needs_human")  # drafted_by is the endpoint's model id
@@ -71,34 +69,6 @@ def messages(kit: dict[str, str], crops: dict[str, bytes] | None = None) -> list
                      {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(png).decode()}}]
     return [{"role": "system", "content": kit["instructions"] + "\n\n" + kit["rubric"]},
             {"role": "user", "content": user}]
-
-
-def request_bytes(model: str, msgs: list[dict], params: dict) -> bytes:
-    """The request as sent and as cached: canonical JSON (sorted keys), so the same request is the same bytes."""
-    return json.dumps({"model": model, "messages": msgs, **params}, sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
-
-
-def parse_lines(text: str) -> list | None:
-    """The judged lines in a reply: a JSON object {"lines": [...]}, a JSON array, or JSON Lines (a code fence
-    around any of them is taken off); None when the reply is none of them."""
-    body = re.sub(r"^\s*```(?:json|jsonl)?\s*|\s*```\s*$", "", text.strip())
-    try:
-        doc = strict_loads(body)
-        if isinstance(doc, dict) and isinstance(doc.get("lines"), list):
-            return doc["lines"]
-        if isinstance(doc, list):
-            return doc
-    except (ValueError, RecursionError):
-        pass
-    out = []
-    for raw in body.splitlines():
-        if raw.strip():
-            try:
-                out.append(strict_loads(raw))
-            except (ValueError, RecursionError):
-                return None
-    return out or None
 
 
 def kits(root: Path, only: list[str] | None) -> list[Batch]:
@@ -216,15 +186,18 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
                    for line in lines]
         b.problems = []
 
+    shown, stepping = Progress(len(todo), "batches", "answered"), threading.Lock()
+
     def first(b: Batch) -> Batch:
         try:
             ask(b, ask_of[b.name])
             read(b)
         except EndpointError as e:
             b.answer, b.problems = None, [f"{endpoint}: {e}"]
+        with stepping:
+            shown.step(b.answer is not None, f"{b.name}: {'answered' if b.answer is not None else 'no answer'}")
         return b
 
-    shown = Progress(len(todo), "batches", "failed")
     with writer_lock(root):
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             done = list(pool.map(first, todo))
@@ -242,8 +215,6 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
                 b.answer, b.problems = None, [f"{endpoint}: {e}"]
         _checked(root, out, [b for b in again if b.answer is not None and not b.problems])
         good = [b for b in done if not b.problems]
-        for b in done:
-            shown.step(not b.problems, f"{b.name}: {'judged' if not b.problems else 'failed'}")
         runs = root / RUNS
         out.mkdir(parents=True, exist_ok=True)
         with AtomicFiles() as files:  # every judged file of the run, and its record, in one commit
@@ -261,42 +232,6 @@ def judge(root: Path, *, endpoint: str, model: str, api_key_env: str | None, onl
     failed = len(done) - len(good)
     say(f"{len(good)} batch(es) judged, {failed} failed; {client.sent} request(s) sent")
     return 1 if failed else 0
-
-
-def _key(api_key_env: str | None) -> str | None:
-    if not api_key_env:
-        return None
-    key = os.environ.get(api_key_env)
-    if not key:
-        raise JfiError("no_api_key", f"the environment variable {api_key_env} is not set (it holds the key the "
-                       "endpoint asks for)", field="--api-key-env")
-    return key
-
-
-class Asker:
-    """Requests to one model through the cache: an answer is kept under judge-cache/ as it arrives, by the sha256 of
-    its request's bytes, and a request whose answer is kept is never sent again (unless use_cache is off)."""
-
-    def __init__(self, root: Path, client: Client, model: str, params: dict, use_cache: bool):
-        self.cache, self.client, self.model, self.params, self.use_cache = root / CACHE, client, model, params, use_cache
-
-    def ask(self, msgs: list[dict]) -> tuple[Answer, bool]:
-        body = request_bytes(self.model, msgs, self.params)
-        digest = hashlib.sha256(body).hexdigest()
-        hit = self.cache / f"{digest}.json"
-        if self.use_cache and regular_file(hit):
-            try:
-                saved = strict_loads(hit.read_text(encoding="utf-8"))
-                return Answer(saved["text"], saved["model"], saved.get("usage") or {}, saved.get("latency_s") or 0.0,
-                              0), True
-            except (ValueError, KeyError, TypeError, RecursionError):
-                pass  # a damaged entry is asked again
-        answer = self.client.complete(body)
-        if self.use_cache:  # kept at once: a run killed after this answer never pays for it again
-            self.cache.mkdir(exist_ok=True)
-            atomic_write(hit, json.dumps({"request_sha256": digest, "text": answer.text, "model": answer.model,
-                                          "usage": answer.usage, "latency_s": answer.latency_s}) + "\n")
-        return answer, False
 
 
 def _checked(root: Path, out: Path, batches: list[Batch]) -> None:

@@ -8,13 +8,15 @@ import json
 from pathlib import Path
 
 from ..errors import JfiError, clip, format_location
-from ..jsonl import AtomicFiles, append_records, line_columns, parse_json, read_lines, strict_loads
+from ..jsonl import AtomicFiles, append_records, line_columns, parse_json, read_lines
 from ..output import note, say
 from ..paths import regular_file
 from ..schemas import schema
 from ..store import Store
 from .client import EndpointError
-from .run import KIT, Asker, parse_lines
+from .asking import Asker, parse_lines
+
+KIT = "judge-kit"
 
 SAMPLE, CHECKS = "spot-check-sample.jsonl", "spot-checks.jsonl"
 CHUNK = 30  # sampled rows per request

@@ -216,18 +216,25 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
             height, size = await page.evaluate("() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
                                                "document.getElementsByTagName('*').length]")
             width = page.viewport_size["width"] if page.viewport_size else 1280
-            if size > axnames.AX_MAX_ELEMENTS:
-                shots[shot] = await page.screenshot()
-            else:
-                shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
-                                                                          "height": min(height, SHOT_MAX_HEIGHT)})
-            rec["screenshot"] = shot
-            extent = (width, min(height, SHOT_MAX_HEIGHT), height) if size <= axnames.AX_MAX_ELEMENTS else None
+            extent = None
+            try:
+                if size > axnames.AX_MAX_ELEMENTS:
+                    shots[shot] = await page.screenshot()
+                else:
+                    shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
+                                                                              "height": min(height, SHOT_MAX_HEIGHT)})
+                rec["screenshot"] = shot
+                extent = (width, min(height, SHOT_MAX_HEIGHT), height) if size <= axnames.AX_MAX_ELEMENTS else None
+            except Exception as e:  # the inventory stands; the view has no picture, and says why
+                guard.extra_notes.append(f"no screenshot: {str(e).splitlines()[0][:160]}")
         if opts.axe is not None:  # after the inventory and the screenshot: nothing axe adds is seen by them
             rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
         if opts.screenshots and extent:  # pictures of what the screenshot does not show, the elements' and axe's
             things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
-            note = await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
+            try:
+                note = await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
+            except Exception as e:  # the pictures taken so far stand
+                note = f"pictures of what the screenshot does not show stopped: {str(e).splitlines()[0][:160]}"
             guard.extra_notes += [note] if note else []
 
 

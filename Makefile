@@ -84,7 +84,13 @@ $(A)/report.html: $(DECIDED) $(A)/inventory.jsonl $(A)/draft-judgments.json $(A)
 report-screenshot: $(A)/report.html
 	$(JFI) audit report --inventory $(EXPORTS)/audit --screenshot docs/report.png
 
-test: $(VENV)/.installed $(VENV)/.browser
+# DuckDB 1.4 LTS in an environment of its own: the tests open the exported .duckdb stores with it
+$(VENV)/duckdb-1.4/.installed: | $(VENV)/.installed
+	$(PYTHON) -m venv $(VENV)/duckdb-1.4
+	$(VENV)/duckdb-1.4/bin/python -m pip install --quiet 'duckdb>=1.4,<1.5'
+	touch $@
+
+test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed
 	$(PY) -m pytest -q -n 2 --dist loadscope
 
 bench: $(VENV)/.installed $(VENV)/.browser

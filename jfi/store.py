@@ -33,6 +33,9 @@ INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 
 
+STORAGE_VERSION = "v1.4.0"  # the on-disk format of every .duckdb file jfi writes: DuckDB 1.4 LTS and newer read it
+
+
 def spill_folder() -> Path:
     """A folder of its own for one store's spilled data, inside this process's private temp folder (`_spill_home`).
     DuckDB makes it only when it spills and removes it on close, so a process killed before spilling leaves nothing."""
@@ -93,7 +96,9 @@ class Store:
         cannot be opened); nothing is loaded or run again.
         `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
         out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
-        self.con = duckdb.connect(str(path))
+        # a store written to a file is one any DuckDB 1.x client opens (DuckDB 2's own format needs DuckDB 2)
+        self.con = duckdb.connect(str(path), config={"storage_compatibility_version": STORAGE_VERSION}
+                                  if str(path) != ":memory:" else {})
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
         # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")

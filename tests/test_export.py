@@ -1,11 +1,13 @@
 """Exports: formula-safe CSV, JSONL, Parquet with the rulebook hash, and a jfi.duckdb any client opens."""
 import csv
 import json
+import shutil
 
 import duckdb
 import pyarrow.parquet as pq
+import pytest
 
-from conftest import item, snapshot
+from conftest import REPO, Jfi, item, snapshot
 from jfi import rulebook
 from jfi.output import csv_lines
 
@@ -67,3 +69,56 @@ def test_single_format_and_refusal_on_invalid_corpus(jfi, tmp_path):
     r = jfi("corpus", "export", "--out", str(out))
     assert r.exit_code == 2 and "status: invalid_value" in r.stderr
     assert snapshot(tmp_path) == before
+
+
+def _duckdb14():
+    import os
+    path = REPO / ".venv" / "duckdb-1.4" / "bin" / "python"
+    if not path.is_file():
+        if os.environ.get("JFI_REQUIRE_CONFORMANCE"):
+            raise AssertionError(f"{path} is missing: `make test` installs DuckDB 1.4 there")
+        pytest.skip("DuckDB 1.4 is not installed beside the project (make test installs it)")
+    return path
+
+
+def test_exported_stores_open_in_duckdb_1_4_with_their_meanings(tmp_path):
+    """jfi.duckdb and an exported audit.duckdb are written in a storage format DuckDB 1.4 LTS reads: every table and
+    view answers there, and the meanings are kept as comments."""
+    import subprocess
+    import sys
+    from inventories import link, made, view
+    python = _duckdb14()
+    corpus = tmp_path / "corpus"
+    shutil.copytree(REPO / "corpus" / "example-project", corpus)
+    assert Jfi(corpus)("corpus", "export", "--out", str(tmp_path / "out")).exit_code == 0
+    folder = made(tmp_path, [view("home", links=[link("", "/x"), link("Fares", "/f")])], ("build",), ("merge",))
+    assert Jfi(tmp_path)("audit", "export", "--inventory", str(folder)).exit_code == 0
+    script = ("import duckdb, sys\n"
+              "c = duckdb.connect(sys.argv[1], read_only=True)\n"
+              "names = [r[0] for r in c.execute(\"SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name "
+              "FROM duckdb_views() WHERE NOT internal\").fetchall()]\n"
+              "for n in names: c.execute(f'SELECT count(*) FROM {n}').fetchall()\n"
+              "said = c.execute(\"SELECT count(*) FROM duckdb_tables() WHERE comment IS NOT NULL\").fetchone()[0]\n"
+              "print(duckdb.__version__, len(names), said)\n")
+    for store in (tmp_path / "out" / "jfi.duckdb", folder / "audit.duckdb"):
+        done = subprocess.run([str(python), "-c", script, str(store)], capture_output=True, text=True)
+        assert done.returncode == 0, (store, done.stderr[-800:])
+        version, names, said = done.stdout.split()
+        assert version.startswith("1.4") and int(names) > 10 and int(said) > 0, (store, done.stdout)
+
+
+def test_parquet_has_real_booleans_and_times_and_says_what_each_column_means(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from inventories import link, made, view
+    folder = made(tmp_path, [view("home", links=[link("", "/x"), link("Fares", "/f")])], ("build",), ("merge",))
+    (folder / "ratifications.jsonl").write_text('{"id": "x", "ratified_by": "Ana Ruiz", "ratified_judgment": "yes", '
+                                                '"ratified_utc": "2026-11-30T16:20:00Z"}\n')
+    assert Jfi(tmp_path)("audit", "export", "--inventory", str(folder)).exit_code == 0
+    rows = pq.read_table(folder / "audit-draft-rows.parquet")
+    assert rows.schema.field("needs_human").type == pa.bool_()
+    assert pa.types.is_timestamp(rows.schema.field("ratified_utc").type)
+    assert rows.schema.field("id").metadata[b"description"]
+    ledger = pq.read_table(folder / "audit-ratifications.parquet")
+    assert pa.types.is_timestamp(ledger.schema.field("ratified_utc").type)
+    assert ledger.column("ratified_utc").to_pylist()[0].year == 2026

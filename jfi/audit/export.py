@@ -5,17 +5,41 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import audit_toml
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..rulebook import internal, sections_of
-from ..store import sql_string as _quote
+from ..rulebook import internal, meanings, sections_of
+from ..store import STORAGE_VERSION, sql_string as _quote
 from ..output import say
 from . import interchange
 from .evaluation import load_saved
 from .folder import AuditFolder, load_folder
+
+# Parquet file -> the view whose column meanings its fields carry
+MEANINGS = {"audit-units": "audit_built_units", "audit-flags": "audit_built_units", "audit-nav": "audit_nav_consistency",
+            "audit-judgments": "audit_judgments", "audit-ratifications": "ratification_records",
+            "audit-draft-rows": "audit_draft_rows", "audit-receipts": "audit_receipts"}
+BOOLEAN_TEXT = ("needs_human",)  # columns the CSVs spell true/false (empty while unjudged): booleans in Parquet
+
+
+def typed(con, sql: str) -> str:
+    """The query with its columns typed for Parquet: a time (a *_utc column) a TIMESTAMPTZ, a true/false column a
+    BOOLEAN (NULL where empty), where the CSVs they share their views with carry text."""
+    cols = con.execute(f"DESCRIBE ({sql})").fetchall()
+    out = []
+    for name, kind, *_ in cols:
+        q = '"' + name.replace('"', '""') + '"'
+        if kind == "VARCHAR" and name.endswith("_utc"):
+            out.append(f"TRY_CAST(NULLIF({q}, '') AS TIMESTAMPTZ) AS {q}")
+        elif kind == "VARCHAR" and name in BOOLEAN_TEXT:
+            out.append(f"CASE {q} WHEN 'true' THEN true WHEN 'false' THEN false END AS {q}")
+        else:
+            out.append(q)
+    return f"SELECT {', '.join(out)} FROM ({sql})"
+
 
 # Parquet file -> the query that makes it
 PARQUET = {
@@ -46,15 +70,19 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
                 if where.get(name) in ("audit", "core") and not internal(name)]
             with AtomicFiles() as files:
                 target = files.temp_path(out / "audit.duckdb")
-                store.con.execute(f"ATTACH {_quote(str(target))} AS analyst")
+                store.con.execute(f"ATTACH {_quote(str(target))} AS analyst (STORAGE_VERSION '{STORAGE_VERSION}')")
                 try:
                     for name in names:
                         store.con.execute(f"CREATE TABLE analyst.{name} AS SELECT * FROM main.{name}")
                     store.comment({name: "TABLE" for name in names}, within="analyst")
                 finally:
                     store.con.execute("DETACH analyst")
+                _, columns = meanings()
                 for stem, sql in PARQUET.items():
-                    table = store.con.sql(sql).to_arrow_table()
+                    table = store.con.sql(typed(store.con, sql)).to_arrow_table()
+                    said = columns.get(MEANINGS[stem], {})
+                    table = table.cast(pa.schema([f.with_metadata({b"description": said[f.name].encode()})
+                                                  if f.name in said else f for f in table.schema]))
                     meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()}
                     pq.write_table(table.replace_schema_metadata(meta), files.temp_path(out / f"{stem}.parquet"))
                 written = [path for _, path in files.pending]

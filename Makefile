@@ -90,7 +90,13 @@ $(VENV)/duckdb-1.4/.installed: | $(VENV)/.installed
 	$(VENV)/duckdb-1.4/bin/python -m pip install --quiet 'duckdb>=1.4,<1.5'
 	touch $@
 
-test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed
+# Microsoft's SARIF Multitool from npm: the tests validate audit.sarif with its SARIF and GitHub rules
+$(VENV)/sarif-multitool/.installed: | $(VENV)/.installed
+	mkdir -p $(VENV)/sarif-multitool
+	cd $(VENV)/sarif-multitool && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool@5.7.0 >/dev/null
+	touch $@
+
+test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed $(VENV)/sarif-multitool/.installed
 	$(PY) -m pytest -q -n 2 --dist loadscope
 
 bench: $(VENV)/.installed $(VENV)/.browser

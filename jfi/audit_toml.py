@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .errors import JfiError
 
-TABLES = ("capture", "axe", "products", "acr")  # capture and axe: read by the capture; products: by the judge kit; acr: by the conformance report
+TABLES = ("capture", "axe", "products", "acr", "sarif")  # capture and axe: read by the capture; products: by the judge kit; acr: by the conformance report
 
 
 def read(path: Path) -> dict | None:

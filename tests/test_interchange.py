@@ -72,25 +72,71 @@ def test_every_flag_and_question_carries_its_criteria_act_rule_and_help_url(audi
 
 
 def test_sarif_is_valid_against_the_published_schema_and_keeps_drafts_apart(audit):
+    """One result per finding, each rule described in full with a readable name; a ratified no is an error, an
+    objective flag a warning, a draft a note, a ratified yes a pass (never an issue); an informational flag is no
+    result; locations with a region; fingerprints from unit ids."""
     jfi, folder, units = audit
     doc = json.loads(_export(jfi, folder, "sarif").read_text())
     schema = json.loads((STANDARDS / "sarif-schema-2.1.0.json").read_text())
     jsonschema.validate(doc, schema)
     [run] = doc["runs"]
+    assert run["tool"]["driver"]["informationUri"].startswith("https://")
     rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
     assert rules["question-link"]["helpUri"].startswith("https://www.w3.org/WAI/WCAG22/Understanding/")
+    for r in rules.values():
+        assert r["name"] != r["id"] and r["fullDescription"]["text"] and r["help"]["text"] and r["help"]["markdown"]
+        assert not any(t in r["id"] for t in ("SOURCE", "EXT", "_N_")), r["id"]
     results = run["results"]
     assert all(r["ruleId"] in rules and run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
     prints = [r["partialFingerprints"]["jfiResult/v1"] for r in results]
     assert len(prints) == len(set(prints))
+    assert all(loc["physicalLocation"]["region"]["snippet"]["text"] for r in results for loc in r["locations"])
     by = {(r["properties"]["unit"], r["ruleId"]): r for r in results}
     learn = by[(units[("link", "Learn more")], "question-link")]
     assert (learn["kind"], learn["level"]) == ("fail", "error") and learn["properties"]["ratified_by"] == "Ana Ruiz"
     fares = by[(units[("link", "Fares")], "question-link")]
-    assert (fares["kind"], fares["level"]) == ("review", "none")  # drafted no, not ratified
+    assert (fares["kind"], fares["level"]) == ("fail", "note") and fares["properties"]["draft"] == "no"
     assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in fares["locations"]] == \
         ["http://site.example/home.html", "http://site.example/fares.html"]
-    assert any(r["kind"] == "fail" and r["ruleId"] == "link_empty_name" for r in results)  # an objective flag fails
+    title = next(u for (t, _), u in units.items() if t == "title")
+    assert (by[(title, "question-title")]["kind"], by[(title, "question-title")]["level"]) == ("pass", "none")
+    assert any((r["kind"], r["level"], r["ruleId"]) == ("fail", "warning", "link_empty_name") for r in results)
+    informational = {r["rule"] for r in jfi("query", "--inventory", str(folder), "--format", "json",
+                                            "SELECT rule FROM audit_rule_metadata WHERE informational").json}
+    assert not {r["properties"].get("flag") for r in results} & informational
+
+
+def test_sarif_maps_pages_to_the_products_sources_where_audit_toml_says(audit):
+    jfi, folder, units = audit
+    (folder / "audit.toml").write_text('[sarif.sources]\n"http://site.example/" = "site/pages"\n')
+    doc = json.loads(_export(jfi, folder, "sarif").read_text())
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]
+            for loc in r["locations"]}
+    assert uris == {"site/pages/home.html", "site/pages/fares.html"}
+
+
+def _multitool():
+    import os
+    path = REPO / ".venv" / "sarif-multitool" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
+    if not path.is_file():
+        if os.environ.get("JFI_REQUIRE_CONFORMANCE"):
+            raise AssertionError(f"{path} is missing: `make test` installs the SARIF Multitool there")
+        pytest.skip("the SARIF Multitool is not installed beside the project (make test installs it)")
+    return path
+
+
+def test_sarif_passes_the_multitool_with_githubs_rules(audit, tmp_path):
+    """Microsoft's SARIF Multitool, its SARIF and GitHub (code scanning) rule sets: no error, warning or note."""
+    import subprocess
+    jfi, folder, _ = audit
+    report = _export(jfi, folder, "sarif")
+    out = tmp_path / "validation.sarif"
+    done = subprocess.run([str(_multitool()), "validate", str(report), "--rule-kind", "Gh;Sarif", "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert out.is_file(), done.stdout[-2000:]
+    found = [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", "")[:200])
+             for r in json.loads(out.read_text())["runs"][0]["results"]]
+    assert found == [], found
 
 
 def test_junit_has_a_suite_per_product_and_fails_what_was_ratified_no(audit):
@@ -176,3 +222,25 @@ def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audi
     assert level["2.4.4"]["level"] == "does-not-support"   # Learn more ratified no; Fares' drafted no does not count
     assert level["1.1.1"]["level"] == "not-evaluated" and level["1.4.3"]["level"] == "not-evaluated"
     assert doc["title"] == "Harbor Transit Accessibility Conformance Report"
+
+
+def test_an_axe_core_finding_is_one_result_under_axe_cores_own_rule_and_help_page():
+    from jfi.audit.interchange import sarif
+    base = {"id": "FINDING-HA-1", "type": "finding", "product": "p", "views": ["home"], "selector": "a.x",
+            "name": "Links must have discernible text", "sc": ["2.4.4"], "act_rule": None, "help_url": None,
+            "tags": [], "objective": False, "ratified_by": None, "decision_id": None, "draft_judgment": "",
+            "mode": None, "outcome": "cantTell", "meaning": "m"}
+    rows = [{**base, "kind": "flag", "flag": "axe_violation", "rule": "axe_violation", "decisive": True},
+            {**base, "kind": "flag", "flag": "jfi_agrees", "rule": "jfi_agrees", "decisive": False},
+            {**base, "kind": "question", "flag": None, "rule": "question-finding", "decisive": True}]
+    unit = {"FINDING-HA-1": {"name": base["name"], "detail": "violation; serious; link-name",
+                             "href": "https://dequeuniversity.com/rules/axe/4.12/link-name"}}
+    doc = sarif(rows, [], {"home": "http://x.example/"}, unit)
+    [result] = doc["runs"][0]["results"]
+    [rule] = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert (result["ruleId"], result["kind"], result["level"]) == ("axe/link-name", "fail", "warning")
+    assert rule["helpUri"] == "https://dequeuniversity.com/rules/axe/4.12/link-name" and "wcag244" in rule["properties"]["tags"]
+    ratified = [{**r, "mode": "manual", "outcome": "passed", "ratified_by": "Ana Ruiz", "decision_id": "sha256:1"}
+                if r["kind"] == "question" else r for r in rows]
+    [result] = sarif(ratified, [], {"home": "http://x.example/"}, unit)["runs"][0]["results"]
+    assert (result["ruleId"], result["kind"], result["level"]) == ("axe/link-name", "pass", "none")

@@ -98,7 +98,7 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
 def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> int:
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
-        config = audit_toml.read(config_path) if fmt == "openacr" else None
+        config = audit_toml.read(config_path) if fmt in ("openacr", "sarif") else None
         store = load_folder(folder, strict=False)[0]
         try:
             docs = interchange.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)

@@ -86,7 +86,7 @@ class Store:
 
     def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
                  profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None,
-                 inventory: bool = True):
+                 inventory: bool = True, portable: bool = False):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
         only its own part of the rulebook; `rulebook_sha256` covers the whole rulebook of its sections (and the profile),
@@ -96,9 +96,10 @@ class Store:
         cannot be opened); nothing is loaded or run again.
         `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
         out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
-        # a store written to a file is one any DuckDB 1.x client opens (DuckDB 2's own format needs DuckDB 2)
+        # a store made for people (`portable`: an exported jfi.duckdb) is one any DuckDB 1.x client opens (DuckDB 2's
+        # own format needs DuckDB 2); the stores jfi keeps for itself stay in the format of the DuckDB it runs
         self.con = duckdb.connect(str(path), config={"storage_compatibility_version": STORAGE_VERSION}
-                                  if str(path) != ":memory:" else {})
+                                  if portable and str(path) != ":memory:" else {})
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
         # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")

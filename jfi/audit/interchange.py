@@ -243,15 +243,33 @@ EARL_CONTEXT = {
 }
 
 
-def earl(results: list[dict], pages: dict[str, str]) -> dict:
-    """One WebPage per view with its assertions: flags asserted by jfi (automatic), questions cantTell until a person
-    ratifies them (then passed or failed, manual, asserted by that person, with the ruling or decision id)."""
+def earl(results: list[dict], pages: dict[str, str], checks: list[dict] | None = None) -> dict:
+    """An ACT implementation report: one WebPage per view with its assertions. The objective checks that implement
+    an ACT rule (audit_act_outcomes) say passed, failed or inapplicable on every view, as their applicability says;
+    other flags are asserted by jfi where they fire; questions are cantTell until a person ratifies them (then
+    passed or failed, manual, asserted by that person, with the decision id). A test is part of the criteria its
+    ACT rule maps to."""
     jfi = {"@id": TOOL_IRI, "@type": ["earl:Assertor", "earl:Software"],
            "name": "jfi", "version": __version__}
+    checks = checks or []
+    checked = {c["rule"] for c in checks}
     by_view: dict[str, list[dict]] = {}
+
+    def test(rule: str, wcag_ids, act_rule) -> dict:
+        return {"@id": "urn:jfi:rule:" + rule, "@type": "TestCase", "title": rule,
+                "isPartOf": ["WCAG22:" + w for w in wcag_ids or []]
+                            + (["https://act-rules.github.io/rules/" + act_rule] if act_rule else [])}
+    for c in checks:
+        result = {"@type": "TestResult", "outcome": "earl:" + c["outcome"],
+                  "description": f"{c['rule']}: {c['outcome']} on this page"}
+        if c["selector"]:
+            result["pointer"] = {"@type": "ptr:CSSSelectorPointer", "expression": c["selector"]}
+        by_view.setdefault(c["view_id"], []).append({
+            "@type": "Assertion", "assertedBy": jfi, "mode": "earl:automatic",
+            "test": test(c["rule"], c["wcag_ids"], c["act_rule"]), "result": result})
     for r in results:
-        if r["kind"] == "flag" and not r["decisive"]:
-            continue  # an informational flag asserts nothing
+        if r["kind"] == "flag" and (not r["decisive"] or r["rule"] in checked):
+            continue  # an informational flag asserts nothing; a check is asserted on every page above
         person = ({"@type": ["earl:Assertor", "foaf:Person"], "name": r["ratified_by"]}
                   if r["mode"] == "manual" else None)
         result = {"@type": "TestResult", "outcome": "earl:" + r["outcome"], "description": _words(r)}
@@ -260,11 +278,9 @@ def earl(results: list[dict], pages: dict[str, str]) -> dict:
         if r["mode"] == "manual":
             result["date"] = r["ratified_utc"]
             result["source"] = "urn:jfi:decision:" + (r["decision_id"] or r["ruling"] or r["fingerprint"])
-        test = {"@id": "urn:jfi:rule:" + r["rule"], "@type": "TestCase", "title": r["rule"],
-                "isPartOf": ["WCAG22:" + w for w in r["wcag_ids"] or []]
-                            + (["https://act-rules.github.io/rules/" + r["act_rule"]] if r["act_rule"] else [])}
         assertion = {"@type": "Assertion", "assertedBy": person or jfi,
-                     "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic", "test": test, "result": result}
+                     "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic",
+                     "test": test(r["rule"], r["wcag_ids"], r["act_rule"]), "result": result}
         for v in r["views"] or []:  # the same assertion about each view the unit appears on
             by_view.setdefault(v, []).append(assertion)
     graph = [{"@type": "WebPage", "@id": pages.get(v, "urn:jfi:view:" + v), "source": pages.get(v, "urn:jfi:view:" + v),
@@ -335,7 +351,9 @@ def documents(store, fmt: str, *, flags_fail: bool = False, config: dict | None 
     if fmt == "junit":
         return {FILES[fmt]: junit(results, flags_fail=flags_fail)}
     if fmt == "earl":
-        return {FILES[fmt]: (json.dumps(earl(results, pages), indent=1, ensure_ascii=False) + "\n").encode()}
+        checks = store.rows("SELECT o.*, q.wcag_ids FROM audit_act_outcomes AS o JOIN audit_act_requirements AS q "
+                            "USING (act_rule) ORDER BY o.view_id, o.rule")
+        return {FILES[fmt]: (json.dumps(earl(results, pages, checks), indent=1, ensure_ascii=False) + "\n").encode()}
     raise ValueError(fmt)
 
 

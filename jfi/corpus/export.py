@@ -51,7 +51,7 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
     with writer_lock(project.root), AtomicFiles() as files:
         # with every format the store itself is an output (jfi.duckdb): the rulebook runs once, in that file
         kept = files.temp_path(out / "jfi.duckdb") if fmt == "all" else None
-        store = project.store(goal=goal, path=str(kept) if kept else ":memory:")
+        store = project.store(goal=goal, path=str(kept) if kept else ":memory:", portable=True)
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "export")
             sheets = []

@@ -278,11 +278,11 @@ class CorpusProject:
         return store
 
     def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:",
-              needs: tuple[str, ...] | None = None) -> Store:
+              needs: tuple[str, ...] | None = None, portable: bool = False) -> Store:
         """The project loaded into a store of its profile's rules; data in another profile's shape is refused.
         `needs`: only the rule files making these objects run (and those making what loading reads)."""
         self.require_profile()
         if needs is not None:
             needs = (*needs, "corpus_items")
-        return self.load(Store(path, sections=("corpus",), profile=self.profile, needs=needs), goal=goal,
+        return self.load(Store(path, sections=("corpus",), profile=self.profile, needs=needs, portable=portable), goal=goal,
                          hash_images=hash_images)

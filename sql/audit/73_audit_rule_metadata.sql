@@ -1,7 +1,7 @@
 -- audit_criteria: the WCAG 2.2 success criteria jfi's flags and questions evaluate, with their W3C Understanding page
 --   sc: success criterion number (2.2 numbering)
 --   handle: its short name
---   level: A or AA
+--   level: A, AA or AAA
 --   wcag_id: its id in WCAG 2.2 (the fragment of https://www.w3.org/TR/WCAG22/#<id>)
 --   help_url: the W3C Understanding WCAG 2.2 page for it
 -- audit_act_rules: the ACT rules (W3C Accessibility Conformance Testing) a flag or a question implements
@@ -12,7 +12,7 @@
 --   rule: the flag id, or question-<type> for the question a row of that type asks
 --   kind: flag or question
 --   type: the unit type it applies to
---   sc: the WCAG success criteria it evaluates (empty for an axe-core finding, whose criteria come with its own rule)
+--   sc: the WCAG success criteria it evaluates: for a rule implementing an ACT rule, the criteria the ACT rule maps to (audit_act_requirements; none for ffd0e9); empty for an axe-core finding, whose criteria come with its own rule
 --   act_rule: the ACT rule id it implements (NULL where none)
 --   help_url: the W3C Understanding page of its first criterion (NULL where none)
 --   level: the WCAG level of its first criterion (A or AA; NULL where none)
@@ -29,6 +29,7 @@ FROM (VALUES
     ('2.4.2', 'Page Titled', 'A', 'page-titled'),
     ('2.4.4', 'Link Purpose (In Context)', 'A', 'link-purpose-in-context'),
     ('2.4.6', 'Headings and Labels', 'AA', 'headings-and-labels'),
+    ('2.4.9', 'Link Purpose (Link Only)', 'AAA', 'link-purpose-link-only'),
     ('3.2.3', 'Consistent Navigation', 'AA', 'consistent-navigation'),
     ('3.2.4', 'Consistent Identification', 'AA', 'consistent-identification'),
     ('3.3.2', 'Labels or Instructions', 'A', 'labels-or-instructions'),
@@ -54,7 +55,7 @@ SELECT * FROM (VALUES
 ) AS t(rule, act_rule, act_name);
 
 CREATE OR REPLACE VIEW audit_rule_metadata AS
-WITH rules AS (  -- a flag written for several types (axe_disagrees) is one rule over all of them
+WITH own AS (  -- a flag written for several types (axe_disagrees) is one rule over all of them
     SELECT flag AS rule, 'flag' AS kind, CASE WHEN count(DISTINCT type) > 1 THEN '*' ELSE any_value(type) END AS type,
         list(DISTINCT sc ORDER BY sc) FILTER (WHERE sc <> '') AS sc, bool_and(informational) AS informational,
         any_value(meaning) AS meaning, min(ord) AS ord
@@ -63,6 +64,10 @@ WITH rules AS (  -- a flag written for several types (axe_disagrees) is one rule
     SELECT 'question-' || type, 'question', type, CASE WHEN sc = '' THEN [] ELSE [sc] END, false, question,
         1000 + row_number() OVER ()
     FROM audit_questions
+),
+rules AS (  -- a rule implementing an ACT rule evaluates the criteria the ACT rule maps to
+    SELECT o.* REPLACE (CASE WHEN q.act_rule IS NOT NULL THEN q.sc ELSE o.sc END AS sc)
+    FROM own AS o LEFT JOIN audit_act_rules AS x USING (rule) LEFT JOIN audit_act_requirements AS q USING (act_rule)
 )
 SELECT r.rule, r.kind, r.type, coalesce(r.sc, []) AS sc, a.act_rule, c.help_url, c.level, r.informational,
     r.kind = 'flag' AND EXISTS (SELECT 1 FROM audit_fact_classes AS f WHERE regexp_full_match(r.rule, f.pattern)) AS objective,

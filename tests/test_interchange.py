@@ -202,11 +202,19 @@ def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_p
 
 def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audit):
     import yaml
-    jfi, folder, _ = audit
+    jfi, folder, units = audit
     before = snapshot(folder)
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 2 and "[acr] author" in r.stderr and snapshot(folder) == before
     (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n')
+    r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
+    assert r.exit_code == 2 and "acr.undecided" in r.stderr  # the author says what an undecided criterion reads as
+    for bad in ("supports", "not-evaluated"):
+        (folder / "audit.toml").write_text(f'[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nundecided = "{bad}"\n')
+        r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
+        assert r.exit_code == 2 and "acr.undecided" in r.stderr, r.stderr
+    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n'
+                                       'undecided = "partially-supports"\n')
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 0, r.stderr
     doc = yaml.safe_load((folder / "audit-openacr.yaml").read_text())
@@ -218,10 +226,23 @@ def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audi
         assert [str(c["num"]) for c in mine] == [str(c["id"]) for c in chapter["criteria"]]
         assert all(c["components"][0]["adherence"]["level"] in terms for c in mine)
     level = {str(c["num"]): c["components"][0]["adherence"] for ch in doc["chapters"].values() for c in ch["criteria"]}
-    assert level["2.4.2"]["level"] == "supports"           # the title ratified yes
-    assert level["2.4.4"]["level"] == "does-not-support"   # Learn more ratified no; Fares' drafted no does not count
-    assert level["1.1.1"]["level"] == "not-evaluated" and level["1.4.3"]["level"] == "not-evaluated"
+    # the title ratified yes: sample-scoped, never supports; the author's term, with what was sampled
+    assert level["2.4.2"]["level"] == "partially-supports" and "no claim of support" in level["2.4.2"]["notes"]
+    assert "Sampled: 2 captured view(s)" in level["2.4.2"]["notes"] and "nothing activated" in level["2.4.2"]["notes"]
+    # Learn more ratified no: a finding, the author's failing term (partially-supports by default); Fares' draft counts not
+    assert level["2.4.4"]["level"] == "partially-supports" and units[("link", "Learn more")] in level["2.4.4"]["notes"]
+    assert level["1.4.3"]["level"] == "partially-supports" and "does not test" in level["1.4.3"]["notes"]
+    assert level["1.4.6"]["level"] == "not-evaluated"  # AAA, nothing found
+    assert all(c["components"][0]["adherence"]["level"] != "supports" for ch in doc["chapters"].values()
+               for c in ch["criteria"])
     assert doc["title"] == "Harbor Transit Accessibility Conformance Report"
+    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\n'
+                                       'undecided = "not-applicable"\nfailing = "does-not-support"\n')
+    assert jfi("audit", "export", "--inventory", str(folder), "--format", "openacr").exit_code == 0
+    level = {str(c["num"]): c["components"][0]["adherence"]["level"]
+             for ch in yaml.safe_load((folder / "audit-openacr.yaml").read_text())["chapters"].values()
+             for c in ch["criteria"]}
+    assert (level["2.4.4"], level["2.4.2"]) == ("does-not-support", "not-applicable")
 
 
 def test_an_axe_core_finding_is_one_result_under_axe_cores_own_rule_and_help_page():

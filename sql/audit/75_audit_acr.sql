@@ -2,17 +2,17 @@
 --   sc: success criterion number
 --   level: A, AA or AAA
 --   ord: its place in the report
--- audit_acr: one row per WCAG 2.2 success criterion: how the audit's ratified rows answer it, for a conformance report (OpenACR). Only questions a named person ratified count; drafts and flags never do
+-- audit_acr: one row per WCAG 2.2 success criterion: what the audit may say of it in a conformance report (OpenACR), by the workflow's own rule: only a ratified no travels (a finding, with its receipts); a ratified yes is evidence of no defect in the captured sample only and never makes a criterion supported; drafts and flags count for nothing
 --   sc: success criterion number
 --   level: A, AA or AAA
---   evaluated: whether jfi asks a question for it
+--   evaluated: whether any row of the audit asks about it (a question of jfi's, or an axe-core finding's)
 --   ratified: rows of it a person ratified yes or no
---   passed: rows ratified yes
+--   passed: rows ratified yes (sample-scoped: no defect in what was captured)
 --   failed: rows ratified no
 --   drafts: rows of it not ratified (they count for nothing)
 --   failing: the unit ids ratified no (the receipts hold their findings)
---   adherence: supports (every ratified row passes), partially-supports (some fail), does-not-support (every ratified row fails) or not-evaluated (jfi asks nothing about it, or no row of it is ratified)
---   notes: the remarks: what the ratified rows say, with the failing ids
+--   state: finding (a row ratified no), sampled (rows ratified, all yes), or undecided (no row of it ratified): the report's author turns these into the catalogue's terms (audit.toml [acr])
+--   notes: the remarks: the failing ids, or what was sampled and that it is no claim of support
 CREATE OR REPLACE TABLE audit_wcag22 AS
 SELECT sc, level, row_number() OVER () AS ord FROM (VALUES
     ('1.1.1', 'A'), ('1.2.1', 'A'), ('1.2.2', 'A'), ('1.2.3', 'A'), ('1.3.1', 'A'), ('1.3.2', 'A'),
@@ -33,8 +33,8 @@ SELECT sc, level, row_number() OVER () AS ord FROM (VALUES
 ) AS t(sc, level);
 
 CREATE OR REPLACE VIEW audit_acr AS
-WITH asked AS (SELECT DISTINCT unnest(sc) AS sc FROM audit_rule_metadata WHERE kind = 'question'),
-rows AS (SELECT unnest(sc) AS sc, id, outcome FROM audit_results WHERE kind = 'question'),
+WITH rows AS (SELECT unnest(sc) AS sc, id, outcome FROM audit_results WHERE kind = 'question'),
+asked AS (SELECT DISTINCT sc FROM rows),
 tally AS (
     SELECT sc, count(*) FILTER (WHERE outcome <> 'cantTell') AS ratified, count(*) FILTER (WHERE outcome = 'passed') AS passed,
         count(*) FILTER (WHERE outcome = 'failed') AS failed, count(*) FILTER (WHERE outcome = 'cantTell') AS drafts,
@@ -43,13 +43,15 @@ tally AS (
 )
 SELECT w.sc, w.level, a.sc IS NOT NULL AS evaluated, coalesce(t.ratified, 0) AS ratified, coalesce(t.passed, 0) AS passed,
     coalesce(t.failed, 0) AS failed, coalesce(t.drafts, 0) AS drafts, coalesce(t.failing, []) AS failing,
-    CASE WHEN coalesce(t.ratified, 0) = 0 THEN 'not-evaluated' WHEN t.failed = 0 THEN 'supports'
-         WHEN t.passed = 0 THEN 'does-not-support' ELSE 'partially-supports' END AS adherence,
-    CASE WHEN a.sc IS NULL THEN 'Not evaluated: jfi asks no question about this criterion.'
-         WHEN coalesce(t.ratified, 0) = 0 THEN format('Not evaluated yet: none of the {} row(s) jfi asks about it is ratified (drafts do not count).', coalesce(t.drafts, 0))
-         ELSE format('{} of {} ratified row(s) pass{}.{}', t.passed, t.ratified,
-                     CASE WHEN t.failed > 0 THEN format('; {} fail: {}{} (their findings are in receipts.csv)', t.failed,
-                          array_to_string(t.failing[1:10], ', '), CASE WHEN t.failed > 10 THEN format(' and {} more', t.failed - 10) ELSE '' END) ELSE '' END,
-                     CASE WHEN t.drafts > 0 THEN format(' {} row(s) not yet ratified do not count.', t.drafts) ELSE '' END) END AS notes
+    CASE WHEN coalesce(t.failed, 0) > 0 THEN 'finding' WHEN coalesce(t.ratified, 0) > 0 THEN 'sampled'
+         ELSE 'undecided' END AS state,
+    CASE WHEN coalesce(t.failed, 0) > 0 THEN
+             format('{} row(s) a named person ratified no: {}{} (their findings and fixes are in receipts.csv).', t.failed,
+                    array_to_string(t.failing[1:10], ', '), CASE WHEN t.failed > 10 THEN format(' and {} more', t.failed - 10) ELSE '' END)
+         WHEN coalesce(t.ratified, 0) > 0 THEN
+             format('{} ratified row(s) show no defect in the captured sample only; that is no claim of support.', t.passed)
+         WHEN a.sc IS NOT NULL THEN
+             format('The audit asks about it, but no row of it is ratified ({} draft(s) count for nothing).', coalesce(t.drafts, 0))
+         ELSE 'The audit does not test this criterion.' END AS notes
 FROM audit_wcag22 AS w LEFT JOIN asked AS a USING (sc) LEFT JOIN tally AS t USING (sc)
 ORDER BY w.ord;

@@ -139,6 +139,26 @@ def test_sarif_passes_the_multitool_with_githubs_rules(audit, tmp_path):
     assert found == [], found
 
 
+def test_junit_is_valid_against_the_junit_10_shape_with_totals_and_failures_that_say_why(audit):
+    import xml.etree.ElementTree as ET
+    import xmlschema
+    jfi, folder, units = audit
+    path = _export(jfi, folder, "junit", "--flags-fail")
+    xmlschema.XMLSchema(str(REPO / "tests" / "schemas" / "junit-10.xsd")).validate(str(path))
+    root = ET.parse(path).getroot()
+    assert "skipped" not in root.attrib and root.get("errors") == "0"
+    for suite in root:
+        cases = list(suite)
+        assert int(suite.get("tests")) == len(cases)
+        assert int(suite.get("failures")) == sum(any(x.tag == "failure" for x in c) for c in cases)
+        assert int(suite.get("skipped")) == sum(any(x.tag == "skipped" for x in c) for c in cases)
+    assert int(root.get("tests")) == sum(int(s.get("tests")) for s in root)
+    learn = next(c for c in root.iter("testcase") if c.get("name").startswith(units[("link", "Learn more")]))
+    [failure] = [x for x in learn if x.tag == "failure" and x.get("type") == "question-link"]
+    assert "ratified no by Ana Ruiz" in failure.text and "on home" in failure.text and "Learn more" in failure.text
+    assert not any("SOURCE" in (f.get("type") or "") for f in root.iter("failure"))
+
+
 def test_junit_has_a_suite_per_product_and_fails_what_was_ratified_no(audit):
     jfi, folder, units = audit
     xml = JUnitXml.fromfile(str(_export(jfi, folder, "junit")))
@@ -190,7 +210,7 @@ def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_p
     r = jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(base))
     assert r.exit_code == 1
     new = [line for line in r.stdout.splitlines() if line.startswith("NEW ")]
-    assert len(new) == 1 and '"" on about' in new[0] and "1 in the baseline no longer found" in r.stderr
+    assert len(new) == 1 and 'with no name on about' in new[0] and "1 in the baseline no longer found" in r.stderr
     # ratified-no findings are another level; a bad baseline is refused, nothing written
     assert jfi("audit", "gate", "--inventory", str(folder), "--fail-on", "ratified-no").exit_code == 1
     bad = tmp_path / "bad.json"

@@ -12,6 +12,7 @@ from ..jsonl import atomic_write, parse_json, writer_lock
 from ..output import err, say
 from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
+from .interchange import named
 from .kept import commits
 
 SCHEMA = "jfi-gate-baseline/v1"
@@ -88,7 +89,7 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
         return 0
     new = [f for f in findings if f["fingerprint"] not in known]
     for f in new:
-        say(f'NEW {f["fingerprint"]}: "{f["name"] or ""}" on {", ".join(f["views"] or [])}')
+        say(f'NEW {f["fingerprint"]}: {named(f)} on {", ".join(f["views"] or [])}')
     gone = len(known - current)
     err(f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
         + (f", {gone} in the baseline no longer found" if gone else ""))

@@ -35,6 +35,16 @@ INFORMATION_URI = "https://www.w3.org/WAI/standards-guidelines/act/"  # jfi has 
 DEQUE = "https://dequeuniversity.com/rules/axe/"
 
 
+NO_NAME = re.compile(r"^\((no alt attribute|no label; [^)]*|no name)\)$")  # jfi's markers where a name is missing
+
+
+def named(r: dict) -> str:
+    """How a row is called in a message: its name in quotes, or "with no name" where it has none (jfi's markers, such
+    as "(no label; none)", are never shown as if they were a name)."""
+    name = (r.get("name") or "").strip()
+    return "with no name" if not name or NO_NAME.match(name) else f'"{name}"'
+
+
 def _words(r: dict) -> str:
     """What a result says: its question with the row's name, or the flag's meaning and the flag as the unit has it."""
     return (r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
@@ -113,7 +123,7 @@ def sarif(results: list[dict], rules: list[dict], pages: dict[str, str], units: 
         rule_id = sarif_rule_id(r, unit)
         if rule_id not in described:
             described[rule_id] = _descriptor(rule_id, r, unit, meta.get(r["rule"], {}))
-        name = r["name"] or "(no name)"
+        name = r["name"] if r["name"] and not NO_NAME.match(r["name"]) else "(no name)"
         if r["type"] == "finding":
             words = f"axe-core: {unit.get('name') or r['meaning']} ({(unit.get('detail') or '').split(';')[0]})"
         elif r["kind"] == "question":
@@ -124,7 +134,7 @@ def sarif(results: list[dict], rules: list[dict], pages: dict[str, str], units: 
                  if r["mode"] == "manual" else
                  f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict." if r["kind"] == "question"
                  else "")
-        text = f'{r["type"].capitalize()} "{name}" ({r["id"]}): {words.rstrip(".")}.{state}'
+        text = f'{r["type"].capitalize()} {named(r)} ({r["id"]}): {words.rstrip(".")}.{state}'
         out.append({
             "ruleId": rule_id, "kind": kind, "level": level, "message": {"text": text},
             "locations": [_location(pages.get(v, v), r, sources) for v in (r["views"] or [])[:10]],
@@ -175,36 +185,45 @@ def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
 
 def junit(results: list[dict], *, flags_fail: bool) -> bytes:
     """A test suite per product, a test case per unit question: failed when ratified no (and, with flags_fail, when
-    an objective flag fires), skipped while not ratified, passed when ratified yes."""
+    an objective flag fires), skipped while not ratified, passed when ratified yes. The shape Jenkins' junit-10
+    schema states: totals on each suite (tests, failures, errors, skipped, time) and on the whole (no skipped
+    there), and each failure's text saying what failed, where and why."""
     root = ET.Element("testsuites", name="jfi audit")
     by_unit: dict[str, list[dict]] = {}
     for r in results:
         by_unit.setdefault(r["id"], []).append(r)
     suites: dict[str, ET.Element] = {}
-    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    totals = {"tests": 0, "failures": 0}
     for unit, rows in by_unit.items():
         question = next(r for r in rows if r["kind"] == "question")
         suite = suites.get(question["product"])
         if suite is None:
-            suite = suites[question["product"]] = ET.SubElement(root, "testsuite", name=question["product"])
-        case = ET.SubElement(suite, "testcase", classname=f'{question["product"]}.{question["type"]}',
-                             name=f'{unit} {question["name"] or "(no name)"}')
+            suite = suites[question["product"]] = ET.SubElement(
+                root, "testsuite", name=question["product"], tests="0", failures="0", errors="0", skipped="0", time="0")
+        case = ET.SubElement(suite, "testcase", name=f'{unit} {named(question).strip(chr(34))}',
+                             classname=f'{question["product"]}.{question["type"]}', time="0")
         failing = [r for r in rows if r["outcome"] == "failed" and (r["kind"] == "question" or flags_fail)]
-        if failing:
-            for r in failing:
-                text = (f'ratified no by {r["ratified_by"]} ({r["decision_id"]})' if r["kind"] == "question"
-                        else r["meaning"])
-                ET.SubElement(case, "failure", message=f'{r["rule"]}: {text}', type=r["rule"]).text = \
-                    "\n".join(f"view: {v}" for v in r["views"] or [])
-        elif question["outcome"] == "cantTell":
+        where = ", ".join(question["views"] or []) or "no view"
+        for r in failing:
+            rule = sarif_rule_id(r, {})
+            said = (f'ratified no by {r["ratified_by"]} (decision {r["decision_id"]}): '
+                    + r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
+                    else r["meaning"])
+            failure = ET.SubElement(case, "failure", message=f"{rule}: {said}"[:300], type=rule)
+            failure.text = (f'{question["type"].capitalize()} {named(question)} ({unit}) on {where}: '
+                            f"{said}." + (f" Element: {r['selector']}." if r["selector"] else ""))
+        if not failing and question["outcome"] == "cantTell":
             ET.SubElement(case, "skipped", message="not ratified: a draft is never a verdict")
         for key, hit in (("failures", bool(failing)), ("skipped", not failing and question["outcome"] == "cantTell")):
             suite.set(key, str(int(suite.get(key, "0")) + hit))
-            totals[key] += hit
+            if key == "failures":  # the whole carries no skipped total (junit-10 has none there)
+                totals[key] += hit
         suite.set("tests", str(int(suite.get("tests", "0")) + 1))
         totals["tests"] += 1
-    for key, value in totals.items():
-        root.set(key, str(value))
+    root.set("tests", str(totals["tests"]))
+    root.set("failures", str(totals["failures"]))
+    root.set("errors", "0")
+    root.set("time", "0")
     for element in root.iter():  # text a page wrote may hold characters XML 1.0 cannot: written as visible escapes
         element.text = xml_text(element.text)
         for key, value in element.attrib.items():
@@ -282,9 +301,10 @@ def earl(results: list[dict], pages: dict[str, str], checks: list[dict] | None =
         if r["mode"] == "manual":
             result["date"] = r["ratified_utc"]
             result["source"] = "urn:jfi:decision:" + (r["decision_id"] or r["ruling"] or r["fingerprint"])
+        rule_id = r["rule"] if r["type"] == "finding" else sarif_rule_id(r, {})  # no template placeholder
         assertion = {"@type": "Assertion", "assertedBy": person or jfi,
                      "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic",
-                     "test": test(r["rule"], r["wcag_ids"], r["act_rule"]), "result": result}
+                     "test": test(rule_id, r["wcag_ids"], r["act_rule"]), "result": result}
         for v in r["views"] or []:  # the same assertion about each view the unit appears on
             by_view.setdefault(v, []).append(assertion)
     graph = [{"@type": "WebPage", "@id": pages.get(v, "urn:jfi:view:" + v), "source": pages.get(v, "urn:jfi:view:" + v),

@@ -137,3 +137,22 @@ def test_a_fact_class_is_signed_with_one_command(tmp_path):
     assert r.exit_code == 2 and "unknown_fact_class" in r.stderr and snapshot(folder) == before
     r = jfi("audit", "rule", "--inventory", str(folder), "--ruling", "F-3", "--sentence", "x", "--by", "Ana", "--judgment", "no")
     assert r.exit_code == 3
+
+
+def test_every_row_not_ratified_is_settled_by_exactly_one_decision(tmp_path):
+    """audit_decisions: a family's rows are one decision, a fact class's rows (in no family) one, every other row its
+    own; the worklist leads with the count, and the count is what the query says."""
+    jfi, folder, units = setup(tmp_path)
+    r = jfi("audit", "worklist", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    rows = jfi("query", "--inventory", str(folder), "--format", "json", "SELECT * FROM audit_decisions").json
+    assert sorted(x["id"] for x in rows) == sorted(u["id"] for u in units)  # nothing ratified yet: every row, once
+    cards = {x["decision"] for x in rows if x["id"] in {u["id"] for u in units if u["name"] == "Learn more"}}
+    assert len(cards) == 1 and next(iter(cards)).startswith("FAM-")  # the three cards: one family, one decision
+    assert {x["kind"] for x in rows if x["decision"].startswith("FACT:")} <= {"fact_class"}
+    alone = [x for x in rows if x["kind"] == "row"]
+    assert all(x["decision"] == x["id"] for x in alone)
+    decisions = len({x["decision"] for x in rows})
+    assert decisions < len(rows)
+    assert json.loads(r.stdout)["decisions"] == decisions and f"{decisions} decision(s) settle {len(rows)} row(s)" in \
+        (folder / "worklist.md").read_text()

@@ -53,7 +53,7 @@ NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_re
          "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
          "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_violations", "audit_standards_violations",
          "ratification_effective", "ratification_records", "ratification_violations", "ratification_import",
-         "audit_questions")
+         "audit_questions", "audit_decisions")
 WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
 
 _pending: list["KeptStore"] = []

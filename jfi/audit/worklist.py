@@ -6,7 +6,7 @@ import json
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
-from ..output import csv_text, md_text, say, utc_now
+from ..output import csv_text, md_text, note, say, utc_now
 from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
@@ -34,11 +34,14 @@ def worklist(folder: AuditFolder) -> int:
         store, _, _ = load_folder(folder)
         try:
             families, rows, facts, table = worklist_parts(store)
+            decisions, settled = store.con.execute(
+                "SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
         finally:
             store.close()
         md = ["# Ratification worklist", "",
-              f"{len(families)} family decision(s), {len(rows)} row(s) that need a look, {len(facts)} fact class(es) "
-              "to sign once. Rows already RATIFIED are not listed.", "",
+              f"**{decisions} decision(s) settle {settled} row(s)** not yet ratified: {len(families)} family "
+              f"decision(s), {len(facts)} fact class(es) to sign once, and the other rows one by one "
+              f"({len(rows)} of them need a look). Rows already RATIFIED are not listed.", "",
               f"## 1. Family decisions ({len(families)})", "",
               "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
         md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows: {md_text(f['shows'])}; they share {f['kind']} "
@@ -52,7 +55,9 @@ def worklist(folder: AuditFolder) -> int:
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
-    say(json.dumps({"families": len(families), "rows_to_look_at": len(rows), "fact_classes": len(facts)}))
+    note(f"{decisions} decision(s) settle {settled} row(s)")
+    say(json.dumps({"decisions": decisions, "rows": settled, "families": len(families), "rows_to_look_at": len(rows),
+                    "fact_classes": len(facts)}))
     return 0
 
 

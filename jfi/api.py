@@ -16,6 +16,7 @@ status (0 done, 1 nothing to do or goals not met), what it said and, where there
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,17 +44,23 @@ class Result:
         return "\n".join(self.said)
 
 
-def _checked(command: str, **values) -> None:
-    """The arguments of an API call checked as the command line checks the same options (their type, and the range
-    the command line declares): a wrong one is a JfiError (`invalid_argument`, exit status 3 as for a usage error),
-    never a TypeError or a database's exception after something was written. The command line's own declarations
-    are the one source (jfi.cli)."""
+@functools.lru_cache(maxsize=None)
+def _params(command: str) -> dict:
+    """The options of a command as the command line declares them (its click command is made once per process)."""
     import typer.main
     from .cli import app
     node = typer.main.get_command(app)
     for word in command.split():
         node = node.commands[word]
-    params = {p.name: p for p in node.params}
+    return {p.name: p for p in node.params}
+
+
+def _checked(command: str, **values) -> None:
+    """The arguments of an API call checked as the command line checks the same options (their type, and the range
+    the command line declares): a wrong one is a JfiError (`invalid_argument`, exit status 3 as for a usage error),
+    never a TypeError or a database's exception after something was written. The command line's own declarations
+    are the one source (jfi.cli)."""
+    params = _params(command)
     whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
     number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
     takes = {"int": whole, "int range": whole, "float": number, "float range": number, "boolean": lambda v: isinstance(v, bool),

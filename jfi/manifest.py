@@ -92,17 +92,36 @@ LONE_SURROGATE = re.compile(rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(
                             rb"|(?<![uU][dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
 
 
-def _lone_surrogate_line(path: Path) -> int | None:
-    """The line of the first lone surrogate escape in the file, else None (read in chunks that overlap)."""
+NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # translate() deletes these: brackets and quotes stay
+
+
+def _screened(path: Path) -> tuple[int | None, int]:
+    """One read of the file, in chunks, before the streaming parser sees it: (the line of the first lone surrogate
+    escape, else None; how deep its arrays and objects nest, counted up to MAX_DEPTH + 1). The depth is read off the
+    brackets outside strings (escaped backslashes and quotes taken out first) with bytes operations only, so it costs
+    a fraction of a parse; the parser's own stack of prefixes grows with the square of the depth."""
+    lines, tail, line = 1, b"", None
+    inside, pending, brackets = False, b"", []
     with open(path, "rb") as fh:
-        lines, tail = 1, b""
         for chunk in iter(lambda: fh.read(1 << 22), b""):
             block = tail + chunk
-            if b"\\u" in block and (m := LONE_SURROGATE.search(block)):
-                return lines - tail.count(b"\n") + block.count(b"\n", 0, m.start())
+            if line is None and b"\\u" in block and (m := LONE_SURROGATE.search(block)):
+                line = lines - tail.count(b"\n") + block.count(b"\n", 0, m.start())
             lines += chunk.count(b"\n")
             tail = block[-16:]
-    return None
+            data = pending + chunk  # a run of backslashes at a chunk's end waits for the next chunk
+            run = len(data) - len(data.rstrip(b"\\"))
+            pending, data = (data[len(data) - run:], data[:len(data) - run]) if run else (b"", data)
+            parts = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, NOT_STRUCTURE).split(b'"')
+            brackets.append(b"".join(parts[1 if inside else 0::2]))
+            inside ^= len(parts) % 2 == 0  # an odd number of quotes in the chunk
+    nest, depth = b"".join(brackets), 0
+    while nest and depth <= MAX_DEPTH:  # each pass takes off the innermost pairs: one level
+        inner = nest.replace(b"[]", b"").replace(b"{}", b"")
+        if inner == nest:
+            break  # what is left does not pair up: the parser names the problem
+        nest, depth = inner, depth + 1
+    return line, depth
 
 
 MAX_DEPTH = 512  # arrays and objects inside one another, at most, in a JSON file read as a stream
@@ -203,41 +222,22 @@ def _top_keys_once(fh) -> None:
             seen.add(value)
 
 
-def _items(fh, key: str, mapping) -> Iterator:
-    """Each item of every array under the top-level `key`, built one at a time (as ijson.items(fh, "KEY.item") does,
-    without its prefixes, so nesting costs no more than its bytes)."""
-    inside, builder = False, None
-    for level, event, value in events(fh):
-        if level == 1:
-            if event == "map_key":
-                inside = value == key
-            continue
-        if not inside or level < 2:
-            continue
-        if level == 2 and event in ("end_map", "end_array"):
-            builder.event(event, value)
-            yield builder.value
-            builder = None
-        elif level == 2 and event not in ("start_map", "start_array"):
-            yield value
-        else:
-            if builder is None:
-                builder = ObjectBuilder(map_type=mapping)
-            builder.event(event, value)
-
-
 def views_of(path: Path) -> Iterator[dict]:
     """Each view of the manifest, checked, one at a time (a view whose page script threw becomes a view with an
     environment note, as the reference writes it)."""
     source, seen = str(path), set()
-    if (line := _lone_surrogate_line(path)) is not None:
+    line, depth = _screened(path)
+    if line is not None:
         raise JfiError("invalid_manifest", "a lone surrogate escape (half a character, no text of its own)",
                        source=source, line=line)
+    if depth > MAX_DEPTH:
+        raise JfiError("invalid_json", f"nested more than {MAX_DEPTH} deep; a manifest is never that deep",
+                       source=source)
     with _open(path) as fh:
         n = 0
         mapping, repeats = keys_once()
         try:
-            for n, view in enumerate(_items(fh, "views", mapping)):
+            for n, view in enumerate(ijson.items(fh, "views.item", use_float=True, map_type=mapping)):
                 where = f"views[{n}]"
                 if repeats:
                     raise RepeatedKey(repeats[0])
@@ -272,8 +272,6 @@ def views_of(path: Path) -> Iterator[dict]:
         except RepeatedKey as e:
             raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once in one object',
                            source=source, field=f"views[{n}].{clip(e.args[0], 60)}") from None
-        except TooDeep as e:
-            raise JfiError("invalid_json", f"{e}; a manifest is never that deep", source=source) from None
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
     if not seen:

@@ -14,7 +14,8 @@ import duckdb
 from . import rulebook
 from .version import __version__
 from .errors import JfiError
-from .jsonl import json_problems
+from .jsonl import json_problems, line_columns
+from .paths import regular_file
 
 
 def sql_string(text: str) -> str:
@@ -345,6 +346,17 @@ class Store:
                                  "SELECT kind, source, line, field, message FROM _jfi_problems")
             finally:
                 self.con.unregister("_jfi_problems")
+
+    def add_file(self, kind: str, path, texts: list[str] | None = None, numbers: list[int] | None = None,
+                 round_no: int | None = None) -> None:
+        """A file of this kind into raw_files (whether it is there) and its numbered lines into raw_lines: read from
+        `path`, or the lines given (`texts`, numbered `numbers`, default 1..n) for a file about to be written."""
+        present = texts is not None or regular_file(path)
+        self.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [round_no], "present": [present]})
+        if texts is None and present:
+            numbers, texts = line_columns(path)
+        if texts:
+            self.add_lines(kind, str(path), numbers or list(range(1, len(texts) + 1)), texts, round_no=round_no)
 
     def add_lines(self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None) -> None:
         """Put a file's numbered lines into raw_lines (what SQL cannot see in a line goes to raw_json_problems when

@@ -13,7 +13,7 @@ from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import say, to_jsonable
 from ..store import Store
-from .folder import AuditFolder, add_file, load_folder
+from .folder import AuditFolder, load_folder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
 # each key's range and type: a recall or false-alarm rate is a share (NaN and infinities are outside every range)
@@ -147,8 +147,8 @@ def bar_of(expectations: Path) -> dict:
 
 def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]]) -> None:
     """YAML records as JSON lines numbered by the YAML line they start on."""
-    add_file(store, kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
-              [n for n, _ in records])
+    store.add_file(kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
+                   [n for n, _ in records])
 
 
 def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: list[str]) -> None:
@@ -171,7 +171,7 @@ def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: 
                                "draw": [r[3] for r in rows], "folder": [r[4] for r in rows]})
     for run, (_, _, _, folder) in enumerate(parsed, 1):
         for path in sorted(folder.glob("*.judged.jsonl")):
-            add_file(store, "eval_judged", path, round_no=run)
+            store.add_file("eval_judged", path, round_no=run)
     bar = bar_of(expectations)
     store.append("eval_settings", {k: [v] for k, v in bar.items()})
 

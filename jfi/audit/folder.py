@@ -174,16 +174,6 @@ class AuditFolder:
         return record if record.get("record") == "run" else {}
 
 
-def add_file(store: Store, kind: str, path: Path, texts_from: list[str] | None = None, numbers: list[int] | None = None,
-              round_no: int | None = None):
-    present = texts_from is not None or regular_file(path)
-    store.append("raw_files", {"kind": [kind], "source": [str(path)], "round": [round_no], "present": [present]})
-    if texts_from is None and present:
-        numbers, texts_from = line_columns(path)
-    if texts_from:
-        store.add_lines(kind, str(path), numbers, texts_from, round_no=round_no)
-
-
 class BuiltUnits(dict):
     """The header of judgment-units.json (its nav rows included); the units list is parsed when first asked for."""
 
@@ -281,7 +271,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
         else:  # a ledger about to be written, checked whole before it is
             lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
             numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
-        add_file(store, "ratification", ledger, texts, numbers)
+        store.add_file("ratification", ledger, texts, numbers)
         digests = []
         for number, text in zip(numbers, texts):
             try:
@@ -326,12 +316,12 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
     if regular_file(standards) and not (kept is not None and kept.take(standards)):
-        add_file(store, "standard", standards)
+        store.add_file("standard", standards)
     if own_folder(folder.batches):
         for path in sorted(folder.batches.glob("*.jsonl"), key=str):  # one folder: the names' order, compared as text
             if not (kept is not None and kept.take(path)):
-                add_file(store, "judged" if path.name.endswith(".judged.jsonl") else "batch", path)
+                store.add_file("judged" if path.name.endswith(".judged.jsonl") else "batch", path)
     spot = folder.root / "spot-checks.jsonl"
     if regular_file(spot) and not (kept is not None and kept.take(spot)):
-        add_file(store, "spot_check", spot)
+        store.add_file("spot_check", spot)
     return head, units_sha

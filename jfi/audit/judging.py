@@ -8,8 +8,7 @@ import re
 from pathlib import Path
 
 from ..version import __version__
-from ..errors import JfiError
-from ..jsonl import AtomicFiles, atomic_write, read_lines, strict_loads, writer_lock
+from ..jsonl import AtomicFiles, atomic_write, parse_json, read_lines, writer_lock
 from ..paths import regular_file
 from ..output import csv_lines, csv_text, note, say, sql_csv_line, sql_json_object, utc_now, write_json_document
 from . import history
@@ -98,10 +97,7 @@ def judge_runs(root: Path) -> list[dict]:
     path = root / "judge-runs.jsonl"
     last: dict[str, dict] = {}
     for line in read_lines(path) if regular_file(path) else []:
-        try:
-            rec = strict_loads(line.text)
-        except (ValueError, RecursionError):
-            raise JfiError("invalid_json", "not a judge run record", source=str(path), line=line.number) from None
+        rec = parse_json(line.text, path, line.number)
         if isinstance(rec, dict) and isinstance(rec.get("batch"), str):
             last[rec["batch"]] = {k: rec.get(k) for k in ("batch", "utc", "model", "drafted_by", "outcome", "cached",
                                                           "sent_back", "usage", "latency_s")}

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from ..errors import JfiError, clip
-from ..jsonl import AtomicFiles, append_records, atomic_write, read_lines, sha256_file, strict_loads, writer_lock
+from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_lines, sha256_file, writer_lock
 from ..paths import regular_file
 from ..output import csv_rules, csv_text, md_text, say, utc_now
 from ..canonical import decision_id, digest
@@ -121,11 +121,7 @@ def _issued(folder: AuditFolder) -> set[str]:
         return set()
     ids = set()
     for line in read_lines(path):
-        try:
-            record = strict_loads(line.text)
-        except (ValueError, RecursionError):
-            raise JfiError("invalid_json", "not a record of an exported bundle", source=str(path), line=line.number) \
-                from None
+        record = parse_json(line.text, path, line.number)
         if isinstance(record, dict) and isinstance(record.get("bundle_id"), str):
             ids.add(record["bundle_id"])
     return ids

@@ -3,7 +3,6 @@ the content-inventory/v1 view shape (records and screenshots, in the views' orde
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import time
@@ -317,32 +316,6 @@ class Tabs:
         await context.clear_permissions()
 
 
-def _whole_characters(rec: dict) -> None:
-    """A page's script can make text with half a character (a lone surrogate, as `document.title = "\\ud800"`), which
-    no UTF-8 file can hold: each becomes U+FFFD, and the view's notes say how many."""
-    try:
-        json.dumps(rec, ensure_ascii=False).encode("utf-8")
-        return
-    except UnicodeEncodeError:
-        pass
-    count = 0
-
-    def whole(value):
-        nonlocal count
-        if isinstance(value, str):
-            fixed = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-            count += fixed.count("\ufffd") - value.count("\ufffd")
-            return fixed
-        if isinstance(value, list):
-            return [whole(v) for v in value]
-        if isinstance(value, dict):
-            return {whole(k): whole(v) for k, v in value.items()}
-        return value
-    rec.update(whole(rec))
-    rec["environment_notes"] = [*rec["environment_notes"], f"{count} half character(s) (lone surrogates) in the page's "
-                                "text read as U+FFFD"]
-
-
 async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size: tuple[int, int] | None = None) -> dict:
     size = size or opts.viewport
     rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": viewport_id(size),
@@ -372,7 +345,6 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
         rec["environment_notes"] = guard.notes()
         context.remove_listener("page", guard.on_page)
         await tabs.give_back(tab, guard, reuse=not over_budget)
-    _whole_characters(rec)
     if rec["inventory"] is None and rec["screenshot"]:
         for name in [rec["screenshot"], *rec.pop("reveals", [])]:
             shots.pop(name, None)

@@ -45,12 +45,45 @@ def derived_files(out: Path, shots: dict[str, bytes]) -> list[Path]:
     return sorted({p for p in found if p.is_symlink() or p.is_file()})
 
 
+def _whole_characters(rec: dict) -> None:
+    """A page's script can make text with half a character (a lone surrogate, as `document.title = "\\ud800"`), which
+    no UTF-8 file can hold: each becomes U+FFFD, and the view's notes say how many."""
+    count = 0
+
+    def whole(value):
+        nonlocal count
+        if isinstance(value, str):
+            fixed = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+            count += fixed.count("\ufffd") - value.count("\ufffd")
+            return fixed
+        if isinstance(value, list):
+            return [whole(v) for v in value]
+        if isinstance(value, dict):
+            return {whole(k): whole(v) for k, v in value.items()}
+        return value
+    rec.update(whole(rec))
+    rec["environment_notes"] = [*(rec.get("environment_notes") or []), f"{count} half character(s) (lone surrogates) in "
+                                "the page's text read as U+FFFD"]
+
+
+def _line(view: dict) -> str:
+    """A view's line of inventory.jsonl; a view whose text no UTF-8 file can hold is made whole first (in place, so
+    the manifest written beside it says the same)."""
+    line = json.dumps({"record": "view", **view}, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        _whole_characters(view)
+        line = json.dumps({"record": "view", **view}, ensure_ascii=False)
+    return line
+
+
 def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None, *, replace: bool = False) -> None:
     """inventory.jsonl (a run header, then one view per line, in the views file's order) and inventory-run.json;
     replacing a capture, what was derived from the old one goes in the same commit."""
     header = {"record": "run", "jfi_version": __version__, **{k: v for k, v in run.items() if k != "views"}}
     lines = [json.dumps(header, ensure_ascii=False)]
-    lines += [json.dumps({"record": "view", **v}, ensure_ascii=False) for v in run["views"]]
+    lines += [_line(v) for v in run["views"]]
     with AtomicFiles() as files:  # screenshots, inventory.jsonl, the manifest and the removals land together
         for rel, data in (shots or {}).items():
             files.write(out / rel, data)

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import JfiError, clip
-from ..jsonl import AtomicFiles, append_records, line_columns, writer_lock
+from ..errors import JfiError, clip, format_location
+from ..jsonl import AtomicFiles, append_records, writer_lock
 from ..output import note, say, utc_now
 from ..paths import own_folder, regular_file
 from ..progress import Progress
@@ -112,18 +112,13 @@ def check(root: Path, candidates: dict[str, list[str]], out: Path | None = None)
     try:
         for batch in sorted((root / "batches").glob("*.jsonl")):
             if not batch.name.endswith(".judged.jsonl"):
-                numbers, texts = line_columns(batch)
-                store.append("raw_files", {"kind": ["batch"], "source": [str(batch)], "round": [None], "present": [True]})
-                store.add_lines("batch", str(batch), numbers, texts)
+                store.add_file("batch", batch)
         for name, texts in candidates.items():
-            source = str((out or root / "batches") / f"{name}.judged.jsonl")
-            store.append("raw_files", {"kind": ["judged"], "source": [source], "round": [None], "present": [True]})
-            store.add_lines("judged", source, list(range(1, len(texts) + 1)), texts)
+            store.add_file("judged", (out or root / "batches") / f"{name}.judged.jsonl", texts)
         store.build()
         rows = store.rows("SELECT * FROM audit_violations WHERE source LIKE '%.judged.jsonl'")
     finally:
         store.close()
-    from ..errors import format_location
     out: dict[str, list[str]] = {}
     for r in rows:
         name = Path(r["source"]).name[: -len(".judged.jsonl")]

@@ -48,8 +48,7 @@ def _problems(root: Path, texts: list[str]) -> list[str]:
         store.add_lines("unit", str(units), list(range(1, len(built) + 1)), built)
         numbers, old = line_columns(checks) if regular_file(checks) else ([], [])
         start = (numbers[-1] if numbers else 0) + 1
-        store.append("raw_files", {"kind": ["spot_check"], "source": [str(checks)], "round": [None], "present": [True]})
-        store.add_lines("spot_check", str(checks), numbers + list(range(start, start + len(texts))), old + texts)
+        store.add_file("spot_check", checks, old + texts, numbers + list(range(start, start + len(texts))))
         store.build()
         rows = store.rows("SELECT * FROM audit_violations WHERE line >= ?", [start])
     finally:

@@ -93,7 +93,7 @@ def test_findings_reach_the_ratifiers_tools_and_count_only_once_ratified(example
     findings = [r for r in rows if r["type"] == "finding"]
     assert findings and all(r["status"] == "DRAFT_NOT_RATIFIED" and r["draft_judgment"] == "" for r in findings)
     families = query(jfi, folder, "SELECT family_id, kind, units FROM audit_worklist_families WHERE type = 'finding'")
-    assert families and all(f["kind"] == "name" for f in families)  # a family per rule, never across rules
+    assert families and all(f["kind"] == "names" for f in families)  # a family per rule, never across rules
     family = max(families, key=lambda f: f["units"])
     r = jfi("audit", "rule", "--inventory", str(folder), "--family", family["family_id"], "--ruling", "R-9", "--sentence",
             "Checked in a browser: the targets are too small.", "--by", "Ana Ruiz", "--judgment", "no")

@@ -440,7 +440,7 @@ def test_a_recapture_with_replace_removes_what_the_old_capture_derived(tmp_path)
 def test_a_ruling_by_an_invisible_or_control_character_name_is_refused(tmp_path, name):
     folder = built(tmp_path, views=[view("home", links=[link("Click here", "/a")]), view("fares", links=[link("Click here", "/b")])])
     jfi = Jfi(tmp_path)
-    family = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families WHERE kind = 'name'",
+    family = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families",
                  "--format", "json").json[0]["family_id"]
     before = snapshot(folder)
     r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R1",

@@ -36,12 +36,12 @@ def test_worklist_sections(tmp_path):
     rows = list(csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())))
     sections = [x["section"] for x in rows]
     assert sections == sorted(sections, key=["family", "look", "fact"].index)
-    fam = next(x for x in rows if x["section"] == "family" and x["kind"] == "name")
-    assert fam["units"] == "3" and "learn more" in fam["detail"]
+    card_ids = [u["id"] for u in units if u["name"] == "Learn more"]
+    fam = next(x for x in rows if x["section"] == "family" and set(x["unit_ids"].split("; ")) == set(card_ids))
+    assert fam["units"] == "3" and fam["kind"] == "flags" and "link_generic_text" in fam["detail"] and "drafted no" in fam["detail"]
     looks = {x["key"]: x["kind"] for x in rows if x["section"] == "look"}
     title = next(u["id"] for u in units if u["type"] == "title")
     assert looks[title] == "unsure"
-    card_ids = [u["id"] for u in units if u["name"] == "Learn more"]
     assert all(looks.get(c) == "no-without-fact-class" for c in card_ids)
     facts = {x["key"]: int(x["units"]) for x in rows if x["section"] == "fact"}
     assert facts == {"empty link name": 1, "missing alt attribute": 1, "unlabeled field": 1}
@@ -50,7 +50,7 @@ def test_worklist_sections(tmp_path):
 
 def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     jfi, folder, units = setup(tmp_path)
-    r = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families WHERE kind = 'name'", "--format", "json")
+    r = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families WHERE kind = 'flags' AND type = 'link'", "--format", "json")
     family = r.json[0]["family_id"]
     r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-7", "--sentence",
             "Card links must carry their card's name", "--by", "Ana Ruiz", "--judgment", "no", "--utc", "2026-11-30T09:00:00Z")
@@ -104,8 +104,9 @@ def test_calibration_record_per_merge(tmp_path):
 
 
 def test_a_unit_is_in_one_family_at_most_the_most_specific(tmp_path):
-    """Five skip links share both a name and an element path: one family (by name) holds them, not two."""
-    skips = [link("Skip to main content", f"#main{k}", selector="html > body > a") for k in range(5)]
+    """Five skip links share a name, an element path and a destination in their own page: one family (links into the
+    page) holds them, not three; the nav's links share a container pattern."""
+    skips = [link("Skip to main content", f"/home.html#main{k}", selector="html > body > a") for k in range(5)]
     nav = [link(n, f"/{n.lower()}", selector=f"html > body > nav > a:nth-of-type({k + 1})") for k, n in
            enumerate(["Fares", "Routes", "Contact"])]
     folder = write(tmp_path / "audit", [view("home", links=skips + nav)])
@@ -117,8 +118,8 @@ def test_a_unit_is_in_one_family_at_most_the_most_specific(tmp_path):
     members = [uid for f in families for uid in f["unit_ids"].split("; ")]
     assert len(members) == len(set(members))
     kinds = {f["kind"]: f for f in families}
-    assert kinds["name"]["units"] == "5" and "Skip to main content" in kinds["name"]["detail"]
-    assert kinds["element"]["units"] == "3" and '"Fares", "Routes", "Contact"' in kinds["element"]["detail"]
+    assert kinds["in_page_links"]["units"] == "5" and "Skip to main content" in kinds["in_page_links"]["detail"]
+    assert kinds["shapes"]["units"] == "3" and '"Fares", "Routes", "Contact"' in kinds["shapes"]["detail"]
 
 
 def test_a_fact_class_is_signed_with_one_command(tmp_path):

@@ -25,9 +25,15 @@
 --   summary: axe-core's failure summary
 --   box: where the node is drawn, CSS pixels of the page (NULL when it could not be found again)
 --   revealed: where a picture of its own shows it when the view's screenshot does not (shot: N of the view's reveals, box in that picture's pixels); NULL when none
---   fingerprint: the element's fingerprint: first 16 hex of sha256 of the snippet and the target, each normalised so that per-page ids, numbers and query strings do not tell one component's copies apart (whitespace collapsed, lower case, ?query and #fragment dropped from attribute values, every run of digits read as 0)
-CREATE OR REPLACE MACRO axe_normal(text) AS
-    regexp_replace(regexp_replace(regexp_replace(lower(trim(text)), '\s+', ' ', 'g'), '[?#][^"''\s>]*', '', 'g'), '[0-9]+', '0', 'g');
+--   fingerprint: the component's fingerprint: first 16 hex of sha256 of the snippet's shape, so that the copies of one component (every entry of a sidebar, every code token of a class, a card repeated per item, a header link on every page) read alike: the tags in order with their class, role and type values and the names of their other attributes, without text, other attribute values (ids, hrefs, titles) or digits (see axe_shape)
+-- axe_shape: a snippet's component shape: lower case, text between tags dropped, attribute values dropped except
+-- class, role and type (the component's kind), every run of digits read as 0, whitespace collapsed
+CREATE OR REPLACE MACRO axe_shape(html) AS
+    trim(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+        lower(html), '>[^<]*', '>', 'g'), '^[^<]*', ''),
+        '\s(class|role|type)\s*=\s*"([^"]*)"', ' \1:\2:', 'g'),
+        '\s*=\s*("[^"]*"|''[^'']*''|[^\s>]+)', '', 'g'),
+        '[0-9]+', '0', 'g'), '\s+', ' ', 'g'));
 CREATE OR REPLACE MACRO axe_sc(tags) AS
     (SELECT regexp_replace(t, '^wcag([0-9])([0-9])([0-9]+)$', '\1.\2.\3')
      FROM unnest(tags) AS x(t) WHERE regexp_full_match(t, 'wcag[0-9]{3,4}') LIMIT 1);
@@ -56,6 +62,6 @@ nodes AS (
 SELECT pos, view_id, product, row_number() OVER (PARTITION BY pos ORDER BY ri, ni) AS i, rule, outcome,
     coalesce(n.impact, rule_impact) AS impact, tags, axe_sc(tags) AS sc, help, help_url, axe_target(n.target) AS target,
     n.html AS html, n.summary AS summary, n.box AS box, n.revealed AS revealed,
-    substr(sha256(axe_normal(coalesce(n.html, '')) || '|' || axe_normal(axe_target(n.target))), 1, 16) AS fingerprint
+    substr(sha256(axe_shape(coalesce(n.html, ''))), 1, 16) AS fingerprint
 FROM nodes
 ORDER BY pos, i;

@@ -11,7 +11,7 @@
 --   pos: the view's position
 --   i: the link's index in the page
 --   n: its normalised name
---   hrefs_for_name: distinct destinations in the page for its name
+--   hrefs_for_name: distinct documents in the page that shown links of its name lead to
 --   unit_key: the key its unit takes
 -- audit_link_facts: one row per captured link, with its dedupe key and the facts its flags test
 --   type: link
@@ -38,7 +38,7 @@
 --   icon_only: whether an image is its only content
 --   img_alt: alt of the image inside
 --   empty_name: whether it has no name
---   hrefs_for_name: distinct destinations in the page for links with the same normalised name, permalinks aside
+--   hrefs_for_name: distinct documents in the page that links with the same normalised name lead to, counting only links a person meets (drawn and exposed) and leaving permalinks aside: a fragment of the same document is the same destination
 --   permalink: whether it links to the heading or section it sits in (never a "same name, different destination" case)
 --   name_norm: the normalised name norm(name)
 --   dest: the destination identity dest(href)
@@ -64,7 +64,9 @@ SELECT pos, view_id, i, dest, permalink, n, shown,
 FROM k;
 
 CREATE OR REPLACE TEMP TABLE audit_link_units AS
-WITH per_name AS (SELECT pos, n, count(DISTINCT dest) FILTER (WHERE NOT permalink) AS hrefs_for_name
+-- destinations of one name that a person meets: documents (a fragment of the same document is the same place), links
+-- drawn and exposed, permalinks aside
+WITH per_name AS (SELECT pos, n, count(DISTINCT regexp_replace(dest, '#.*$', '')) FILTER (WHERE NOT permalink AND shown) AS hrefs_for_name
                   FROM audit_link_keys GROUP BY ALL),
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
 -- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide

@@ -31,7 +31,7 @@ FROM (VALUES
     (18, 'file_EXT_not_indicated', 'link', '2.4.4', false, 'the link opens a file whose type neither its name nor its context mentions'),
     (19, 'new_window_not_indicated', 'link', '2.4.4', true, 'the link opens a new window without saying so'),
     (20, 'icon_only_link_weak_alt', 'link', '2.4.4', false, 'an image-only link whose image has no or a generic alt and no aria-label or aria-labelledby name'),
-    (21, 'same_name_different_hrefs_in_page', 'link', '2.4.4', false, 'links with this name go to different destinations in the same page'),
+    (21, 'same_name_different_hrefs_in_page', 'link', '2.4.4', false, 'links with this name lead to different documents in the same page (links a person meets; a fragment of the same document is the same place)'),
     (22, 'title_duplicates_text', 'link', '2.4.4', true, 'the title attribute repeats the link text'),
     (23, 'name_from_title_only', 'link', '2.4.4', true, 'the link is named only by its title attribute'),
     (24, 'href_hash_only', 'link', '2.4.4', true, 'the link''s href is only #'),

@@ -108,7 +108,7 @@ SELECT type, product, pos, i, unit_key, 'icon_only_link_weak_alt' AS flag, 20 AS
 FROM audit_link_facts
 WHERE (icon_only AND (coalesce(img_alt, '') = '' OR matches_i(img_alt, '^(image|photo|picture|icon|logo|graphic|img|figure|banner|thumbnail|arrow|chevron|bullet|spacer|placeholder)$')) AND name_source NOT IN ('aria-label', 'aria-labelledby')) AND exposed IS NOT FALSE
 UNION ALL
--- 21 same_name_different_hrefs_in_page: links with this name go to different destinations in the same page
+-- 21 same_name_different_hrefs_in_page: links with this name lead to different documents in the same page (links a person meets; a fragment of the same document is the same place)
 SELECT type, product, pos, i, unit_key, 'same_name_different_hrefs_in_page' AS flag, 21 AS ord, 'same_name_different_hrefs_in_page' AS rule
 FROM audit_link_facts
 WHERE (name <> '' AND hrefs_for_name > 1 AND NOT permalink) AND exposed IS NOT FALSE

@@ -2,15 +2,16 @@
 --   fact_class: name of the class
 --   pattern: regular expression over flag names
 --   meaning: what rows of the class have in common
--- audit_worklist_families: families of rows not yet ratified where one answer settles many: the same name, the same element family (type and CSS path without positions) or the same flag pattern (not for axe-core's findings: they share a family per rule), two or more units, largest first; a unit is in at most one family, the most specific it belongs to (name, then element, then flags)
---   family_id: stable id of the family (kind, type and key hashed)
---   kind: name, flags or element
+-- audit_worklist_families: families of rows not yet ratified where one answer settles many, recognised by structure (the audit_family_* rules, one file per pattern: in-page links, links named after their destination, per-item links, chrome, container shapes, heading levels, title templates, flag patterns, names), two or more rows of one session draft (yes, no, unsure or none), largest first; a row is in at most one family: the lowest rank it belongs to, then the largest, among those the others leave two or more
+--   family_id: stable id of the family (pattern and key hashed)
+--   kind: the pattern (in_page_links, destination_links, item_links, chrome_links, shapes, heading_levels, title_templates, flags, names)
 --   type: unit type
 --   key: what the family's rows share
 --   units: number of rows
 --   unit_ids: the rows
 --   judgments: the session drafts in the family, counted
 --   shows: what a person sees: up to three of the rows' names (and how many more)
+--   question: the family's one question
 -- audit_worklist_rows: rows that need a look: unsure, or a no with no fact class behind it
 --   id: unit id
 --   type: unit type
@@ -34,46 +35,53 @@ SELECT * FROM (VALUES
 ) AS t(fact_class, pattern, meaning);
 
 CREATE OR REPLACE VIEW audit_worklist_families AS
-WITH open_rows AS (
-    SELECT d.*, coalesce(x.pattern, '') AS flag_pattern FROM audit_draft_rows AS d LEFT JOIN audit_decisive_flags AS x USING (id)
-    WHERE d.status <> 'RATIFIED'
+WITH candidates AS (  -- every structural family a row belongs to (one rule file per pattern, audit_family_*)
+    SELECT * FROM audit_family_in_page_links
+    UNION ALL SELECT * FROM audit_family_destination_links
+    UNION ALL SELECT * FROM audit_family_item_links
+    UNION ALL SELECT * FROM audit_family_chrome_links
+    UNION ALL SELECT * FROM audit_family_shapes
+    UNION ALL SELECT * FROM audit_family_heading_levels
+    UNION ALL SELECT * FROM audit_family_title_templates
+    UNION ALL SELECT * FROM audit_family_flags
+    UNION ALL SELECT * FROM audit_family_names
 ),
-keyed AS (
-    SELECT 'name' AS kind, type, norm_text(name) AS key, id, session_draft_judgment, sort_ord FROM open_rows WHERE norm_text(name) <> ''
-    UNION ALL
-    SELECT 'flags', type, flag_pattern, id, session_draft_judgment, sort_ord FROM open_rows
-    WHERE type <> 'finding'  -- axe-core's findings are families by rule (their name), never across rules
-    UNION ALL
-    SELECT 'element', type, regexp_replace(coalesce(selector, ''), ':nth-of-type\(\d+\)', '', 'g'), id, session_draft_judgment, sort_ord
-    FROM open_rows WHERE type IN ('link', 'image', 'field') AND coalesce(selector, '') <> '' AND NOT starts_with(selector, '#')
+drafted AS (  -- rows drafted yes and rows drafted no are never one family: a family is one answer
+    SELECT c.* REPLACE (c.key || CASE d.session_draft_judgment WHEN 'yes' THEN ' · drafted yes' WHEN 'no' THEN ' · drafted no'
+                                                            WHEN 'unsure' THEN ' · drafted unsure' ELSE '' END AS key),
+        d.type, d.session_draft_judgment, d.sort_ord
+    FROM candidates AS c JOIN audit_draft_rows AS d USING (id)
 ),
-candidates AS (  -- every family of two or more, ranked by how specific its question is
-    SELECT kind, type, key, list_position(['name', 'element', 'flags'], kind) AS rank, count(*) OVER (PARTITION BY kind, type, key) AS size,
-        id, session_draft_judgment, sort_ord
-    FROM keyed WHERE key <> ''
-    QUALIFY count(*) OVER (PARTITION BY kind, type, key) >= 2
+sized AS (SELECT *, count(*) OVER (PARTITION BY pattern, key) AS size FROM drafted),
+first_pick AS (  -- each row's family of lowest rank (then the largest) among those of two or more
+    SELECT * FROM sized WHERE size >= 2
+    QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank, size DESC, pattern, key) = 1
 ),
-chosen AS (  -- each unit joins its most specific family
-    SELECT * FROM candidates QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank, size DESC, key) = 1
+left_alone AS (  -- families the first pick left with one row: their rows choose again without them
+    SELECT pattern, key FROM first_pick GROUP BY ALL HAVING count(*) < 2
+),
+chosen AS (
+    SELECT * FROM sized AS s WHERE s.size >= 2 AND NOT EXISTS (SELECT 1 FROM left_alone AS a WHERE a.pattern = s.pattern AND a.key = s.key)
+    QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank, size DESC, pattern, key) = 1
 ),
 names AS (  -- each family's names in page order, once each
-    SELECT c.kind, c.type, c.key, '"' || coalesce(nullif(d.name, ''), '(no name)') || '"' AS shown, min(c.sort_ord) AS first
+    SELECT c.pattern, c.key, '"' || coalesce(nullif(d.name, ''), '(no name)') || '"' AS shown, min(c.sort_ord) AS first
     FROM chosen AS c JOIN audit_draft_rows AS d USING (id)
     GROUP BY ALL
 ),
 shows AS (
-    SELECT kind, type, key, array_to_string(list_slice(list(shown ORDER BY first), 1, 3), ', ')
+    SELECT pattern, key, array_to_string(list_slice(list(shown ORDER BY first), 1, 3), ', ')
         || CASE WHEN count(*) > 3 THEN ' and ' || (count(*) - 3) || ' more' ELSE '' END AS shows
     FROM names GROUP BY ALL
 )
-SELECT 'FAM-' || substr(sha256(c.kind || '|' || c.type || '|' || c.key), 1, 10) AS family_id, c.kind, c.type, c.key, count(*) AS units,
-    list(c.id ORDER BY c.sort_ord) AS unit_ids,
+SELECT 'FAM-' || substr(sha256(c.pattern || '|' || c.key), 1, 10) AS family_id, c.pattern AS kind, any_value(c.type) AS type, c.key,
+    count(*) AS units, list(c.id ORDER BY c.sort_ord) AS unit_ids,
     array_to_string(list_sort(list_distinct(list(coalesce(nullif(c.session_draft_judgment, ''), 'unjudged')))), ', ') AS judgments,
-    any_value(s.shows) AS shows
-FROM chosen AS c JOIN shows AS s USING (kind, type, key)
-GROUP BY c.kind, c.type, c.key
+    any_value(s.shows) AS shows, any_value(c.question) AS question
+FROM chosen AS c JOIN shows AS s USING (pattern, key)
+GROUP BY c.pattern, c.key
 HAVING count(*) >= 2
-ORDER BY units DESC, c.kind, c.type, c.key;
+ORDER BY units DESC, c.pattern, c.key;
 
 CREATE OR REPLACE VIEW audit_worklist_rows AS
 WITH facts AS (

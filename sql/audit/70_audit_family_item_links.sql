@@ -1,0 +1,15 @@
+-- audit_family_item_links: links repeated per item inside one container pattern with the same name and different destinations ("Source", "Run", "Read more", "Next chapter"): the same wording in the same place, so one answer holds for all: does the name, with its item, say where each goes?
+--   id: unit id
+--   pattern: item_links
+--   rank: 3
+--   key: product, name and container pattern
+--   question: the family's one question
+CREATE OR REPLACE VIEW audit_family_item_links AS
+WITH items AS (
+    SELECT *, count(DISTINCT dest(href)) OVER (PARTITION BY product, name_norm, shape) AS destinations
+    FROM audit_family_rows WHERE type = 'link' AND plain AND name_norm <> ''
+)
+SELECT id, 'item_links' AS pattern, 3 AS rank, product || ' · "' || name_norm || '" · ' || shape AS key,
+    'Does "' || any_value(name_norm) OVER (PARTITION BY product, name_norm, shape) || '", read with the item it sits in, say where each of these links goes?' AS question
+FROM items
+WHERE destinations >= 2;

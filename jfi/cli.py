@@ -616,15 +616,16 @@ def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audi
                sentence: str = typer.Option(..., "--sentence", help="The ruling's sentence (the ratifier note)."),
                by: str = typer.Option(..., "--by", help="The named person who rules."),
                judgment: Judgment = typer.Option(..., "--judgment", help="yes, no or unsure."),
-               utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC).")):
+               utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC)."),
+               fix: Optional[str] = typer.Option(None, "--fix", help="The fix the ruling asks for (reaches the receipts, the report and the workbook).")):
     """Fan one ruling out over the rows of a family (--family) or of a fact class (--fact-class) as pinned ledger
     records in ratifications.jsonl.
 
-    Example: jfi audit rule --inventory A --family FAM-e5bd6e97e8 --ruling R-1 --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
+    Example: jfi audit rule --inventory A --family FAM-30a1755e7b --ruling R-1 --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
     """
     from .audit import worklist
     from .audit.folder import AuditFolder
-    return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc, fact_class)
+    return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc, fact_class, fix)
 
 
 @audit_app.command("report")

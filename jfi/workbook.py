@@ -35,6 +35,7 @@ class Sheet:
     status_column: str | None = None
     grouped_from: str | None = None  # this column and the ones after it are grouped at the right, collapsed
     choices: dict[str, list[str]] = field(default_factory=dict)  # a drop-down list of the values a column takes
+    links: tuple[str, ...] = ()  # columns whose text is a relative address: the cell links there (a click opens it)
 
 
 def cell_value(value):
@@ -57,6 +58,7 @@ def _fill(ws, sheet: Sheet) -> None:
     for c in ws[1]:
         c.font = Font(bold=True)
     status_at = sheet.columns.index(sheet.status_column) if sheet.status_column in sheet.columns else None
+    linked = {sheet.columns.index(c) + 1 for c in sheet.links if c in sheet.columns}
     longest = [len(c) for c in sheet.columns]
     for r, row in enumerate(sheet.rows, start=2):
         for c, value in enumerate(row, start=1):
@@ -65,6 +67,9 @@ def _fill(ws, sheet: Sheet) -> None:
             cell.value = v
             if isinstance(v, str):
                 cell.data_type = "s"  # text, even when it starts with = + - @: a workbook cell is never a formula
+                if c in linked and v and not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", v):  # relative only: never a scheme
+                    cell.hyperlink = v
+                    cell.style = "Hyperlink"
                 longest[c - 1] = max(longest[c - 1], max((len(x) for x in v.splitlines()), default=0))
             else:
                 longest[c - 1] = max(longest[c - 1], len(str(v)))

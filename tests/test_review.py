@@ -56,7 +56,7 @@ def test_export_apply_retry_merge(merged):
     responses = fill(tmp / "b1", {ids[0]: signed("no"), ids[1]: signed("yes")}, tmp / "r1.json")
     r = apply(jfi, folder, tmp / "b1", responses)
     assert r.exit_code == 0, r.stderr
-    assert "2 decision(s) recorded, 1 task(s) still pending" in r.stdout
+    assert "2 row decision(s) recorded, 1 row(s) still pending" in r.stdout
     once = (folder / "ratifications.jsonl").read_bytes()
     r = apply(jfi, folder, tmp / "b1", responses)  # identical retry adds nothing: nothing to do
     assert r.exit_code == 1 and (folder / "ratifications.jsonl").read_bytes() == once
@@ -211,9 +211,13 @@ def test_tasks_carry_the_evidence_and_every_column_says_what_it_means(merged):
     tasks = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]
     link = next(t for t in tasks if t["type"] == "link")
     assert link["question"].startswith('Does "') and link["name_source"] and "role" in link
-    assert link["evidence"] == f"report.html#{link['id']}" and isinstance(link["flags"], list)
+    # the evidence is a working link from where the sheet is to the row in the audit's report
+    assert (tmp / "b1" / link["evidence"].split("#")[0]).resolve() == (folder / "report.html").resolve()
+    assert link["evidence"].endswith(f"report.html#{link['id']}") and isinstance(link["flags"], list)
     book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
     header = [c.value for c in book["Review tasks"][1]]
+    row = next(r for r in book["Review tasks"].iter_rows(min_row=2) if r[header.index("id")].value == link["id"])
+    assert row[header.index("evidence")].hyperlink.target == link["evidence"]
     for column in ("question", "name_source", "flags", "draft", "rationale", "evidence", "fix"):
         assert column in header
     meanings = {row[1]: row[2] for row in book["Columns"].iter_rows(min_row=2, values_only=True)}

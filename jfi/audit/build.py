@@ -110,7 +110,9 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             if not views_ok:
                 say("no view of the inventory has content (every view has only an environment note); nothing written")
                 return 1
-            skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok ORDER BY pos")
+            skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok AND folded_into IS NULL ORDER BY pos")
+            folded = store.rows("SELECT DISTINCT view_id, url, final_url, folded_into FROM audit_views "
+                                "WHERE folded_into IS NOT NULL ORDER BY view_id")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
             # "flagged": a decisive (not informational) flag, as everywhere
             flagged = store.scalar("SELECT count(DISTINCT id) FROM (SELECT id, unnest(flags) AS f FROM audit_units) "
@@ -125,7 +127,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
-                "views_skipped": skipped, "viewport": header.get("viewport"), "caps": header.get("caps"),
+                "views_skipped": skipped, **({"views_folded": folded} if folded else {}), "viewport": header.get("viewport"), "caps": header.get("caps"),
                 **({"viewports": header["viewports"]} if header.get("viewports") else {}),
                 "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
             }
@@ -148,7 +150,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
-    say(json.dumps({"views_ok": views_ok, "skipped": skipped, "unit_count": head["unit_count"], "by_type": by_type,
+    say(json.dumps({"views_ok": views_ok, "skipped": skipped, **({"folded": folded} if folded else {}), "unit_count": head["unit_count"], "by_type": by_type,
                     "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))

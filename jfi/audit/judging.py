@@ -19,7 +19,7 @@ CSV_COLUMNS = [
     "status", "id", "product", "type", "sc", "view_count", "views", "name", "detail", "href", "context", "landmark",
     "selector", "visible", "flags", "draft_judgment", "confidence", "rationale", "fix", "needs_human", "drafted_by",
     "spot_check", "session_draft_judgment",
-    "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling", "ratification_state",
+    "ratified_by", "ratified_judgment", "ratifier_note", "ratified_fix", "ratified_utc", "ruling", "ratification_state",
     "ratification_decision_id", "ratification_unit_sha256", "ratification_pin_status", "ratification_date_precision",
     "ratification_diagnostic", "client_rules", "client_result", "client_note", "client_ratified_by",
     "client_ratified_result", "client_ratified_rules", "client_ratifier_note", "client_ratification_state",
@@ -28,7 +28,8 @@ CSV_COLUMNS = [
 ]
 # the workbook opens on what a ratifier reads first; the machine columns follow, grouped and collapsed
 READ_FIRST = ["status", "type", "name", "flags", "draft_judgment", "confidence", "rationale", "fix", "needs_human",
-              "ratification_state", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "id", "views",
+              "ratification_state", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_fix", "ratified_utc", "id",
+              "views",
               "context"]
 WORKBOOK_COLUMNS = READ_FIRST + [c for c in CSV_COLUMNS if c not in READ_FIRST]
 NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "present_shared", "missing_shared",

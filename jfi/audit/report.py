@@ -344,7 +344,8 @@ def _ratification(r: dict) -> str:
         return f'{esc(state)}, not in force: {esc(why)}'
     out = f'RATIFIED by {esc(r["ratified_by"])}: {esc(r["ratified_judgment"])}, {esc(r["ratified_utc"])}'
     out += f'; ruling {esc(r["ruling"])}' if r["ruling"] else f'; decision {esc(r["ratification_decision_id"])}'
-    return out + (f'. Note: {esc(r["ratifier_note"])}' if r["ratifier_note"] else "")
+    out += f'. Note: {esc(r["ratifier_note"])}' if r["ratifier_note"] else ""
+    return out + (f'. Fix asked: {esc(r["ratified_fix"])}' if r.get("ratified_fix") else "")
 
 
 def _select(name: str, label: str, values: list[str]) -> str:

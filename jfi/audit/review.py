@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import re
 from pathlib import Path
 
@@ -15,21 +16,24 @@ from .. import rulebook
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
-TASK_COLUMNS = ["task", "id", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
+TASK_COLUMNS = ["task", "id", "kind", "rows", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
                 "rationale", "evidence", "detail", "href", "context", "views",
                 "decision", "observation", "fix", "reviewer", "utc", "supersession_reason", "bundle_id"]
 TASK_MEANINGS = {
-    "task": "the task's number in this bundle", "id": "the unit id (leave as is)", "product": "the product it belongs to",
+    "task": "the task's number in this bundle",
+    "id": "the decision (leave as is): a family (FAM-...) or fact class (FACT:...) whose answer is every row's, or a unit id",
+    "kind": "family (one answer for many rows), fact_class (signed once) or row",
+    "rows": "how many rows this one answer settles", "product": "the product it belongs to",
     "type": "title, heading, link, image, field or ident", "sc": "the WCAG success criterion the question is about",
     "question": "what to decide, in words", "name": "the accessible name the browser computed",
     "name_source": "where the name comes from (aria-label, content, alt, title, ...)", "role": "the role the browser exposes",
     "flags": "what jfi's rules found, semicolon-separated (see the report for each meaning)",
     "draft": "the judge's draft judgment (never a verdict)", "rationale": "the judge's reason for the draft",
-    "evidence": "the row in the audit's report.html (`jfi audit report`), with the crop of the page around it",
+    "evidence": "a link to the row in the audit's report.html (`jfi audit report`), with the crop of the page around it",
     "detail": "how the name was made, sizes and sources", "href": "where a link goes, or an image's source",
     "context": "the text a person reads around it", "views": "the views it appears on",
     "decision": "fill in: yes, no or unsure (any case; spaces around are ignored)",
-    "observation": "fill in: what you saw (the ratifier's note)",
+    "observation": "fill in: what you saw (the ratifier's note; optional on a yes)",
     "fix": "fill in when it needs one: the fix you ask for (it reaches the receipts)",
     "reviewer": "fill in: your name", "utc": "fill in: when you decided, UTC, such as 2026-12-01T10:00:00Z "
     "(a date-and-time cell is read as the UTC time it shows)",
@@ -78,23 +82,24 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
             current = {r["id"]: r for r in store.rows(
                 "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
             drafts = {r["id"]: r for r in store.rows(
-                "SELECT id, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows")}
+                "SELECT id, status, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows")}
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
+            settles = {} if include_all else {r["id"]: (r["decision"], r["kind"]) for r in store.rows(
+                "SELECT id, decision, kind FROM audit_decisions")}
+            asked = dict(store.con.execute("SELECT family_id, question FROM audit_worklist_families").fetchall())
+            asked.update(store.con.execute("SELECT 'FACT:' || fact_class, meaning FROM audit_worklist_facts").fetchall())
         finally:
             store.close()
-    tasks = []
+    rows: dict[str, list[dict]] = {}  # decision -> its rows, in build order
+    kinds = {}
     for unit in built["units"]:
-        decided = current.get(unit["id"])
-        if decided and decided["state"] == "RATIFIED" and not include_all:
+        if not include_all and drafts.get(unit["id"], {}).get("status") == "RATIFIED":
             continue
-        draft = drafts.get(unit["id"], {})
-        tasks.append({"task": len(tasks) + 1, "id": unit["id"], "product": unit["product"], "type": unit["type"],
-                      "sc": unit["sc"], "question": questions.get(unit["type"], "").replace("{name}", unit["name"] or "(no name)"),
-                      "name": unit["name"], "name_source": unit.get("name_source") or "", "role": unit.get("role") or "",
-                      "flags": list(draft.get("flags") or []), "draft": draft.get("draft") or "",
-                      "rationale": draft.get("rationale") or "", "evidence": f"report.html#{unit['id']}",
-                      "detail": unit["detail"], "href": unit["href"], "context": unit["context"], "views": unit["views"],
-                      "unit_sha256": digest(unit), "base_decision_id": decided["decision_id"] if decided else ""})
+        decision, kind = settles.get(unit["id"], (unit["id"], "row"))
+        rows.setdefault(decision, []).append(unit)
+        kinds[decision] = kind
+    tasks = [_task(k, decision, kinds[decision], members, drafts, current, questions, asked)
+             for k, (decision, members) in enumerate(rows.items(), 1)]
     if not tasks:
         say("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
@@ -109,6 +114,44 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
     for name, bundle in made:
         say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
     return 0
+
+
+SAMPLE = 5  # rows a family's task shows (with their evidence), beside its count
+
+
+def _task(k: int, decision: str, kind: str, members: list[dict], drafts: dict, current: dict, questions: dict,
+          asked: dict) -> dict:
+    """One task per decision: a row alone, or a family or fact class whose one answer fans out to every row it
+    settles (each pinned by its digest and the decision in force for it at export)."""
+    first = members[0]
+    draft = drafts.get(first["id"], {})
+    units = [{"id": u["id"], "unit_sha256": digest(u),
+              "base_decision_id": current[u["id"]]["decision_id"] if u["id"] in current else ""} for u in members]
+    evidence = f"#{first['id']}"
+    if kind == "row":
+        return {"task": k, "id": first["id"], "kind": "row", "rows": 1, "product": first["product"], "type": first["type"],
+                "sc": first["sc"], "question": questions.get(first["type"], "").replace("{name}", first["name"] or "(no name)"),
+                "name": first["name"], "name_source": first.get("name_source") or "", "role": first.get("role") or "",
+                "flags": list(draft.get("flags") or []), "draft": draft.get("draft") or "",
+                "rationale": draft.get("rationale") or "", "evidence": evidence, "detail": first["detail"],
+                "href": first["href"], "context": first["context"], "views": first["views"],
+                "unit_sha256": units[0]["unit_sha256"], "base_decision_id": units[0]["base_decision_id"], "units": units}
+    sample = members[:SAMPLE]
+    values = lambda key: sorted({str(u.get(key)) for u in members if u.get(key)})  # noqa: E731
+    judged = sorted({drafts.get(u["id"], {}).get("draft") or "unjudged" for u in members})
+    views = list(dict.fromkeys(v for u in members for v in u["views"]))
+    return {"task": k, "id": decision, "kind": kind, "rows": len(members),
+            "product": "; ".join(values("product")), "type": "; ".join(values("type")), "sc": "; ".join(values("sc")),
+            "question": asked.get(decision, ""), "name": "; ".join(f'"{u["name"] or "(no name)"}"' for u in sample)
+            + (f" and {len(members) - len(sample)} more" if len(members) > len(sample) else ""),
+            "name_source": "", "role": "",
+            "flags": sorted({f for u in members for f in drafts.get(u["id"], {}).get("flags") or []}),
+            "draft": ", ".join(judged), "rationale": "", "evidence": evidence,
+            "detail": f"one answer for {len(members)} rows", "href": "; ".join(str(u["href"] or "") for u in sample),
+            "context": " | ".join(u["context"] or "" for u in sample), "views": views[:20],
+            "sample": [{"id": u["id"], "name": u["name"], "href": u["href"], "context": u["context"],
+                        "evidence": f"#{u['id']}"} for u in sample],
+            "units": units}
 
 
 ISSUED = "review-bundles.jsonl"  # in the audit folder: every bundle jfi exported from it, by its id
@@ -153,7 +196,10 @@ def _parts(tasks: list[dict], reviewers: int, by: str | None) -> list[tuple[str,
 
 def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles) -> dict:
     """Write one bundle (bundle.json, the task sheets, the template, the rubric) into the group of files."""
-    tasks = [{**t, "task": k} for k, t in enumerate(tasks, 1)]
+    report = Path(os.path.relpath(folder.root / "report.html", out)).as_posix()  # evidence links from where the sheet is
+    tasks = [{**t, "task": k, "evidence": report + t["evidence"],
+              **({"sample": [{**x, "evidence": report + x["evidence"]} for x in t["sample"]]} if "sample" in t else {})}
+             for k, t in enumerate(tasks, 1)]
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
     md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
@@ -162,13 +208,18 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
           "return-template.json.", ""]
     for t in tasks:
         m = {k: md_text(v) for k, v in t.items() if isinstance(v, str) or v is None}
-        md += [f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']})", "", m["question"], "",
-               f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
+        md += [f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']}; settles {t['rows']} row(s))", "",
+               m["question"], ""]
+        if t.get("sample"):
+            md += [f"- Row {md_text(x['id'])}: {md_text(x['name'])} → {md_text(x['href'] or '-')} — "
+                   f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])}))" for x in t["sample"]] + [""]
+        md += [f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
                f"- Flags: {md_text(', '.join(t['flags'])) or '-'}", f"- Draft: {m['draft'] or 'not judged'}"
                + (f" ({m['rationale']})" if t["rationale"] else ""), f"- Evidence: {m['evidence']}",
                f"- Detail: {m['detail']}", f"- Where: {m['href'] or '-'}",
                f"- Context: {m['context'] or '-'}", f"- Views: {md_text(', '.join(t['views']))}", "",
-               "Decision (yes / no / unsure): ______", "", "Observation: ____________________", "",
+               "Decision (yes / no / unsure; unsure settles nothing): ______", "",
+               "Observation: ____________________ (optional on a yes)", "",
                "Fix (when one is needed): ____________________", "",
                "Reviewer: ______________   UTC: ____-__-__T__:__:__Z", ""]
     template = {"bundle_id": bundle["bundle_id"],
@@ -181,7 +232,8 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
     files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
     files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
     files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet(SHEET, TASK_COLUMNS, rows, TASK_MEANINGS,
-                                                                 choices={"decision": list(DECISIONS)})]))
+                                                                 choices={"decision": list(DECISIONS)},
+                                                                 links=("evidence",))]))
     files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
     files.write(out / "review-tasks.md", "\n".join(md))
     files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
@@ -379,6 +431,25 @@ def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict, _unguard)
     return problems
 
 
+def _rows_of(task: dict) -> list[dict]:
+    """The rows a task settles ({id, unit_sha256, base_decision_id} each): a decision's, or (a bundle of one task per
+    row) the task's own."""
+    units = task.get("units")
+    if isinstance(units, list) and units and all(isinstance(u, dict) and isinstance(u.get("id"), str) for u in units):
+        return units
+    return [{"id": task.get("id"), "unit_sha256": task.get("unit_sha256"), "base_decision_id": task.get("base_decision_id")}]
+
+
+def _missing(bundle: dict, answer: dict, source: Path) -> list[str]:
+    """Tasks of the bundle the return does not hold at all (a row deleted from the sheet, a decision taken out of the
+    template): named, never read as pending."""
+    decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
+    there = {d.get("id") for d in decisions if isinstance(d, dict)}
+    return [f"{source}: id: missing_task: task {t.get('task')} ({t.get('id')}) is not in the return; leave a task "
+            "blank to keep it pending, never delete it" for t in bundle.get("tasks", [])
+            if isinstance(t, dict) and t.get("id") not in there]
+
+
 RECORD_FIELDS = ("id", "scope", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling",
                  "unit_sha256", "fix", "supersedes", "supersession_reason", "decision_id")  # a ledger record's, in order
 
@@ -394,10 +465,18 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
         if rows:
             con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
     decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
-    put("review_returned", [[n, locate(n), json.dumps(d, ensure_ascii=False)] for n, d in enumerate(decisions, 1)])
     tasks = [t for t in bundle.get("tasks", []) if isinstance(t, dict)]
-    put("review_return_tasks", [[t.get("id"), t.get("unit_sha256"), t.get("base_decision_id") or ""] for t in tasks])
-    ids = {t.get("id") for t in tasks}
+    settles = {t.get("id"): _rows_of(t) for t in tasks}
+    returned = []  # a family's or fact class's answer is each of its rows' answer, at the place it was written
+    for n, d in enumerate(decisions, 1):
+        rows = settles.get(d.get("id")) if isinstance(d, dict) and isinstance(d.get("id"), str) else None
+        fanned = rows and (len(rows) > 1 or rows[0]["id"] != d["id"])
+        returned += [(locate(n), {**d, "id": u["id"]}) for u in rows] if fanned else [(locate(n), d)]
+    put("review_returned", [[n, place, json.dumps(d, ensure_ascii=False)] for n, (place, d) in enumerate(returned, 1)])
+    put("review_return_tasks", [[u["id"], u.get("unit_sha256"), u.get("base_decision_id") or "",
+                                 t.get("id") if t.get("kind") not in (None, "row") else ""]
+                                for t in tasks for u in settles[t.get("id")]])
+    ids = {u["id"] for rows in settles.values() for u in rows}
     put("review_return_units", [[u["id"], digest(u)] for u in built["units"] if u["id"] in ids])
     put("review_return_context", [[bundle.get("created_utc"), utc_now()]])
     put("review_return_names", [[f, column(f)] for f in RETURN_FIELDS])
@@ -444,10 +523,11 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             problems, records, pending = _checked(store, answer, bundle, built, locate, column)
         finally:
             store.close()
+        problems = _missing(bundle, answer, Path(responses)) + problems
         if problems:
             _refuse(problems)
         if not records:
-            say(f"nothing new to record ({pending} task(s) still pending)")
+            say(f"nothing new to record ({pending} row(s) still pending)")
             return 1
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
@@ -455,5 +535,5 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
                 or _snapshot(folder) != snapshot:
             raise JfiError("changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again")
         atomic_write(ledger, new)
-    say(f"{len(records)} decision(s) recorded, {pending} task(s) still pending")
+    say(f"{len(records)} row decision(s) recorded, {pending} row(s) still pending")
     return 0

@@ -44,8 +44,9 @@ def worklist(folder: AuditFolder) -> int:
               f"({len(rows)} of them need a look). Rows already RATIFIED are not listed.", "",
               f"## 1. Family decisions ({len(families)})", "",
               "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
-        md += [f"- **{f['family_id']}** — {f['units']} {f['type']} rows: {md_text(f['shows'])}; they share {f['kind']} "
-               f"{md_text(f['key'])} (drafts: {md_text(f['judgments'])})" for f in families]
+        md += [f"- **{f['family_id']}** — one answer for {f['units']} {f['type']} rows: {md_text(f['question'])} "
+               f"They are {md_text(f['shows'])} ({f['kind']}: {md_text(f['key'])}; drafts: {md_text(f['judgments'])})"
+               for f in families]
         md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
         md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {md_text(r['name'])} — {md_text(r['rationale'])}"
                for r in rows]
@@ -63,7 +64,7 @@ def worklist(folder: AuditFolder) -> int:
 
 @commits
 def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by: str, judgment: str,
-         when: str | None = None, fact_class: str | None = None) -> int:
+         when: str | None = None, fact_class: str | None = None, fix: str | None = None) -> int:
     """Append one pinned record per row of the family (or of the fact class: its name, or a flag of it), each naming
     the ruling and carrying its sentence."""
     if (family is None) == (fact_class is None):
@@ -97,7 +98,8 @@ def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by
         records = []
         for uid in found[0]["unit_ids"]:
             rec = {"id": uid, "scope": "wcag", "ratified_by": by, "ratified_judgment": judgment,
-                   "ratifier_note": sentence, "ratified_utc": stamp, "ruling": ruling, "unit_sha256": digest(units[uid])}
+                   "ratifier_note": sentence, "ratified_utc": stamp, "ruling": ruling, "unit_sha256": digest(units[uid]),
+                   **({"fix": fix.strip()} if fix and fix.strip() else {})}
             if uid in current:
                 rec["supersedes"] = current[uid]["decision_id"]
                 rec["supersession_reason"] = f"family ruling {ruling}"

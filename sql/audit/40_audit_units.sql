@@ -45,11 +45,11 @@
 --   views: the distinct views it appears on, in view order
 --   view_count: number of distinct views
 --   occurrences: number of occurrences (an element repeated in one view counts each time)
---   name: name (first occurrence)
---   detail: detail (first occurrence)
---   context: context (first occurrence; for a heading, the first non-empty section preview)
---   landmark: landmark (first occurrence)
---   selector: CSS path (first occurrence)
+--   name: name (the first occurrence a person meets, else the first)
+--   detail: detail (the first occurrence a person meets, else the first)
+--   context: context (the first occurrence a person meets, drawn and exposed, else the first; for a heading, the first non-empty section preview)
+--   landmark: landmark (the first occurrence a person meets, else the first)
+--   selector: CSS path (the first occurrence a person meets, else the first)
 --   visible: whether any occurrence was rendered
 --   href: href or src (first occurrence)
 --   flags: the flags that fired, in the order they first fired
@@ -105,8 +105,8 @@ repeated_units AS (
         list_transform(list_sort(list_distinct(list({'p': w.view_pos, 'v': o.view_id}))), lambda x: x.v) AS views,
         count(*) AS occurrences,
         arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href,
-                 'evidence': evidence},
-            {'p': pos, 'i': i}) AS first,
+                 'evidence': evidence},  -- what a person meets: the first shown occurrence (drawn and exposed), else the first
+            {'hidden': NOT (coalesce(visible, false) AND coalesce(evidence.exposed, true)), 'p': pos, 'i': i}) AS first,
         CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
         bool_or(visible) AS visible, bool_or(NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met,
         min({'p': pos, 'i': i}) AS first_occ

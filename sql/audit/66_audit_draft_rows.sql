@@ -1,6 +1,6 @@
 -- audit_draft_rows: one row per unit for draft-judgments.csv, in the sort ratifiers read (product; title, heading, field, link, image, ident; no, unsure, yes, unjudged; widest fan-out first). Status travels on every row: a draft is never a verdict
 --   sort_ord: the row's place in the CSV
---   status: DRAFT_NOT_RATIFIED until a named person signs the row
+--   status: DRAFT_NOT_RATIFIED until a named person signs the row yes or no (a signed unsure settles nothing: the row stays open)
 --   id: unit id
 --   product: product
 --   type: unit type
@@ -26,6 +26,7 @@
 --   ratified_by: who signed the wcag decision
 --   ratified_judgment: the ratified judgment
 --   ratifier_note: the ratifier's note
+--   ratified_fix: the fix the ratifier asks for (a ruling's --fix, a review's fix)
 --   ratified_utc: when
 --   ruling: the family ruling that decided the row
 --   ratification_state: RATIFIED, DRAFT (incomplete or withdrawn), or empty when nobody has decided
@@ -49,7 +50,7 @@
 --   client_ratification_diagnostic: what a client draft lacks, retries, supersessions
 CREATE OR REPLACE VIEW audit_draft_rows AS
 WITH rows AS (
-    SELECT u.ord, CASE WHEN w.state = 'RATIFIED' THEN 'RATIFIED' ELSE 'DRAFT_NOT_RATIFIED' END AS status, u.id, u.product, u.type, u.sc, u.view_count, u.views, u.name, u.detail,
+    SELECT u.ord, CASE WHEN w.state = 'RATIFIED' AND w.ratified_judgment <> 'unsure' THEN 'RATIFIED' ELSE 'DRAFT_NOT_RATIFIED' END AS status, u.id, u.product, u.type, u.sc, u.view_count, u.views, u.name, u.detail,
         u.href, u.context, u.landmark, u.selector, u.visible, u.flags,
         coalesce(j.judgment, '') AS draft_judgment, coalesce(j.confidence, '') AS confidence,
         coalesce(j.rationale, '') AS rationale, coalesce(j.fix, '') AS fix,
@@ -68,7 +69,7 @@ WITH rows AS (
         CASE WHEN s.spot_check = 'overturn' AND s.judgment IS NOT NULL THEN s.judgment ELSE coalesce(j.judgment, '') END
             AS session_draft_judgment,
         coalesce(w.ratified_by, '') AS ratified_by, coalesce(w.ratified_judgment, '') AS ratified_judgment,
-        coalesce(w.ratifier_note, '') AS ratifier_note, coalesce(w.ratified_utc, '') AS ratified_utc,
+        coalesce(w.ratifier_note, '') AS ratifier_note, coalesce(w.fix, '') AS ratified_fix, coalesce(w.ratified_utc, '') AS ratified_utc,
         coalesce(w.ruling, '') AS ruling, coalesce(w.state, '') AS ratification_state,
         coalesce(w.decision_id, '') AS ratification_decision_id, coalesce(w.unit_sha256, '') AS ratification_unit_sha256,
         coalesce(w.pin_status, '') AS ratification_pin_status, coalesce(w.date_precision, '') AS ratification_date_precision,

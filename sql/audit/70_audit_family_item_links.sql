@@ -1,4 +1,4 @@
--- audit_family_item_links: links repeated per item inside one container pattern with the same name and different destinations ("Source", "Run", "Read more", "Next chapter"): the same wording in the same place, so one answer holds for all: does the name, with its item, say where each goes?
+-- audit_family_item_links: links repeated per item inside one container pattern with the same name and different destinations ("Source", "Run", "Read more", "Next chapter"): the same wording in the same place, so one answer holds for all: does the name, with its item, say where each goes? (The same name leading to different places is what the pattern is: a row whose only flag says so belongs here)
 --   id: unit id
 --   pattern: item_links
 --   rank: 3
@@ -7,7 +7,8 @@
 CREATE OR REPLACE VIEW audit_family_item_links AS
 WITH items AS (
     SELECT *, count(DISTINCT dest(href)) OVER (PARTITION BY product, name_norm, shape) AS destinations
-    FROM audit_family_rows WHERE type = 'link' AND plain AND name_norm <> ''
+    FROM audit_family_rows
+    WHERE type = 'link' AND name_norm <> '' AND (plain OR (NOT unsure AND flag_pattern = 'same_name_different_hrefs_in_page'))
 )
 SELECT id, 'item_links' AS pattern, 3 AS rank, product || ' · "' || name_norm || '" · ' || shape AS key,
     'Does "' || any_value(name_norm) OVER (PARTITION BY product, name_norm, shape) || '", read with the item it sits in, say where each of these links goes?' AS question

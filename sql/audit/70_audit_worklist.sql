@@ -12,13 +12,13 @@
 --   judgments: the session drafts in the family, counted
 --   shows: what a person sees: up to three of the rows' names (and how many more)
 --   question: the family's one question
--- audit_worklist_rows: rows that need a look: unsure, or a no with no fact class behind it
+-- audit_worklist_rows: rows that need a look: drafted or signed unsure (a signed unsure settles nothing), or a no with no fact class behind it
 --   id: unit id
 --   type: unit type
 --   product: product
 --   name: name
 --   session_draft_judgment: the session draft
---   reason: unsure, or no-without-fact-class
+--   reason: unsure, ratified-unsure, or no-without-fact-class
 --   rationale: the judge's rationale
 -- audit_worklist_facts: fact classes to sign once, with their rows not yet ratified
 --   fact_class: the class
@@ -89,10 +89,11 @@ WITH facts AS (
     JOIN audit_fact_classes AS c ON regexp_full_match(u.f, c.pattern)
 )
 SELECT d.id, d.type, d.product, d.name, d.session_draft_judgment,
-    CASE WHEN d.session_draft_judgment = 'unsure' THEN 'unsure' ELSE 'no-without-fact-class' END AS reason, d.rationale
+    CASE WHEN d.ratified_judgment = 'unsure' THEN 'ratified-unsure' WHEN d.session_draft_judgment = 'unsure' THEN 'unsure'
+         ELSE 'no-without-fact-class' END AS reason, d.rationale
 FROM audit_draft_rows AS d
 WHERE d.status <> 'RATIFIED'
-    AND (d.session_draft_judgment = 'unsure' OR (d.session_draft_judgment = 'no' AND d.id NOT IN (SELECT id FROM facts)))
+    AND (d.session_draft_judgment = 'unsure' OR d.ratified_judgment = 'unsure' OR (d.session_draft_judgment = 'no' AND d.id NOT IN (SELECT id FROM facts)))
 ORDER BY d.sort_ord;
 
 CREATE OR REPLACE VIEW audit_worklist_facts AS

@@ -2,10 +2,11 @@
 --   n: the decision's number in the return
 --   place: where it is, as messages name it (file:row, or file: decision N)
 --   doc: the decision as JSON (any JSON value: what is not an object is refused)
--- review_return_tasks: the tasks of the bundle the return answers (bundle.json, pinned at export)
+-- review_return_tasks: the rows the bundle's tasks settle (bundle.json, pinned at export): a task is a decision, and a family's or fact class's answer is each of its rows' answer
 --   id: unit id
 --   unit_sha256: the unit's digest at export
 --   base_decision_id: the decision in force at export ('' when none)
+--   ruling: the decision the row's answer comes from (its family or fact class; '' for a row that is a decision of its own)
 -- review_return_units: the digest of each task's unit as built now (no row: the unit is gone)
 --   id: unit id
 --   unit_sha256: sha256 of the canonical unit
@@ -47,7 +48,7 @@
 --   ratified_judgment: yes, no or unsure
 --   ratifier_note: what they saw, as written
 --   ratified_utc: when
---   ruling: '' (a review return carries no family ruling)
+--   ruling: the family or fact class the answer fans out from ('' for a row answered alone)
 --   unit_sha256: the unit's digest the bundle pinned
 --   fix: the fix asked for (NULL when none)
 -- review_return_decided: each candidate record beside the decision in force for its unit now (ratification_effective)
@@ -75,14 +76,14 @@
 --   ratified_judgment: yes, no or unsure
 --   ratifier_note: what they saw
 --   ratified_utc: when
---   ruling: ''
+--   ruling: the family or fact class ('' for a row answered alone)
 --   unit_sha256: the unit's digest the bundle pinned
 --   fix: the fix asked for (NULL when none)
 --   supersedes: the decision it replaces (NULL when none)
 --   supersession_reason: why (NULL when it replaces none)
 --   decision_id: its decision id
 CREATE TEMP TABLE IF NOT EXISTS review_returned (n INTEGER, place VARCHAR, doc JSON);
-CREATE TEMP TABLE IF NOT EXISTS review_return_tasks (id VARCHAR, unit_sha256 VARCHAR, base_decision_id VARCHAR);
+CREATE TEMP TABLE IF NOT EXISTS review_return_tasks (id VARCHAR, unit_sha256 VARCHAR, base_decision_id VARCHAR, ruling VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_units (id VARCHAR, unit_sha256 VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_context (created_utc VARCHAR, now_utc VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_names (field VARCHAR, name VARCHAR);
@@ -144,7 +145,7 @@ checked AS (
 wrong AS (  -- what an incomplete decision lacks, each named as the file names it
     SELECT c.*, list_filter([
         CASE WHEN by_bare = '' THEN by_name || ': found nothing, expected your name' END,
-        CASE WHEN note_bare = '' THEN note_name || ': found nothing, expected what you saw' END,
+        CASE WHEN note_bare = '' AND judgment <> 'yes' THEN note_name || ': found nothing, expected what you saw (a yes may go without)' END,
         CASE WHEN by_bare <> '' AND NOT regexp_matches(ratified_by, '[\pL\p{Nl}\p{No}]')
             THEN by_name || ': found ' || CAST(to_json(ratified_by) AS VARCHAR) || ', expected a person''s name (a number cell is not a name)' END,
         CASE WHEN judgment NOT IN ('yes', 'no', 'unsure') THEN judgment_name || ': found '
@@ -179,9 +180,10 @@ SELECT n, place, id, pinned, base_decision_id, ratified_by, ratified_judgment, r
 FROM wrong;
 
 CREATE OR REPLACE TEMP VIEW review_return_records AS
-SELECT n, id, 'wcag' AS scope, by_bare AS ratified_by, judgment AS ratified_judgment, ratifier_note,
-    utc AS ratified_utc, '' AS ruling, pinned AS unit_sha256, nullif(fix_bare, '') AS fix
-FROM review_return_rows WHERE problem IS NULL AND NOT pending;
+SELECT r.n, r.id, 'wcag' AS scope, r.by_bare AS ratified_by, r.judgment AS ratified_judgment, r.ratifier_note,
+    r.utc AS ratified_utc, coalesce(t.ruling, '') AS ruling, r.pinned AS unit_sha256, nullif(r.fix_bare, '') AS fix
+FROM review_return_rows AS r LEFT JOIN review_return_tasks AS t USING (id)
+WHERE r.problem IS NULL AND NOT r.pending;
 
 CREATE OR REPLACE TEMP VIEW review_return_decided AS
 SELECT r.n, r.place, r.id, r.ratified_judgment, r.supersession_reason, r.reason_bare, r.reason_name, r.base_decision_id, d.decision_id,

@@ -498,3 +498,42 @@ def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_v
            "pictures ran out" in rec["environment_notes"]
     [done] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
     assert not [n for n in done["environment_notes"] if "time for pictures" in n]
+
+
+# Boxes from the state each picture shows: a header that compacts (in a tall viewport, and on scroll)
+
+
+@pytest.fixture(scope="module")
+def compacting(tmp_path_factory):
+    site = tmp_path_factory.mktemp("compacting")
+    shutil.copy(PAGES / "compacting-header.html", site / "index.html")
+    (site / "views.txt").write_text("book,page,/\n")
+    jfi = Jfi(site)
+    out = site / "out"
+    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
+            "--settle", "0", "--no-axe")
+    assert r.exit_code == 0, r.stderr
+    return out, json.loads((out / "inventory.jsonl").read_text().splitlines()[1])
+
+
+@pytest.mark.parametrize("name, colour", [("First mark", (250, 0, 250)), ("Second mark", (0, 250, 250)),
+                                          ("Far mark", (250, 250, 0))])
+def test_a_crop_is_on_its_element_when_the_header_compacts_for_the_picture(compacting, name, colour):
+    """The picture is laid out in a tall viewport (the header compacts: 67 px less) and a tile further down is taken
+    scrolled (the header compacts on scroll): each box is where its picture draws the element."""
+    from PIL import Image
+    out, rec = compacting
+    [mark] = [x for x in rec["inventory"]["links"] if x["name"] == name]
+    seen = mark.get("revealed") or {"shot": 0, "box": mark["box"]}
+    picture = rec["screenshot"] if seen["shot"] == 0 else rec["reveals"][seen["shot"] - 1]
+    box = seen["box"]
+    with Image.open(out / picture) as shot:
+        rgb = shot.convert("RGB")
+        for x, y in ((box["x"] + 2, box["y"] + 2), (box["x"] + box["width"] - 3, box["y"] + box["height"] - 3)):
+            assert rgb.getpixel((x, y)) == colour, (name, picture, box, rgb.getpixel((x, y)))
+
+
+def test_the_views_notes_say_that_the_layout_moved_for_the_picture(compacting):
+    _, rec = compacting
+    [note] = [n for n in rec["environment_notes"] if "drawn elsewhere in the screenshot" in n]
+    assert int(note.split()[0]) >= 3  # the marks (and whatever else sits under the header)

@@ -85,7 +85,6 @@ def test_exported_stores_open_in_duckdb_1_4_with_their_meanings(tmp_path):
     """jfi.duckdb and an exported audit.duckdb are written in a storage format DuckDB 1.4 LTS reads: every table and
     view answers there, and the meanings are kept as comments."""
     import subprocess
-    import sys
     from inventories import link, made, view
     python = _duckdb14()
     corpus = tmp_path / "corpus"

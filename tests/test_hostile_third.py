@@ -228,7 +228,6 @@ def test_sigterm_ends_fetch_images_with_no_lock_left(tmp_path):
 
 
 def test_half_characters_never_cost_a_capture_nor_pass_silently(tmp_path):
-    from inventories import write
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("<!doctype html><title>x</title><main><h1 id=h>Fine</h1><a href='/b'>B</a></main>"

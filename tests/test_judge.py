@@ -239,7 +239,6 @@ def test_the_judge_sees_where_links_go_and_an_image_rows_crop(tmp_path):
 
 
 def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_renders(tmp_path):
-    from chat_server import batch_lines
     root = folder(tmp_path)
     jfi = Jfi(tmp_path)
     with ChatServer() as server:
@@ -275,7 +274,6 @@ def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_ren
 
 
 def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tmp_path):
-    from conftest import REPO
     root = folder(tmp_path)
     expectations = tmp_path / "expectations.yaml"
     expectations.write_text('- view: home\n  type: link\n  locator: {text: "Learn more"}\n  expected: "no"\n  tier: must\n'

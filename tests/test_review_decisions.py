@@ -126,3 +126,20 @@ def test_a_row_shows_the_occurrence_a_person_meets(tmp_path):
     assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = [u for u in json.loads((folder / "judgment-units.json").read_text())["units"] if u["type"] == "link"]
     assert len(units) == 1 and units[0]["selector"] == "main > nav > a" and units[0]["landmark"] == "navigation"
+
+
+def test_a_cap_that_was_hit_is_stated_in_the_build_summary_the_coverage_basis_and_the_report(tmp_path):
+    page = view("long", links=[link(f"Item {k}", f"/i{k}") for k in range(3)])
+    page["inventory"]["counts"] = {"links": 3, "links_total": 633, "headings": 0, "images": 0, "images_total": 0, "fields": 0}
+    page["inventory"]["capped"] = {"links": True, "headings": False, "images": False, "fields": False, "navs": False}
+    folder = write(tmp_path / "audit", [page, view("short")])
+    jfi = Jfi(tmp_path)
+    r = jfi("audit", "build", "--inventory", str(folder))
+    assert r.exit_code == 0, r.stderr
+    hit = [{"view_id": "long", "viewport": "desktop-1440", "kind": "links", "read": 3, "total": 633}]
+    assert json.loads(r.stdout)["caps_hit"] == hit and "decision(s) settle" in r.stderr
+    assert json.loads((folder / "judgment-units.json").read_text())["caps_hit"] == hit
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert json.loads((folder / "draft-judgments.json").read_text())["coverage_basis"]["caps_hit"] == hit
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    assert "long read 3 links of 633" in (folder / "report.html").read_text()

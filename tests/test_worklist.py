@@ -35,7 +35,8 @@ def test_worklist_sections(tmp_path):
     assert r.exit_code == 0, r.stderr
     rows = list(csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())))
     sections = [x["section"] for x in rows]
-    assert sections == sorted(sections, key=["family", "look", "fact"].index)
+    assert sections == sorted(sections, key=["decisions", "family", "look", "fact"].index) and sections[0] == "decisions"
+    assert rows[0]["detail"].endswith(f"settle {len(units)} row(s) not yet ratified")
     card_ids = [u["id"] for u in units if u["name"] == "Learn more"]
     fam = next(x for x in rows if x["section"] == "family" and set(x["unit_ids"].split("; ")) == set(card_ids))
     assert fam["units"] == "3" and fam["kind"] == "flags" and "link_generic_text" in fam["detail"] and "drafted no" in fam["detail"]

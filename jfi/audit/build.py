@@ -14,7 +14,7 @@ from ..errors import JfiError
 from ..store import sql_string
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import say, utc_now, write_json_document
+from ..output import note, say, utc_now, write_json_document
 from .folder import AuditFolder, load_folder
 from .kept import Provided, drop_pending, keep_pending
 
@@ -86,19 +86,24 @@ def _written_lines(con, folder: AuditFolder) -> Path:
     return Path(name)
 
 
-def _keep_store(folder: AuditFolder, provided: Provided) -> None:
+def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | None:
     """The store kept beside the folder, made now from the build's own rows (the units and batch lines it wrote) and
     the folder's other files, so the commands after build find it ready. It is a cache keyed by the files' bytes:
     made after the build's files are in place (the build's own store closed first), and not made (said, not
     refused) when the judged files already there do not pass the rules; the next command then refuses them."""
-    kept = False
+    kept, decisions = False, None
     try:
-        load_folder(folder, provided=provided)[0].close()
+        store = load_folder(folder, provided=provided)[0]
+        try:  # what the ratifier faces: decisions, and the rows they settle
+            decisions = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+        finally:
+            store.close()
         kept = True
     except JfiError as e:
         say(f"no store kept beside the audit: {e.message}")
     finally:
         keep_pending() if kept else drop_pending()
+    return decisions
 
 
 def run(folder: AuditFolder, batch_size: int) -> int:
@@ -111,6 +116,7 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 say("no view of the inventory has content (every view has only an environment note); nothing written")
                 return 1
             skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok AND folded_into IS NULL ORDER BY pos")
+            caps_hit = store.rows("SELECT * FROM audit_caps_hit")
             folded = store.rows("SELECT DISTINCT view_id, url, final_url, folded_into FROM audit_views "
                                 "WHERE folded_into IS NOT NULL ORDER BY view_id")
             by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
@@ -127,7 +133,8 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             head = {
                 "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
                 "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
-                "views_skipped": skipped, **({"views_folded": folded} if folded else {}), "viewport": header.get("viewport"), "caps": header.get("caps"),
+                "views_skipped": skipped, **({"views_folded": folded} if folded else {}),
+                **({"caps_hit": caps_hit} if caps_hit else {}), "viewport": header.get("viewport"), "caps": header.get("caps"),
                 **({"viewports": header["viewports"]} if header.get("viewports") else {}),
                 "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
             }
@@ -147,11 +154,15 @@ def run(folder: AuditFolder, batch_size: int) -> int:
         finally:
             store.close()
         try:
-            _keep_store(folder, provided)
+            decisions = _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
-    say(json.dumps({"views_ok": views_ok, "skipped": skipped, **({"folded": folded} if folded else {}), "unit_count": head["unit_count"], "by_type": by_type,
+    say(json.dumps({"views_ok": views_ok, "skipped": skipped, **({"folded": folded} if folded else {}),
+                    **({"caps_hit": caps_hit} if caps_hit else {}),
+                    **({"decisions": decisions[0], "rows": decisions[1]} if decisions else {}), "unit_count": head["unit_count"], "by_type": by_type,
                     "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
                       "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
                       "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
+    if decisions:
+        note(f"{decisions[0]} decision(s) settle {decisions[1]} row(s)")
     return 0

@@ -27,7 +27,7 @@ from .kept import NEEDS, KeptStore
 
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
 BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency",
-               "audit_hidden_units", "audit_axe_runs", "audit_axe_nodes", "audit_flag_rules")
+               "audit_hidden_units", "audit_axe_runs", "audit_axe_nodes", "audit_flag_rules", "audit_caps_hit")
 
 
 # what an audit folder's commands read as input: no command writes over one of these except the command that owns it

@@ -19,7 +19,7 @@ CSV_COLUMNS = [
     "status", "id", "product", "type", "sc", "view_count", "views", "name", "detail", "href", "context", "landmark",
     "selector", "visible", "flags", "draft_judgment", "confidence", "rationale", "fix", "needs_human", "drafted_by",
     "spot_check", "session_draft_judgment",
-    "ratified_by", "ratified_judgment", "ratifier_note", "ratified_fix", "ratified_utc", "ruling", "ratification_state",
+    "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling", "ratification_state",
     "ratification_decision_id", "ratification_unit_sha256", "ratification_pin_status", "ratification_date_precision",
     "ratification_diagnostic", "client_rules", "client_result", "client_note", "client_ratified_by",
     "client_ratified_result", "client_ratified_rules", "client_ratifier_note", "client_ratification_state",
@@ -31,6 +31,7 @@ READ_FIRST = ["status", "type", "name", "flags", "draft_judgment", "confidence",
               "ratification_state", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_fix", "ratified_utc", "id",
               "views",
               "context"]
+# the reference's CSV columns, in its order; the workbook adds the ratifier's fix beside the ratification
 WORKBOOK_COLUMNS = READ_FIRST + [c for c in CSV_COLUMNS if c not in READ_FIRST]
 NAV_COLUMNS = ["product", "host", "view_id", "views_in_group", "shared_items", "present_shared", "missing_shared",
                "extra_items", "order_consistent", "first_order_violation", "note"]
@@ -141,6 +142,7 @@ def merge(folder: AuditFolder) -> int:
                 "coverage_basis": {
                     "views_inventoried": built.get("views_ok"), "views_skipped": built.get("views_skipped", []),
                     "viewport": built.get("viewport"), "caps": built.get("caps"),
+                    "caps_hit": built.get("caps_hit", []), "views_folded": built.get("views_folded", []),
                     "activation": "none — read-only capture, " + (
                         f"{len(built['viewports'])} viewports ("
                         + ", ".join(str(v.get("id")) for v in built["viewports"] if isinstance(v, dict)) + ")"

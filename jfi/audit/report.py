@@ -396,6 +396,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
            '<section aria-labelledby="s-summary">', '<h2 id="s-summary">Summary</h2>',
            f'<p><label for="progress">Ratified: {ratified} of {len(rows)} rows</label> '
            f'<progress id="progress" max="{max(len(rows), 1)}" value="{ratified}">{ratified} of {len(rows)}</progress></p>',
+           f'<p><strong>{summary["decisions"][0]} decision(s) settle {summary["decisions"][1]} row(s)</strong> not yet '
+           'ratified (see the worklist: a family or a fact class is one answer for many rows).</p>',
+           _sampled(summary),
            '<table><caption>Rows, flagged rows (a flag that is not informational) and ratified rows by type</caption>',
            '<thead><tr><th scope="col">type</th><th scope="col">rows</th><th scope="col">flagged</th>'
            '<th scope="col">ratified</th></tr></thead><tbody>']
@@ -444,6 +447,8 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 '<dl>',
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
+                (f'<dt>Destination</dt><dd>{esc(r["href"] or "-")}</dd><dt>Context</dt><dd>{esc(r["context"] or "-")}</dd>'
+                 if r["type"] in ("link", "image", "field", "heading") else ""),
                 (f'<dt>Element</dt><dd><code>{esc(r["selector"])}</code></dd><dt>What axe-core found</dt>'
                  f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd>'
                  + (f'<a href="{esc(web_url(r["href"]))}">axe-core\'s help for this rule</a>' if web_url(r["href"])
@@ -459,6 +464,24 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     out += ['</section>', '</main>', f'<footer><p>jfi {esc(__version__)}, rulebook {esc(summary["rulebook"][:12])}</p></footer>',
             f'<script>{SCRIPT}</script>', '</body>', '</html>']
     return "\n".join(out) + "\n"
+
+
+def _sampled(summary: dict) -> str:
+    """What the capture did not read: the views folded into others (one page, one view) and the caps hit."""
+    folded, caps = summary.get("folded") or [], summary.get("caps_hit") or []
+    if not folded and not caps:
+        return "<p>Every view is a page of its own, and no view reached a capture cap.</p>"
+    out = []
+    if folded:
+        out.append(f'<p>{len(folded)} view(s) are another view\'s page (a redirect, an alias or a copy) and were counted '
+                   'once: ' + ", ".join(f'{esc(v["view_id"])} ({esc(v["url"])}) as {esc(v["folded_into"])}'
+                                       for v in folded) + '.</p>')
+    if caps:
+        out.append(f'<p>{len(caps)} cap(s) were hit: what the page holds beyond them was not read or judged: '
+                   + "; ".join(f'{esc(c["view_id"])} read {c["read"] if c["read"] is not None else "the cap of"} '
+                               f'{esc(c["kind"])}' + (f' of {c["total"]}' if c["total"] is not None else "")
+                               for c in caps) + '.</p>')
+    return "".join(out)
 
 
 def web_url(url) -> str | None:
@@ -514,8 +537,10 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)
+            decisions = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
             summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
-                       "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive}
+                       "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive,
+                       "decisions": decisions, "caps_hit": built.get("caps_hit", []), "folded": built.get("views_folded", [])}
         finally:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}

@@ -15,12 +15,15 @@ WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "deta
 
 
 def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple]]:
-    """Families, rows that need a look, fact classes, and the three as one table (WORKLIST_COLUMNS)."""
+    """Families, rows that need a look, fact classes, and the three as one table (WORKLIST_COLUMNS), led by the count
+    of decisions and the rows they settle."""
     families = store.rows("SELECT * FROM audit_worklist_families")
     rows = store.rows("SELECT * FROM audit_worklist_rows")
     facts = store.rows("SELECT * FROM audit_worklist_facts")
-    table = [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
-              f"{f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})") for f in families]
+    decisions, settled = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+    table = [("decisions", "", "", "", settled, "", f"{decisions} decision(s) settle {settled} row(s) not yet ratified")]
+    table += [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
+              f"{f['question']} {f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})") for f in families]
     table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
               for r in rows]
     table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])

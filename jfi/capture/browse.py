@@ -13,7 +13,6 @@ from pathlib import Path
 from .. import audit_toml
 from ..browser import launch_options
 from ..errors import JfiError
-from ..manifest import SHOT_MAX_HEIGHT
 from ..progress import Progress
 from . import axe, axnames, reveal
 from .routing import FolderSite, Guard, Sink, origin_of
@@ -25,8 +24,9 @@ WHAT_THIS_IS = ("Content inventory (title, headings, links in context, images wi
                 "navigation link maps) for each listed URL at each listed viewport. Nothing was activated. Substrate for the "
                 "draft-judgment pass; it is not coverage, not a scan result, and never a criterion outcome.")
 METHOD_BOUNDARY = [
-    "Accessible names are a DOM approximation in one order for every element kind (aria-labelledby > aria-label > "
-    "native label or alt > text content > title), not a full accname computation; name_source records which won.",
+    "Accessible names and roles are Chromium's own (DevTools protocol, Accessibility domain); a DOM approximation in "
+    "one order (aria-labelledby > aria-label > native label or alt > text content > title) is kept beside them as "
+    "dom_name and stands only where the tree is unavailable (marked needs_human); name_source records which won.",
     "Link context is the nearest enclosing text block (p/li/td/dd/label/section/div) clipped to 220 chars; heading "
     "section_preview is the next sibling text clipped to 200 chars.",
     "Per-view caps: headings 250, links 500, images 250, fields 120, nav items 120 per landmark; capped views are "
@@ -34,7 +34,11 @@ METHOD_BOUNDARY = [
     "Each view at the viewports listed in the run header (one record per view and viewport); an element hidden at one "
     "width and shown at another is one unit with both occurrences. Surfaces hidden at a width share the same DOM and "
     "are captured with visible:false there.",
-    "axe-core (the version axe-playwright-python ships) checks each view after the inventory and the screenshot, for "
+    "Pictures: the screenshot (the page from the top, at most 10,000 px) and pictures of what it does not show are "
+    "each taken in a viewport of their own size, once the page is still; every element's box is measured in the "
+    "state its picture shows (a header that compacts, a layout that changes with the viewport) and the view's notes "
+    "say how many moved from where the page was read.",
+    "axe-core (the version axe-playwright-python ships) checks each view after the inventory and before the pictures, for "
     "the WCAG 2.x A and AA rules unless audit.toml chooses; its violations and incomplete results are recorded per "
     "view under `axe` (up to 500 nodes; the rest counted).",
     "Read-only: only GETs to the view's own origin are let through (other requests are blocked and counted in "
@@ -208,33 +212,27 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
         except Exception as e:
             rec["nav_error"] = f"capture failed: {str(e).splitlines()[0][:180]}"
             return
+        if opts.axe is not None:  # before the pictures: its nodes' boxes are measured in each picture's state too
+            rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
         if opts.screenshots:
             shot = f"screenshots/{view.view_id}__{rec['viewport']}.png"
-            # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold; a
-            # page too large for the accessibility tree gets the viewport alone (drawing it whole takes minutes)
+            # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold, with
+            # pictures of what it does not show; a page too large for the accessibility tree gets the viewport alone
+            # (drawing it whole takes minutes)
             height, size = await page.evaluate("() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
                                                "document.getElementsByTagName('*').length]")
             width = page.viewport_size["width"] if page.viewport_size else 1280
-            extent = None
             try:
                 if size > axnames.AX_MAX_ELEMENTS:
                     shots[shot] = await page.screenshot()
+                    rec["screenshot"] = shot
                 else:
-                    shots[shot] = await page.screenshot(full_page=True, clip={"x": 0, "y": 0, "width": width,
-                                                                              "height": min(height, SHOT_MAX_HEIGHT)})
-                rec["screenshot"] = shot
-                extent = (width, min(height, SHOT_MAX_HEIGHT), height) if size <= axnames.AX_MAX_ELEMENTS else None
-            except Exception as e:  # the inventory stands; the view has no picture, and says why
-                guard.extra_notes.append(f"no screenshot: {str(e).splitlines()[0][:160]}")
-        if opts.axe is not None:  # after the inventory and the screenshot: nothing axe adds is seen by them
-            rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
-        if opts.screenshots and extent:  # pictures of what the screenshot does not show, the elements' and axe's
-            things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
-            try:
-                note = await reveal.reveal(page, rec, shots, things, *extent, deadline - 10)
-            except Exception as e:  # the pictures taken so far stand
-                note = f"pictures of what the screenshot does not show stopped: {str(e).splitlines()[0][:160]}"
-            guard.extra_notes += [note] if note else []
+                    things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
+                    guard.extra_notes += await reveal.pictures(page, rec, shots, shot, things, width, height, deadline - 10)
+            except Exception as e:  # the inventory stands; the view has what pictures were taken, and says why not more
+                guard.extra_notes.append(f"no screenshot: {str(e).splitlines()[0][:160]}" if not rec.get("screenshot")
+                                         else f"pictures of what the screenshot does not show stopped: "
+                                         f"{str(e).splitlines()[0][:160]}")
 
 
 class Tabs:

@@ -4,8 +4,8 @@ the sidebar's fold). The first are photographed in tiles of the page as tall as 
 element down; the others are brought into view in their containers a screenful at a time and the viewport is
 photographed. The screenfuls come first (a viewport's picture is cheap, a tile of a long page is not: on a loaded
 machine the tiles alone can spend the time). Each picture is `<view>__<viewport>__N.png`, listed in the view record's
-`reveals`; an element records which picture shows it and its box there (`revealed`: {shot: N, box}). The scroll
-positions are put back afterwards. Elements left without a picture when the view's time for pictures ran out are
+`reveals`; an element records which picture shows it and its box there (`revealed`: {shot: N, box}). Every box is
+measured in the state its picture shows (see shoot). The viewport and scroll positions are put back afterwards. Elements left without a picture when the view's time for pictures ran out are
 counted in a note for the view's environment notes."""
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from ..manifest import SHOT_MAX_HEIGHT
+from . import shoot
 
 KINDS = ("headings", "links", "images", "fields")
 MAX_SHOTS = 6         # screenfuls per view at most: a long sidebar takes a few
@@ -41,43 +42,74 @@ def _drawn(box) -> bool:
     return isinstance(box, dict) and box.get("width", 0) > 0 and box.get("height", 0) > 0
 
 
-async def reveal(page, rec: dict, shots: dict, things: list[tuple[dict, str | None, bool]], width: int, height: int,
-                 page_height: int, deadline: float) -> str | None:
-    """Photograph the things (see elements, axe_nodes) the view's screenshot (`width` x `height` px of a page
-    `page_height` px tall) does not show, while time is left (BUDGET_S, and until `deadline` on the monotonic clock);
-    `shots` gets each picture's bytes, the view record its `reveals`. Returns a note when some were left unphotographed."""
+async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[dict, str | None, bool]], width: int,
+                   page_height: int, deadline: float) -> list[str]:
+    """The view's screenshot (`shot`: the page from the top, as far down as SHOT_MAX_HEIGHT) and pictures of the
+    things (see elements, axe_nodes) it does not show, while time is left (BUDGET_S, and until `deadline` on the
+    monotonic clock): `shots` gets each picture's bytes, the view record its `screenshot` and `reveals`. Every box is
+    the one the picture shows (shoot: measured in the picture's own page state); the notes say where that differed
+    from the page as read, and what was left without a picture."""
     files = rec.setdefault("reveals", [])
-    base = rec["screenshot"].removesuffix(".png")
-    deadline = min(deadline, time.monotonic() + BUDGET_S)
+    base = shot.removesuffix(".png")
+    viewport = page.viewport_size or {"width": width, "height": 720}
+    height = min(page_height, SHOT_MAX_HEIGHT)
+    notes, moved, unsure = [], 0, 0
 
     def add(data: bytes) -> int:
         files.append(f"{base}__{len(files) + 1}.png")
         shots[files[-1]] = data
         return len(files)
 
-    pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
-    below = sorted((t for t, _, clipped in things if not clipped and t["box"]["y"] + t["box"]["height"] > height),
-                   key=lambda t: t["box"]["y"])
     try:
-        if pending:
-            await _screenfuls(page, pending, add, deadline)
+        await shoot.mark(page, [selector for _, selector, _ in things])
+        data, deltas, _ = await shoot.picture(page, width, 0, height)
+        shots[shot], rec["screenshot"] = data, shot
+        read = [t["box"] for t, _, _ in things]
+        below = []
+        for (t, _, clipped), delta in zip(things, deltas):
+            box = shoot.moved(t["box"], delta)
+            if box is None:
+                unsure += 1
+                continue
+            moved += box["x"] != t["box"]["x"] or box["y"] != t["box"]["y"]
+            t["box"] = box  # where the screenshot shows it (in the page's pixels: the screenshot starts at its top)
+            if not clipped and box["y"] + box["height"] > height:
+                below.append(t)
+        below.sort(key=lambda t: t["box"]["y"])
+        index = {id(t): k for k, (t, _, _) in enumerate(things)}
+        deadline = min(deadline, time.monotonic() + BUDGET_S)
         tiles = 0
         while below and tiles < MAX_TILES and page_height > height and time.monotonic() < deadline:
             top = max(0, min(below[0]["box"]["y"] - 100, page_height - 1))
-            bottom = min(page_height, top + SHOT_MAX_HEIGHT)
-            n = add(await page.screenshot(full_page=True, clip={"x": 0, "y": top, "width": width, "height": bottom - top}))
-            tiles += 1
+            tile = min(SHOT_MAX_HEIGHT, max(page_height - top, viewport["height"]))  # never shorter than the viewport
+            data, deltas, top = await shoot.picture(page, width, top, tile)
+            n = add(data)
             for t in below:
-                if t["box"]["y"] + t["box"]["height"] <= bottom:
-                    t["revealed"] = {"shot": n, "box": {**t["box"], "y": t["box"]["y"] - top}}
+                box = shoot.moved(read[index[id(t)]], deltas[index[id(t)]])
+                if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= tile:
+                    t["revealed"] = {"shot": n, "box": box}
+            tiles += 1
             below = [t for t in below[1:] if "revealed" not in t]  # the first goes even when taller than a tile
+    finally:
+        await shoot.done(page, viewport["width"], viewport["height"])
+    pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
+    try:
+        if pending and time.monotonic() < deadline:
+            await _screenfuls(page, pending, add, deadline)
     finally:
         if not files:
             rec.pop("reveals")
+    if moved:
+        notes.append(f"{moved} element(s) drawn elsewhere in the screenshot than when the page was read (its layout "
+                     "changes with the viewport or on scroll): their boxes are where the screenshot shows them")
+    if unsure:
+        notes.append(f"{unsure} element(s) moved while photographed or are drawn nowhere in the screenshot: their "
+                     "crops may miss them")
     left = sum("revealed" not in t for t, _ in pending) + sum(t["box"]["y"] < page_height for t in below)
     if left and time.monotonic() >= deadline:
-        return f"{left} element(s) out of the screenshot's view left without a picture: the view's time for pictures ran out"
-    return None
+        notes.append(f"{left} element(s) out of the screenshot's view left without a picture: the view's time for "
+                     "pictures ran out")
+    return notes
 
 
 async def _screenfuls(page, pending: list[tuple[dict, str]], add, deadline: float) -> None:

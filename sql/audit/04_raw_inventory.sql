@@ -39,7 +39,10 @@ CREATE OR REPLACE MACRO audit_inventory_structure() AS '{
         "fieldset_legend": "VARCHAR", "visible": "BOOLEAN", "landmark": "VARCHAR", "selector": "VARCHAR",
         "ax": {"name": "VARCHAR", "name_source": "VARCHAR", "role": "VARCHAR", "exposed": "BOOLEAN"}, "frame": "VARCHAR", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}, "undrawn": "BOOLEAN", "clipped": "BOOLEAN", "revealed": {"shot": "INTEGER", "box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}},
         "label_box": {"x": "INTEGER", "y": "INTEGER", "width": "INTEGER", "height": "INTEGER"}}],
-    "navs": [{"role": "VARCHAR", "label": "VARCHAR", "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}]
+    "navs": [{"role": "VARCHAR", "label": "VARCHAR", "items": [{"name": "VARCHAR", "href": "VARCHAR", "tag": "VARCHAR"}]}],
+    "counts": {"headings": "INTEGER", "links": "INTEGER", "links_total": "INTEGER", "images": "INTEGER",
+        "images_total": "INTEGER", "fields": "INTEGER"},
+    "capped": {"headings": "BOOLEAN", "links": "BOOLEAN", "images": "BOOLEAN", "fields": "BOOLEAN", "navs": "BOOLEAN"}
 }';
 
 CREATE OR REPLACE MACRO audit_axe_structure() AS '{"engine": "VARCHAR", "error": "VARCHAR", "nodes_total": "INTEGER",

@@ -3,7 +3,7 @@
 -- without_final_slash: a text without one trailing /
 -- dest_of: a link's destination identity from its dest_parts: host + path with one trailing / removed + query + fragment (the normalised href when it has no scheme)
 -- dest: dest_of(dest_parts(href)): a link's destination identity
--- document_of: the document a URL names: its destination identity without the fragment
+-- document_of: the document an absolute URL names: the URL without its fragment and final slashes (string functions only: it runs on every link)
 -- unit_id: TYPE-PR-<first 10 hex of sha256("type|product|key")>
 -- matches_i: case-insensitive regular-expression test that is false (not NULL) on NULL text
 -- flag_meaning: a flag rule's meaning said of one flag it fired as, its N the flag's own number (rule h1_count_N, flag h1_count_2: "the page has 2 h1 elements")
@@ -21,7 +21,7 @@ CREATE OR REPLACE MACRO dest_of(p, h) AS CASE
     WHEN p.authority <> '' THEN without_final_slash(lower(p.host) || p.path) || p.query || p.fragment
     ELSE without_final_slash(p.path) || p.query || p.fragment END;
 CREATE OR REPLACE MACRO dest(h) AS dest_of(dest_parts(h), h);
-CREATE OR REPLACE MACRO document_of(h) AS regexp_replace(dest(h), '#.*$', '');
+CREATE OR REPLACE MACRO document_of(h) AS rtrim(split_part(h, '#', 1), '/');
 CREATE OR REPLACE MACRO unit_id(type, product, key) AS
     upper(type) || '-' || upper(substr(product, 1, 2)) || '-' || substr(sha256(type || '|' || product || '|' || key), 1, 10);
 CREATE OR REPLACE MACRO matches_i(s, pattern) AS coalesce(regexp_matches(s, pattern, 'i'), false);

@@ -34,7 +34,7 @@ SELECT * FROM (VALUES
     ('no accessible name', '^(image|link|field|heading)_no_accessible_name$', 'the browser exposes the element with no accessible name at all')
 ) AS t(fact_class, pattern, meaning);
 
-CREATE OR REPLACE VIEW audit_worklist_families AS
+CREATE OR REPLACE TABLE audit_worklist_families AS
 WITH candidates AS (  -- every structural family a row belongs to (one rule file per pattern, audit_family_*)
     SELECT * FROM audit_family_in_page_links
     UNION ALL SELECT * FROM audit_family_destination_links
@@ -47,26 +47,31 @@ WITH candidates AS (  -- every structural family a row belongs to (one rule file
     UNION ALL SELECT * FROM audit_family_names
 ),
 drafted AS (  -- rows drafted yes and rows drafted no are never one family: a family is one answer
-    SELECT c.* REPLACE (c.key || CASE d.session_draft_judgment WHEN 'yes' THEN ' · drafted yes' WHEN 'no' THEN ' · drafted no'
-                                                            WHEN 'unsure' THEN ' · drafted unsure' ELSE '' END AS key),
-        d.type, d.session_draft_judgment, d.sort_ord
-    FROM candidates AS c JOIN audit_draft_rows AS d USING (id)
+    SELECT c.* REPLACE (c.key || CASE r.draft WHEN 'yes' THEN ' · drafted yes' WHEN 'no' THEN ' · drafted no'
+                                              WHEN 'unsure' THEN ' · drafted unsure' ELSE '' END AS key)
+    FROM candidates AS c JOIN audit_family_rows AS r USING (id)
 ),
-sized AS (SELECT *, count(*) OVER (PARTITION BY pattern, key) AS size FROM drafted),
+sizes AS (SELECT pattern, key, count(*) AS size FROM drafted GROUP BY ALL HAVING count(*) >= 2),
+sized AS (SELECT d.*, s.size FROM drafted AS d JOIN sizes AS s USING (pattern, key)),
 first_pick AS (  -- each row's family of lowest rank (then the largest) among those of two or more
-    SELECT * FROM sized WHERE size >= 2
-    QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank, size DESC, pattern, key) = 1
+    SELECT id, arg_min({'pattern': pattern, 'key': key}, {'r': rank, 's': -size, 'p': pattern, 'k': key}) AS f
+    FROM sized GROUP BY id
 ),
 left_alone AS (  -- families the first pick left with one row: their rows choose again without them
-    SELECT pattern, key FROM first_pick GROUP BY ALL HAVING count(*) < 2
+    SELECT f.pattern AS pattern, f.key AS key FROM first_pick GROUP BY ALL HAVING count(*) < 2
 ),
 chosen AS (
-    SELECT * FROM sized AS s WHERE s.size >= 2 AND NOT EXISTS (SELECT 1 FROM left_alone AS a WHERE a.pattern = s.pattern AND a.key = s.key)
-    QUALIFY row_number() OVER (PARTITION BY id ORDER BY rank, size DESC, pattern, key) = 1
+    SELECT id, arg_min({'pattern': pattern, 'key': key, 'question': question}, {'r': rank, 's': -size, 'p': pattern, 'k': key}) AS c
+    FROM sized ANTI JOIN left_alone USING (pattern, key) GROUP BY id
 ),
+members AS (
+    SELECT c.c.pattern AS pattern, c.c.key AS key, c.c.question AS question, c.id, r.type, r.draft, r.sort_ord
+    FROM chosen AS c JOIN audit_family_rows AS r USING (id)
+),
+families AS (SELECT pattern, key FROM members GROUP BY ALL HAVING count(*) >= 2),
 names AS (  -- each family's names in page order, once each
-    SELECT c.pattern, c.key, '"' || coalesce(nullif(d.name, ''), '(no name)') || '"' AS shown, min(c.sort_ord) AS first
-    FROM chosen AS c JOIN audit_draft_rows AS d USING (id)
+    SELECT m.pattern, m.key, '"' || coalesce(nullif(d.name, ''), '(no name)') || '"' AS shown, min(m.sort_ord) AS first
+    FROM members AS m SEMI JOIN families AS f USING (pattern, key) JOIN audit_built_units AS d USING (id)
     GROUP BY ALL
 ),
 shows AS (
@@ -74,14 +79,14 @@ shows AS (
         || CASE WHEN count(*) > 3 THEN ' and ' || (count(*) - 3) || ' more' ELSE '' END AS shows
     FROM names GROUP BY ALL
 )
-SELECT 'FAM-' || substr(sha256(c.pattern || '|' || c.key), 1, 10) AS family_id, c.pattern AS kind, any_value(c.type) AS type, c.key,
-    count(*) AS units, list(c.id ORDER BY c.sort_ord) AS unit_ids,
-    array_to_string(list_sort(list_distinct(list(coalesce(nullif(c.session_draft_judgment, ''), 'unjudged')))), ', ') AS judgments,
-    any_value(s.shows) AS shows, any_value(c.question) AS question
-FROM chosen AS c JOIN shows AS s USING (pattern, key)
-GROUP BY c.pattern, c.key
+SELECT 'FAM-' || substr(sha256(m.pattern || '|' || m.key), 1, 10) AS family_id, m.pattern AS kind, any_value(m.type) AS type, m.key,
+    count(*) AS units, list(m.id ORDER BY m.sort_ord) AS unit_ids,
+    array_to_string(list_sort(list_distinct(list(coalesce(nullif(m.draft, ''), 'unjudged')))), ', ') AS judgments,
+    any_value(s.shows) AS shows, any_value(m.question) AS question
+FROM members AS m JOIN shows AS s USING (pattern, key)
+GROUP BY m.pattern, m.key
 HAVING count(*) >= 2
-ORDER BY units DESC, c.pattern, c.key;
+ORDER BY units DESC, m.pattern, m.key;
 
 CREATE OR REPLACE VIEW audit_worklist_rows AS
 WITH facts AS (

@@ -537,3 +537,21 @@ def test_the_views_notes_say_that_the_layout_moved_for_the_picture(compacting):
     _, rec = compacting
     [note] = [n for n in rec["environment_notes"] if "drawn elsewhere in the screenshot" in n]
     assert int(note.split()[0]) >= 3  # the marks (and whatever else sits under the header)
+
+
+def test_a_review_bundle_carries_a_crop_of_every_element_its_tasks_show(sidebar, tmp_path):
+    """One task per decision, each with a picture of the element (a family: of each row of its sample)."""
+    from PIL import Image
+    jfi, out = sidebar
+    folder = tmp_path / "audit"
+    shutil.copytree(out, folder, ignore=shutil.ignore_patterns(".jfi"))
+    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    r = jfi("audit", "review", "export", "--inventory", str(folder), "--out", str(tmp_path / "b"))
+    assert r.exit_code == 0, r.stderr
+    tasks = json.loads((tmp_path / "b" / "bundle.json").read_text())["tasks"]
+    shown = [x for t in tasks for x in t.get("sample") or [t] if t["type"] != "title"]
+    assert shown and all(x["crop"] for x in shown)
+    for x in shown:
+        with Image.open(tmp_path / "b" / x["crop"]) as crop:
+            assert crop.format == "PNG" and crop.size[0] > 100
+    assert "![crop of" in (tmp_path / "b" / "review-tasks.md").read_text()

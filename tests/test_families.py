@@ -103,3 +103,44 @@ def test_same_name_different_hrefs_counts_documents_a_person_meets(tmp_path, oth
     flags = audit.query("SELECT list_contains(flags, 'same_name_different_hrefs_in_page') AS f FROM audit_units "
                         "WHERE type = 'link' AND href LIKE '%/fares.html'")
     assert flags and all(f["f"] is flagged for f in flags)
+
+
+def axe_view(view_id, nodes):
+    """A view whose axe-core run found these (rule, html, box) nodes, with a screenshot of its own."""
+    rec = view(view_id)
+    results = {}
+    for rule, html, box in nodes:
+        results.setdefault(rule, []).append({"target": [f"#{view_id}-{len(results.get(rule, []))}"], "html": html,
+                                             "summary": "Fix this.", "impact": "serious", "box": box})
+    rec["axe"] = {"engine": "axe-core 4.12.1", "error": None, "nodes_total": len(nodes), "capped": False,
+                  "options": {"type": "tag", "values": ["wcag2a"]},
+                  "results": [{"rule": r, "outcome": "violation", "impact": "serious", "tags": ["wcag2a", "wcag143"],
+                               "help": f"Help for {r}", "help_url": f"https://dequeuniversity.com/rules/axe/4.12/{r}",
+                               "nodes": ns} for r, ns in results.items()]}
+    rec["screenshot"] = f"screenshots/{view_id}__desktop-1440.png"
+    return rec
+
+
+def test_axe_findings_fold_by_component_and_the_report_shows_more_of_it(tmp_path):
+    """Every entry of one sidebar (its own href, text and number) is one component; a button is another; the report
+    shows a finding's first crop and up to two more from other views."""
+    from PIL import Image
+    box = {"x": 10, "y": 40, "width": 120, "height": 20}
+    entry = '<a href="../{0}/index.html" tabindex="0"><strong aria-hidden="true">{1}</strong> {1}</a>'
+    words = ["intro", "hardware", "tooling", "install", "panics", "registers", "memory", "exceptions", "semihosting",
+             "interrupts", "concurrency", "collections"]
+    views = [axe_view(f"p{v}", [("color-contrast", entry.format(words[v * 4 + k], words[v * 4 + k].title()),
+                                 {**box, "y": 40 + 30 * k}) for k in range(4)]
+                      + [("color-contrast", f'<button id="b{v}" class="theme">Theme {v}</button>', {**box, "y": 300})])
+             for v in range(3)]
+    folder = write(tmp_path / "audit", views)
+    (folder / "screenshots").mkdir()
+    for v in views:
+        Image.new("RGB", (1440, 900), "white").save(folder / v["screenshot"])
+    audit = jfi.open_audit(folder)
+    assert audit.build().ok and audit.merge().ok
+    found = audit.query("SELECT id, occurrences, view_count FROM audit_units WHERE type = 'finding' ORDER BY occurrences")
+    assert [(r["occurrences"], r["view_count"]) for r in found] == [(3, 3), (12, 3)]  # the buttons; the sidebar's entries
+    assert audit.report().ok
+    page = (folder / "report.html").read_text()
+    assert page.count("More of this component (2 other view(s))") == 2

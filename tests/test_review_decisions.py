@@ -29,6 +29,7 @@ def test_a_family_is_one_task_and_its_answer_is_every_rows_answer(tmp_path):
     family = next(t for t in tasks if t["kind"] == "family" and t["type"] == "heading")
     assert family["rows"] == 3 == len(family["units"]) and family["id"].startswith("FAM-")
     assert family["question"].startswith("Does each of these h2 headings") and len(family["sample"]) == 3
+    assert all(x["crop"] == "" or (tmp_path / "b" / x["crop"]).is_file() for x in family["sample"])
     sheet = list(csv.DictReader(io.StringIO((tmp_path / "b" / "review-tasks.csv").read_text())))
     assert [r["id"] for r in sheet] == [t["id"] for t in tasks] and sheet[[r["id"] for r in sheet].index(family["id"])]["rows"] == "3"
     # a yes needs no note; the family's answer is each of its rows', with the family as the ruling
@@ -93,8 +94,14 @@ def test_an_unsure_settles_nothing_and_a_rulings_fix_reaches_the_rows(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     merged = rows(folder)
-    assert all(merged[u]["status"] == "RATIFIED" and merged[u]["ratified_fix"] == "Name each section's topic."
-               for u in family["unit_ids"])
+    fixes = {x["id"]: x["ratified_fix"] for x in jfi("query", "--inventory", str(folder), "--format", "json",
+                                                      "SELECT id, ratified_fix FROM audit_draft_rows").json}
+    assert all(merged[u]["status"] == "RATIFIED" and fixes[u] == "Name each section's topic." for u in family["unit_ids"])
+    import openpyxl
+    sheet = openpyxl.load_workbook(folder / "draft-judgments.xlsx").worksheets[0]
+    header = [c.value for c in sheet[1]]
+    assert {r[header.index("ratified_fix")] for r in sheet.iter_rows(min_row=2, values_only=True)
+            if r[header.index("id")] in family["unit_ids"]} == {"Name each section's topic."}
     assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
     assert "Fix asked: Name each section&#x27;s topic." in (folder / "report.html").read_text() or \
         "Fix asked: Name each section&#39;s topic." in (folder / "report.html").read_text()

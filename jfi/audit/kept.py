@@ -51,7 +51,7 @@ INVENTORY_FILES = ("inventory.jsonl", "inventory-run.json")  # the inventory, in
 # rule files that make these and nothing else (the eval's views are for eval and queries)
 NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
          "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
-         "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_violations", "audit_standards_violations",
+         "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_finding_examples", "audit_violations", "audit_standards_violations",
          "ratification_effective", "ratification_records", "ratification_violations", "ratification_import",
          "audit_questions", "audit_decisions")
 WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)

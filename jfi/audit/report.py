@@ -444,6 +444,9 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
                 f'<p class="question">{esc(question(r))}</p>',
                 f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
                 _crop(r, places.get(r["id"]), shots, names, role),
+                *([f'<details><summary>More of this component ({len(_examples(r["id"], places))} other view(s))</summary>'
+                   + "".join(_crop(r, places[k], shots, names, role) for k in _examples(r["id"], places)) + '</details>']
+                  if r["type"] == "finding" and _examples(r["id"], places) else []),
                 '<dl>',
                 f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
                 f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
@@ -464,6 +467,14 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     out += ['</section>', '</main>', f'<footer><p>jfi {esc(__version__)}, rulebook {esc(summary["rulebook"][:12])}</p></footer>',
             f'<script>{SCRIPT}</script>', '</body>', '</html>']
     return "\n".join(out) + "\n"
+
+
+EXAMPLE = "~example-"  # a finding's further crops are keyed by its id and this
+
+
+def _examples(uid: str, places: dict) -> list[str]:
+    """The keys of a finding row's further examples among the places (audit_finding_examples)."""
+    return [k for k in (f"{uid}{EXAMPLE}1", f"{uid}{EXAMPLE}2") if k in places]
 
 
 def _sampled(summary: dict) -> str:
@@ -527,6 +538,8 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows ORDER BY sort_ord")
             try:
                 places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places")}
+                for e in store.rows("SELECT * FROM audit_finding_examples ORDER BY id, n"):  # a finding's other copies
+                    places[f'{e["id"]}{EXAMPLE}{e["n"]}'] = {**e, "clipped": False, "scrolled": None, "label_box": None}
             except Exception:  # a folder without its inventory: no crops
                 places = {}
             meanings = {m.pop("flag"): m for m in store.rows(
@@ -545,7 +558,8 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}
         shots = _screenshots(folder)
-        made = pictures(rows, places, shots)
+        made = pictures(rows + [{**r, "id": k} for r in rows if r["type"] == "finding" for k in _examples(r["id"], places)],
+                        places, shots)
         summary["inputs"] = report_inputs(folder.root)
         text = render(rows, places, units, meanings, worklist, shots, {v: name for v, (name, _) in made.items()}, summary)
         pictures_dir = folder.root / FILES

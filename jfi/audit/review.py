@@ -15,9 +15,10 @@ from ..canonical import decision_id, digest
 from .. import rulebook
 from .folder import AuditFolder, load_folder
 from .kept import commits
+from .report import crops
 
 TASK_COLUMNS = ["task", "id", "kind", "rows", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
-                "rationale", "evidence", "detail", "href", "context", "views",
+                "rationale", "evidence", "crop", "detail", "href", "context", "views",
                 "decision", "observation", "fix", "reviewer", "utc", "supersession_reason", "bundle_id"]
 TASK_MEANINGS = {
     "task": "the task's number in this bundle",
@@ -30,6 +31,7 @@ TASK_MEANINGS = {
     "flags": "what jfi's rules found, semicolon-separated (see the report for each meaning)",
     "draft": "the judge's draft judgment (never a verdict)", "rationale": "the judge's reason for the draft",
     "evidence": "a link to the row in the audit's report.html (`jfi audit report`), with the crop of the page around it",
+    "crop": "a link to a picture of the element, outlined, in this bundle (crops/; for a family, its first row's)",
     "detail": "how the name was made, sizes and sources", "href": "where a link goes, or an image's source",
     "context": "the text a person reads around it", "views": "the views it appears on",
     "decision": "fill in: yes, no or unsure (any case; spaces around are ignored)",
@@ -90,23 +92,18 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
             asked.update(store.con.execute("SELECT 'FACT:' || fact_class, meaning FROM audit_worklist_facts").fetchall())
         finally:
             store.close()
-    rows: dict[str, list[dict]] = {}  # decision -> its rows, in build order
-    kinds = {}
-    for unit in built["units"]:
-        if not include_all and drafts.get(unit["id"], {}).get("status") == "RATIFIED":
-            continue
-        decision, kind = settles.get(unit["id"], (unit["id"], "row"))
-        rows.setdefault(decision, []).append(unit)
-        kinds[decision] = kind
-    tasks = [_task(k, decision, kinds[decision], members, drafts, current, questions, asked)
-             for k, (decision, members) in enumerate(rows.items(), 1)]
+        rows, kinds = _decided(built, drafts, settles, include_all)
+        tasks = [_task(k, decision, kinds[decision], members, drafts, current, questions, asked)
+                 for k, (decision, members) in enumerate(rows.items(), 1)]
+        shown = {x["id"] for t in tasks for x in t.get("sample") or [t]}  # what a task shows a picture of
+        pictured = _pictures(folder, shown) if tasks and (folder.root / "screenshots").is_dir() else {}
     if not tasks:
         say("every unit has a complete decision; nothing to review (use --all for a re-review)")
         return 1
     parts = _parts(tasks, reviewers, by)
     issued = folder.root / ISSUED
     with AtomicFiles() as files:
-        made = [(name, _write_bundle(folder, out / name if name else out, part, files)) for name, part in parts]
+        made = [(name, _write_bundle(folder, out / name if name else out, part, files, pictured)) for name, part in parts]
         old = issued.read_bytes() if regular_file(issued) else b""
         files.write(issued, append_records(old, [{"bundle_id": b["bundle_id"], "created_utc": b["created_utc"],
                                                   "tasks": len(b["tasks"]), "out": str(out / name if name else out)}
@@ -114,6 +111,28 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
     for name, bundle in made:
         say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
     return 0
+
+
+def _pictures(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
+    """The crops of these rows (none when the folder's inventory cannot be read: the tasks still link the report)."""
+    try:
+        return crops(folder, ids)
+    except JfiError:
+        return {}
+
+
+def _decided(built: dict, drafts: dict, settles: dict, include_all: bool) -> tuple[dict, dict]:
+    """(decision -> its rows in build order, decision -> kind) of the rows not yet ratified (every row with --all,
+    each its own decision)."""
+    rows: dict[str, list[dict]] = {}
+    kinds = {}
+    for unit in built["units"]:
+        if not include_all and drafts.get(unit["id"], {}).get("status") == "RATIFIED":
+            continue
+        decision, kind = settles.get(unit["id"], (unit["id"], "row"))
+        rows.setdefault(decision, []).append(unit)
+        kinds[decision] = kind
+    return rows, kinds
 
 
 SAMPLE = 5  # rows a family's task shows (with their evidence), beside its count
@@ -148,7 +167,7 @@ def _task(k: int, decision: str, kind: str, members: list[dict], drafts: dict, c
             "flags": sorted({f for u in members for f in drafts.get(u["id"], {}).get("flags") or []}),
             "draft": ", ".join(judged), "rationale": "", "evidence": evidence,
             "detail": f"one answer for {len(members)} rows", "href": "; ".join(str(u["href"] or "") for u in sample),
-            "context": " | ".join(u["context"] or "" for u in sample), "views": views[:20],
+            "context": " | ".join(u["context"] for u in sample if u["context"]), "views": views[:20],
             "sample": [{"id": u["id"], "name": u["name"], "href": u["href"], "context": u["context"],
                         "evidence": f"#{u['id']}"} for u in sample],
             "units": units}
@@ -194,12 +213,20 @@ def _parts(tasks: list[dict], reviewers: int, by: str | None) -> list[tuple[str,
     return out
 
 
-def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles) -> dict:
-    """Write one bundle (bundle.json, the task sheets, the template, the rubric) into the group of files."""
+def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles,
+                  pictured: dict[str, bytes] | None = None) -> dict:
+    """Write one bundle (bundle.json, the task sheets, the template, the rubric, crops/ with a picture of each element
+    a task shows) into the group of files."""
     report = Path(os.path.relpath(folder.root / "report.html", out)).as_posix()  # evidence links from where the sheet is
+    pictured = pictured or {}
+    crop = lambda uid: f"crops/{uid}.png" if uid in pictured else ""  # noqa: E731
     tasks = [{**t, "task": k, "evidence": report + t["evidence"],
-              **({"sample": [{**x, "evidence": report + x["evidence"]} for x in t["sample"]]} if "sample" in t else {})}
+              "crop": crop(t["sample"][0]["id"] if t.get("sample") else t["id"]),
+              **({"sample": [{**x, "evidence": report + x["evidence"], "crop": crop(x["id"])} for x in t["sample"]]}
+                 if "sample" in t else {})}
              for k, t in enumerate(tasks, 1)]
+    for uid in sorted({x["id"] for t in tasks for x in t.get("sample") or [t]} & set(pictured)):
+        files.write(out / "crops" / f"{uid}.png", pictured[uid])
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
     md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
@@ -212,7 +239,8 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
                m["question"], ""]
         if t.get("sample"):
             md += [f"- Row {md_text(x['id'])}: {md_text(x['name'])} → {md_text(x['href'] or '-')} — "
-                   f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])}))" for x in t["sample"]] + [""]
+                   f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])})"
+                   + (f", ![crop of {md_text(x['id'])}]({x['crop']})" if x["crop"] else "") + ")" for x in t["sample"]] + [""]
         md += [f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
                f"- Flags: {md_text(', '.join(t['flags'])) or '-'}", f"- Draft: {m['draft'] or 'not judged'}"
                + (f" ({m['rationale']})" if t["rationale"] else ""), f"- Evidence: {m['evidence']}",
@@ -233,7 +261,7 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
     files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
     files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet(SHEET, TASK_COLUMNS, rows, TASK_MEANINGS,
                                                                  choices={"decision": list(DECISIONS)},
-                                                                 links=("evidence",))]))
+                                                                 links=("evidence", "crop"))]))
     files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
     files.write(out / "review-tasks.md", "\n".join(md))
     files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")

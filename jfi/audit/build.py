@@ -15,6 +15,7 @@ from ..store import sql_string
 from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import note, say, utc_now, write_json_document
+from .worklist import decisions_of
 from .folder import AuditFolder, load_folder
 from .kept import Provided, drop_pending, keep_pending
 
@@ -95,7 +96,7 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | No
     try:
         store = load_folder(folder, provided=provided)[0]
         try:  # what the ratifier faces: decisions, and the rows they settle
-            decisions = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+            decisions = decisions_of(store)
         finally:
             store.close()
         kept = True

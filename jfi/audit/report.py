@@ -20,7 +20,7 @@ from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
 from .folder import AuditFolder, load_folder
 from .kept import commits, report_inputs
-from .worklist import worklist_parts
+from .worklist import decisions_of, worklist_parts
 
 CROP_W, CROP_H, PAD = 480, 180, 24  # the crop window, and the margin kept around the element
 
@@ -550,7 +550,7 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)
-            decisions = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+            decisions = decisions_of(store)
             summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
                        "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive,
                        "decisions": decisions, "caps_hit": built.get("caps_hit", []), "folded": built.get("views_folded", [])}

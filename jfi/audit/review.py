@@ -16,6 +16,7 @@ from .. import rulebook
 from .folder import AuditFolder, load_folder
 from .kept import commits
 from .report import crops
+from .worklist import families_once
 
 TASK_COLUMNS = ["task", "id", "kind", "rows", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
                 "rationale", "evidence", "crop", "detail", "href", "context", "views",
@@ -86,6 +87,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
             drafts = {r["id"]: r for r in store.rows(
                 "SELECT id, status, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows")}
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
+            families_once(store)
             settles = {} if include_all else {r["id"]: (r["decision"], r["kind"]) for r in store.rows(
                 "SELECT id, decision, kind FROM audit_decisions")}
             asked = dict(store.con.execute("SELECT family_id, question FROM audit_worklist_families").fetchall())

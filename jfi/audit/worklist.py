@@ -14,13 +14,33 @@ from .kept import commits
 WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]
 
 
+FAMILY_VIEWS = ("audit_family_rows", "audit_worklist_families")  # what the decisions are made of, in that order
+
+
+def families_once(store) -> None:
+    """The families, made once for this command: they are views over the rows not yet ratified (sample, which never
+    reads them, pays nothing), read several times by a command that does (the worklist, the decisions, the report);
+    each is kept as a temporary table of the same name, which the views reading it then see."""
+    kept = {t for (t,) in store.con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+    db = store.con.execute("SELECT current_database()").fetchone()[0]
+    for name in FAMILY_VIEWS:
+        if name not in kept:
+            store.con.execute(f'CREATE TEMP TABLE {name} AS SELECT * FROM "{db}".main.{name}')
+
+
+def decisions_of(store) -> tuple[int, int]:
+    """(decisions, the rows not yet ratified they settle)."""
+    families_once(store)
+    return store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+
+
 def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple]]:
     """Families, rows that need a look, fact classes, and the three as one table (WORKLIST_COLUMNS), led by the count
     of decisions and the rows they settle."""
+    decisions, settled = decisions_of(store)
     families = store.rows("SELECT * FROM audit_worklist_families")
     rows = store.rows("SELECT * FROM audit_worklist_rows")
     facts = store.rows("SELECT * FROM audit_worklist_facts")
-    decisions, settled = store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
     table = [("decisions", "", "", "", settled, "", f"{decisions} decision(s) settle {settled} row(s) not yet ratified")]
     table += [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
               f"{f['question']} {f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})") for f in families]
@@ -37,8 +57,7 @@ def worklist(folder: AuditFolder) -> int:
         store, _, _ = load_folder(folder)
         try:
             families, rows, facts, table = worklist_parts(store)
-            decisions, settled = store.con.execute(
-                "SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
+            decisions, settled = decisions_of(store)
         finally:
             store.close()
         md = ["# Ratification worklist", "",
@@ -77,6 +96,7 @@ def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder)
         try:
+            families_once(store)
             found = (store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family]) if family
                      else store.rows("SELECT f.unit_ids FROM audit_worklist_facts AS f JOIN audit_fact_classes AS c "
                                      "USING (fact_class) WHERE f.fact_class = ? OR regexp_full_match(?, c.pattern)",

@@ -19,7 +19,7 @@
 --   field: the field at fault
 --   code: machine-readable violation code
 --   message: what is wrong, in words
-CREATE OR REPLACE VIEW audit_judgments AS
+CREATE OR REPLACE TABLE audit_judgments AS
 SELECT jval_str(v[1]) AS id, regexp_extract(source, '[^/]+$') AS batch, jval_str(v[2]) AS judgment,
     jval_str(v[3]) AS confidence, jval_str(v[4]) AS rationale, jval_str(v[5]) AS fix,
     jbool(v[6], '$') AS needs_human, jval_str(v[7]) AS drafted_by

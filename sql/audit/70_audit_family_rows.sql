@@ -16,7 +16,7 @@
 --   unsure: drafted unsure (a look of its own, in no structural family)
 --   flag_pattern: its decisive flags as one pattern ('' when none)
 --   draft: its session draft (yes, no, unsure, or '' when none)
-CREATE OR REPLACE TABLE audit_family_rows AS
+CREATE OR REPLACE VIEW audit_family_rows AS
 WITH pages AS (  -- every view's title row carries the view's address: the documents and titles come from the built rows alone
     SELECT product, unnest(views) AS view_id, document_of(href) AS doc, norm_text(name) AS title
     FROM audit_built_units WHERE type = 'title'

@@ -34,7 +34,7 @@ SELECT * FROM (VALUES
     ('no accessible name', '^(image|link|field|heading)_no_accessible_name$', 'the browser exposes the element with no accessible name at all')
 ) AS t(fact_class, pattern, meaning);
 
-CREATE OR REPLACE TABLE audit_worklist_families AS
+CREATE OR REPLACE VIEW audit_worklist_families AS
 WITH candidates AS (  -- every structural family a row belongs to (one rule file per pattern, audit_family_*)
     SELECT * FROM audit_family_in_page_links
     UNION ALL SELECT * FROM audit_family_destination_links

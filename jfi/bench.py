@@ -203,8 +203,9 @@ PEAK_AT_EXIT = ("import atexit, os, sys, runpy\n"
                 "runpy.run_module('jfi.cli', run_name='__main__')\n")
 
 
-def command(argv: list[str], env: dict | None = None) -> tuple[float, float]:
-    """One jfi command as its own process, as people run it: (wall seconds, the process's peak resident MB)."""
+def command(argv: list[str], env: dict | None = None, stderr: list | None = None) -> tuple[float, float]:
+    """One jfi command as its own process, as people run it: (wall seconds, the process's peak resident MB); its
+    standard error appended to `stderr` when given."""
     with tempfile.TemporaryDirectory() as tmp:
         peak_file = Path(tmp) / "peak"
         start = time.perf_counter()
@@ -218,7 +219,23 @@ def command(argv: list[str], env: dict | None = None) -> tuple[float, float]:
         if proc.returncode not in (0, 1):
             raise RuntimeError(f"jfi {' '.join(argv)} exited {proc.returncode}: {err[-500:]}")
         peak_kb = int(peak_file.read_text()) if peak_file.is_file() else usage.ru_maxrss
+    if stderr is not None:
+        stderr.append(err)
     return elapsed, peak_kb / 1024
+
+
+PROFILED = ("build", "sample (every batch came back judged)")  # the steps whose rule files the bench breaks down
+PROFILE_TOP = 8
+
+
+def rule_times(err: str) -> list[tuple[str, float]]:
+    """The rule files a command ran with JFI_PROFILE=1 and their seconds, slowest first (a file run twice, summed)."""
+    times: dict[str, float] = {}
+    for line in err.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[0] == "profile:" and parts[2] == "s":
+            times[parts[3]] = times.get(parts[3], 0.0) + float(parts[1])
+    return sorted(times.items(), key=lambda kv: -kv[1])
 
 
 def judge_all(folder: Path) -> None:
@@ -308,7 +325,10 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
                 if "came back judged" in step:
                     judge_all(folder)
                 argv = ["audit", step.split()[0], "--inventory", str(folder)]
-            result["steps"][step] = command(argv, env)
+            err: list[str] = []
+            result["steps"][step] = command(argv, {**env, "JFI_PROFILE": "1"} if step in PROFILED else env, err)
+            if step in PROFILED:
+                result.setdefault("profile", {})[step] = rule_times(err[0])
             if step == "build":
                 result["units"] = json.loads((folder / "judgment-units.json").read_text())["unit_count"]
         return result
@@ -338,6 +358,10 @@ def bench_audit(sizes: tuple[int, ...] = (1_000, 10_000, 30_000), large: int = 1
         for step, (seconds, peak) in r["steps"].items():
             print(f"  {step:<40} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
                   f"{seconds / r['startup_s']:5.1f}x the start-up  peak {peak:6.0f} MB")
+        for step, times in r.get("profile", {}).items():
+            ruled = sum(t for _, t in times)
+            print(f"  {step}: {ruled:.2f} s in the rulebook, slowest files: "
+                  + ", ".join(f"{name} {t:.2f} s" for name, t in times[:PROFILE_TOP]))
         if all(step in r["steps"] for step in WORKFLOW):
             total = sum(r["steps"][step][0] for step in WORKFLOW)
             print(f"  whole workflow ({' + '.join(WORKFLOW)}): {total:.2f} s, peak "

@@ -15,3 +15,17 @@ def test_a_commands_peak_memory_is_its_own_not_the_bench_processs():
     seconds, peak_mb = command(["--version"])
     assert 0 < peak_mb < 200 and seconds > 0
     del held
+
+
+def test_a_profiled_command_says_what_each_rule_file_took(tmp_path):
+    """JFI_PROFILE=1: every rule file a command runs is timed on stderr; the bench sums them per file."""
+    import os
+    from inventories import link, view, write
+    from jfi.bench import command, rule_times
+    folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
+    err: list[str] = []
+    seconds, _ = command(["audit", "build", "--inventory", str(folder)], {**os.environ, "JFI_PROFILE": "1"}, err)
+    times = dict(rule_times(err[0]))
+    assert "audit/40_audit_units.sql" in times and "audit/70_audit_worklist.sql" in times  # the decisions, counted
+    assert 0 < sum(times.values()) < seconds
+    assert rule_times("profile:    0.500 s  a.sql\nprofile:    0.250 s  a.sql\nnoise\n") == [("a.sql", 0.75)]

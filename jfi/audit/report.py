@@ -298,8 +298,9 @@ RECORDING = """<section aria-labelledby="s-record"><h2 id="s-record">How to reco
 <p>This page is for reading; decisions go into the folder's ledger (<code>ratifications.jsonl</code>) by command, each
 signed by a named person, then this report is written again:</p>
 <ol>
-<li>Rows one by one: <code>jfi audit review export --inventory {folder} --out review</code> writes
-<code>review/review-tasks.xlsx</code>; fill its <code>decision</code> column (yes, no or unsure; a blank task stays pending) and return it with
+<li>Decision by decision: <code>jfi audit review export --inventory {folder} --out review</code> writes
+<code>review/review-tasks.xlsx</code>, one task per decision (a family's answer is each of its rows'); fill its
+<code>decision</code> column (yes, no or unsure: an unsure settles nothing; a blank task stays pending) and return it with
 <code>jfi audit review apply --inventory {folder} --bundle review --responses review/review-tasks.xlsx</code>.</li>
 <li>A whole worklist family or fact class at once: <code>jfi audit rule --inventory {folder} --family FAM-… --ruling R-1
 --sentence "…" --by "Your Name" --judgment no</code>.</li>
@@ -317,10 +318,12 @@ def _worklist(families: list[dict], looks: list[dict], facts: list[dict]) -> str
         parts.append(f'<details><summary>{len(families)} family decision(s) covering {rows} row(s)</summary>'
                      '<table><caption>One answer settles every row of a family</caption><thead><tr>'
                      '<th scope="col">family</th><th scope="col">rows</th><th scope="col">type</th>'
-                     '<th scope="col">what they share</th></tr></thead><tbody>' + "".join(
+                     '<th scope="col">its one question</th><th scope="col">what they share</th></tr></thead><tbody>'
+                     + "".join(
                          f'<tr><td><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a></td>'
-                         f'<td>{f["units"]}</td><td>{esc(f["type"])}</td><td>{esc(f["shows"])} ({esc(f["kind"])} '
-                         f'<code>{esc(f["key"])}</code>)</td></tr>' for f in families) + '</tbody></table></details>')
+                         f'<td>{f["units"]}</td><td>{esc(f["type"])}</td><td>{esc(f.get("question") or "")}</td>'
+                         f'<td>{esc(f["shows"])} ({esc(f["kind"])} <code>{esc(f["key"])}</code>)</td></tr>'
+                         for f in families) + '</tbody></table></details>')
     if looks:
         parts.append(f'<details><summary>{len(looks)} row(s) that need a look</summary>'
                      f'<p><a href="?look=yes#s-rows">Show only these rows</a></p><ul>' + "".join(

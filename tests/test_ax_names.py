@@ -418,16 +418,22 @@ def test_viewports_are_checked_where_they_are_read(tmp_path):
 # Crops of elements scrolled out of view inside their containers: photographed scrolled into view
 
 
-@pytest.fixture(scope="module")
-def sidebar(tmp_path_factory):
-    site = tmp_path_factory.mktemp("sidebar")
-    shutil.copy(PAGES / "sidebar.html", site / "index.html")
-    (site / "views.txt").write_text("book,lab,/\n")
+def captured_page(tmp_path_factory, page: str, view: str):
+    """(jfi, out): one test page captured as the view `view` of product book, served from a folder of its own."""
+    site = tmp_path_factory.mktemp(page.split(".")[0])
+    shutil.copy(PAGES / page, site / "index.html")
+    (site / "views.txt").write_text(f"book,{view},/\n")
     jfi = Jfi(site)
     out = site / "out"
     r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
             "--settle", "0", "--no-axe")
     assert r.exit_code == 0, r.stderr
+    return jfi, out
+
+
+@pytest.fixture(scope="module")
+def sidebar(tmp_path_factory):
+    jfi, out = captured_page(tmp_path_factory, "sidebar.html", "lab")
     for step in ("build", "merge", "report"):
         assert jfi("audit", step, "--inventory", str(out)).exit_code == 0
     return jfi, out
@@ -505,14 +511,7 @@ def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_v
 
 @pytest.fixture(scope="module")
 def compacting(tmp_path_factory):
-    site = tmp_path_factory.mktemp("compacting")
-    shutil.copy(PAGES / "compacting-header.html", site / "index.html")
-    (site / "views.txt").write_text("book,page,/\n")
-    jfi = Jfi(site)
-    out = site / "out"
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
-            "--settle", "0", "--no-axe")
-    assert r.exit_code == 0, r.stderr
+    _, out = captured_page(tmp_path_factory, "compacting-header.html", "page")
     return out, json.loads((out / "inventory.jsonl").read_text().splitlines()[1])
 
 

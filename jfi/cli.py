@@ -178,7 +178,17 @@ def _run(fn, args, kwargs):
     finally:
         if before is not None:
             signal.signal(signal.SIGTERM, before)
+        _say_rule_times()
     raise typer.Exit(code or 0)
+
+
+def _say_rule_times() -> None:
+    """With JFI_PROFILE set, each rule file the command ran and its seconds, on stderr (`make bench` reads them)."""
+    store = sys.modules.get("jfi.store")  # not imported for --help and --version
+    if store is not None and os.environ.get("JFI_PROFILE"):
+        for rel, seconds in store.RULE_TIMES:
+            print(f"profile: {seconds:8.3f} s  {rel}", file=sys.stderr)
+        store.RULE_TIMES.clear()
 
 
 def _version(value: bool):

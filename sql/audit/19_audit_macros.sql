@@ -3,6 +3,7 @@
 -- without_final_slash: a text without one trailing /
 -- dest_of: a link's destination identity from its dest_parts: host + path with one trailing / removed + query + fragment (the normalised href when it has no scheme)
 -- dest: dest_of(dest_parts(href)): a link's destination identity
+-- without_fragment: a URL or destination identity up to its first #: the document it names
 -- document_of: the document an absolute URL names: the URL without its fragment and final slashes (string functions only: it runs on every link)
 -- unit_id: TYPE-PR-<first 10 hex of sha256("type|product|key")>
 -- matches_i: case-insensitive regular-expression test that is false (not NULL) on NULL text
@@ -21,7 +22,8 @@ CREATE OR REPLACE MACRO dest_of(p, h) AS CASE
     WHEN p.authority <> '' THEN without_final_slash(lower(p.host) || p.path) || p.query || p.fragment
     ELSE without_final_slash(p.path) || p.query || p.fragment END;
 CREATE OR REPLACE MACRO dest(h) AS dest_of(dest_parts(h), h);
-CREATE OR REPLACE MACRO document_of(h) AS rtrim(split_part(h, '#', 1), '/');
+CREATE OR REPLACE MACRO without_fragment(h) AS split_part(h, '#', 1);
+CREATE OR REPLACE MACRO document_of(h) AS rtrim(without_fragment(h), '/');
 CREATE OR REPLACE MACRO unit_id(type, product, key) AS
     upper(type) || '-' || upper(substr(product, 1, 2)) || '-' || substr(sha256(type || '|' || product || '|' || key), 1, 10);
 CREATE OR REPLACE MACRO matches_i(s, pattern) AS coalesce(regexp_matches(s, pattern, 'i'), false);

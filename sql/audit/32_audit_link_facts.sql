@@ -66,7 +66,7 @@ FROM k;
 CREATE OR REPLACE TEMP TABLE audit_link_units AS
 -- destinations of one name that a person meets: documents (a fragment of the same document is the same place), links
 -- drawn and exposed, permalinks aside
-WITH per_name AS (SELECT pos, n, count(DISTINCT regexp_replace(dest, '#.*$', '')) FILTER (WHERE NOT permalink AND shown) AS hrefs_for_name
+WITH per_name AS (SELECT pos, n, count(DISTINCT without_fragment(dest)) FILTER (WHERE NOT permalink AND shown) AS hrefs_for_name
                   FROM audit_link_keys GROUP BY ALL),
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
 -- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide

@@ -20,7 +20,7 @@ from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
 from .folder import AuditFolder, load_folder
 from .kept import commits, report_inputs
-from .worklist import decisions_of, worklist_parts
+from .worklist import worklist_parts
 
 CROP_W, CROP_H, PAD = 480, 180, 24  # the crop window, and the margin kept around the element
 
@@ -379,7 +379,7 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
         where = ", ".join([f"WCAG {sc}" for sc in r.get("sc") or []] + ([f"ACT {r['act_rule']}"] if r.get("act_rule") else []))
         link = f' <a href="{esc(r["help_url"])}">Understanding {esc((r.get("sc") or [""])[0])}</a>' if r.get("help_url") else ""
         return f'<li><code>{esc(flag)}</code>: {esc(r.get("meaning", ""))}' + (f" ({esc(where)}){link}" if where else "") + "</li>"
-    families, looks, facts, _ = worklist
+    families, looks, facts, _, _ = worklist
     ratified = sum(1 for r in rows if r["status"] == "RATIFIED")
     by_type: dict[str, dict[str, int]] = {}
     for r in rows:
@@ -553,7 +553,7 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)
-            decisions = decisions_of(store)
+            decisions = worklist[4]
             summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
                        "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive,
                        "decisions": decisions, "caps_hit": built.get("caps_hit", []), "folded": built.get("views_folded", [])}

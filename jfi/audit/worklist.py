@@ -34,9 +34,9 @@ def decisions_of(store) -> tuple[int, int]:
     return store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
 
 
-def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple]]:
-    """Families, rows that need a look, fact classes, and the three as one table (WORKLIST_COLUMNS), led by the count
-    of decisions and the rows they settle."""
+def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple], tuple[int, int]]:
+    """Families, rows that need a look, fact classes, the three as one table (WORKLIST_COLUMNS) led by the count of
+    decisions and the rows they settle, and that count (decisions, rows)."""
     decisions, settled = decisions_of(store)
     families = store.rows("SELECT * FROM audit_worklist_families")
     rows = store.rows("SELECT * FROM audit_worklist_rows")
@@ -48,7 +48,7 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
               for r in rows]
     table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
               for f in facts]
-    return families, rows, facts, table
+    return families, rows, facts, table, (decisions, settled)
 
 
 @commits
@@ -56,8 +56,7 @@ def worklist(folder: AuditFolder) -> int:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder)
         try:
-            families, rows, facts, table = worklist_parts(store)
-            decisions, settled = decisions_of(store)
+            families, rows, facts, table, (decisions, settled) = worklist_parts(store)
         finally:
             store.close()
         md = ["# Ratification worklist", "",

@@ -66,7 +66,7 @@ async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[d
         shots[shot], rec["screenshot"] = data, shot
         read = [t["box"] for t, _, _ in things]
         below = []
-        for (t, _, clipped), delta in zip(things, deltas):
+        for k, ((t, _, clipped), delta) in enumerate(zip(things, deltas)):
             box = shoot.moved(t["box"], delta)
             if box is None:
                 unsure += 1
@@ -74,22 +74,21 @@ async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[d
             moved += box["x"] != t["box"]["x"] or box["y"] != t["box"]["y"]
             t["box"] = box  # where the screenshot shows it (in the page's pixels: the screenshot starts at its top)
             if not clipped and box["y"] + box["height"] > height:
-                below.append(t)
-        below.sort(key=lambda t: t["box"]["y"])
-        index = {id(t): k for k, (t, _, _) in enumerate(things)}
+                below.append((k, t))  # with its place among the things: its box as read, its move in each picture
+        below.sort(key=lambda kt: kt[1]["box"]["y"])
         deadline = min(deadline, time.monotonic() + BUDGET_S)
         tiles = 0
         while below and tiles < MAX_TILES and page_height > height and time.monotonic() < deadline:
-            top = max(0, min(below[0]["box"]["y"] - 100, page_height - 1))
+            top = max(0, min(below[0][1]["box"]["y"] - 100, page_height - 1))
             tile = min(SHOT_MAX_HEIGHT, max(page_height - top, viewport["height"]))  # never shorter than the viewport
             data, deltas, top = await shoot.picture(page, width, top, tile)
             n = add(data)
-            for t in below:
-                box = shoot.moved(read[index[id(t)]], deltas[index[id(t)]])
+            for k, t in below:
+                box = shoot.moved(read[k], deltas[k])
                 if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= tile:
                     t["revealed"] = {"shot": n, "box": box}
             tiles += 1
-            below = [t for t in below[1:] if "revealed" not in t]  # the first goes even when taller than a tile
+            below = [(k, t) for k, t in below[1:] if "revealed" not in t]  # the first goes even when taller than a tile
     finally:
         await shoot.done(page, viewport["width"], viewport["height"])
     pending = [(t, selector) for t, selector, clipped in things if clipped and selector]
@@ -105,7 +104,7 @@ async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[d
     if unsure:
         notes.append(f"{unsure} element(s) moved while photographed or are drawn nowhere in the screenshot: their "
                      "crops may miss them")
-    left = sum("revealed" not in t for t, _ in pending) + sum(t["box"]["y"] < page_height for t in below)
+    left = sum("revealed" not in t for t, _ in pending) + sum(t["box"]["y"] < page_height for _, t in below)
     if left and time.monotonic() >= deadline:
         notes.append(f"{left} element(s) out of the screenshot's view left without a picture: the view's time for "
                      "pictures ran out")

@@ -11,6 +11,6 @@ WITH items AS (
     WHERE type = 'link' AND name_norm <> '' AND (plain OR (NOT unsure AND flag_pattern = 'same_name_different_hrefs_in_page'))
 )
 SELECT id, 'item_links' AS pattern, 3 AS rank, product || ' · "' || name_norm || '" · ' || shape AS key,
-    'Does "' || any_value(name_norm) OVER (PARTITION BY product, name_norm, shape) || '", read with the item it sits in, say where each of these links goes?' AS question
+    'Does "' || name_norm || '", read with the item it sits in, say where each of these links goes?' AS question
 FROM items
 WHERE destinations >= 2;

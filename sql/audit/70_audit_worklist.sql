@@ -83,9 +83,8 @@ SELECT 'FAM-' || substr(sha256(m.pattern || '|' || m.key), 1, 10) AS family_id, 
     count(*) AS units, list(m.id ORDER BY m.sort_ord) AS unit_ids,
     array_to_string(list_sort(list_distinct(list(coalesce(nullif(m.draft, ''), 'unjudged')))), ', ') AS judgments,
     any_value(s.shows) AS shows, any_value(m.question) AS question
-FROM members AS m JOIN shows AS s USING (pattern, key)
+FROM members AS m JOIN shows AS s USING (pattern, key)  -- shows: the families of two or more only
 GROUP BY m.pattern, m.key
-HAVING count(*) >= 2
 ORDER BY units DESC, m.pattern, m.key;
 
 CREATE OR REPLACE VIEW audit_worklist_rows AS

@@ -10,6 +10,10 @@ command runs follows from the objects it queries (`needs`). The header of a file
     -- view_name: one line saying what a row of the view means
     --   column: one line saying what the column holds   (optional, indented)
 
+Flag files (a folder a rule file reads through `flag_rules('...')` and `flag_files('...')`, such as sql/audit/flags/)
+are parts, not rule files: each is one flag, and the calls stand for their rows and the union of their conditions
+(jfi/flagbook.py), expanded before the text is parsed, hashed into `rulebook_sha256` with the file that reads them.
+
 The parse (about 0.7 s for the whole rulebook) is kept in the user's cache folder, keyed by the files' bytes.
 
 What DuckDB runs (`RuleFile.sql`) is the file's text with each view created unbound (DuckDB's `WITH
@@ -26,6 +30,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+
+from jfi import flagbook
 
 # The corpus rules are a shared core (sql/corpus/*.sql) plus the folders of one profile: one per era of the upstream
 # format. A folder shared by two profiles holds the rules they share, once.
@@ -231,6 +237,12 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
         data = (base / rel).read_bytes()
         digest.update(rel.encode() + b"\0" + data + b"\0")
         texts[rel] = data.decode("utf-8")
+    parts = flagbook.folders(texts)  # flag files: parts of the rule file that reads their folder, not rule files
+    flag_texts = {rel: texts.pop(rel) for rel in list(texts) if rel.rsplit("/", 1)[0] in parts}
+    try:
+        texts = {rel: flagbook.expand(text, flag_texts) for rel, text in texts.items()}
+    except flagbook.FlagError as e:
+        raise RulebookError(str(e)) from None
     deps = _analysed(texts, digest.hexdigest())
     files = []
     for rel, text in texts.items():

@@ -36,25 +36,6 @@ def test_every_file_parses_with_sqlglot_and_uses_only_earlier_objects(profile):
         known |= created
 
 
-def test_every_flag_rule_has_one_branch_of_the_flags_view_and_each_branch_a_rule():
-    """audit_flag_rules holds each flag's id, type and meaning; audit_flags (and audit_axe_flags, for the comparison
-    with axe-core) holds its condition, one branch per rule (its rule id and order the rule's, read from the SQL)."""
-    store = Store(sections=("audit",)).build()
-    try:
-        rules = store.con.execute("SELECT ord, flag, type FROM audit_flag_rules ORDER BY ord").fetchall()
-        found = []
-        for view in ("audit_flags", "audit_axe_flags"):  # jfi's own flags, and those of the comparison with axe-core
-            text = next(f for f in rulebook.load()[0] if view in f.objects).text
-            for branch in sqlglot.parse_one(text, read="duckdb").find_all(exp.Select):
-                column = {e.alias: e.this for e in branch.selects if isinstance(e, exp.Alias)}
-                if "ord" in column:  # a branch, not a subquery of one
-                    found.append((int(column["ord"].name), branch.find(exp.Table).name, column["rule"].name))
-        found.sort()
-        assert found == sorted((o, f"audit_{t}_facts", f) for o, f, t in rules)
-    finally:
-        store.close()
-
-
 def test_files_run_after_everything_they_read_and_numbers_only_break_ties():
     files = rulebook.in_use(rulebook.load()[0], None, None)
     made = {}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "jfi"
-SHARED = {"jfi.version", "jfi.atomic", "jfi.errors", "jfi.output", "jfi.jsonl", "jfi.store", "jfi.rulebook", "jfi.readonly",
+SHARED = {"jfi.version", "jfi.atomic", "jfi.errors", "jfi.output", "jfi.jsonl", "jfi.store", "jfi.rulebook", "jfi.flagbook", "jfi.readonly",
           "jfi.canonical", "jfi.paths", "jfi.manifest", "jfi.progress", "jfi.workbook", "jfi.browser", "jfi.audit_toml", "jfi.fetch", "jfi.schemas"}
 WORKFLOWS = ("jfi.capture", "jfi.audit", "jfi.corpus", "jfi.verify", "jfi.judge")
 FRONT = {"jfi", "jfi.cli", "jfi.api", "jfi.querying", "jfi.bench"}  # jfi: the package's door to its API

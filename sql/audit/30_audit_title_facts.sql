@@ -18,6 +18,7 @@
 --   h1_words: words of more than three letters in the h1s
 --   h1_count: number of h1 elements
 --   has_empty_h1: whether an h1 has no text
+--   exposed: NULL (a title is the document's, not an element the accessibility tree may leave out)
 CREATE OR REPLACE TABLE audit_title_facts AS
 WITH t AS (
     SELECT pos, view_id, product, url, coalesce(c.content.meta.title, '') AS title,
@@ -33,5 +34,6 @@ SELECT 'title' AS type, '2.4.2' AS sc, product, pos, view_id, 0 AS i, view_id AS
     list_filter(string_split_regex(norm_text(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''), ' ')), '\W+'),
         lambda w: length(w) > 3) AS h1_words,
     h1_count,
-    list_bool_or(list_transform(h1_all, lambda x: coalesce(x, '') = '')) AS has_empty_h1
+    list_bool_or(list_transform(h1_all, lambda x: coalesce(x, '') = '')) AS has_empty_h1,
+    CAST(NULL AS BOOLEAN) AS exposed
 FROM t;

@@ -1,7 +1,10 @@
 -- audit_axe_unreported: jfi's occurrences whose objective flag axe-core did not report, on a view where axe-core ran (to the end) with a rule for the same failure
 --   type: unit type
+--   product: product
 --   pos: the view's position
 --   i: element index
+--   unit_key: dedupe key of the unit the occurrence belongs to
+--   exposed: NULL (the flag axe-core did not report fired on an element a person meets)
 -- audit_axe_rule_flags: which of jfi's objective flags says what an axe-core rule says (the same failure, found by each tool on its own): axe's rule, the tag axe runs it under, the unit type and jfi's flag
 --   rule: axe-core rule id
 --   tag: the tag under which axe-core runs the rule (wcag2a, or best-practice)
@@ -35,6 +38,7 @@
 --   outcome: violation or incomplete
 --   impact: axe-core's impact for the node
 --   agreement: agrees (jfi's own flag fired on the same element), disagrees (jfi captured it and its flag did not fire), or NULL (no rule of jfi's, or no element of jfi's there)
+--   exposed: NULL (axe-core's node, not an element of jfi's capture)
 CREATE OR REPLACE TABLE audit_axe_rule_flags AS
 SELECT * FROM (VALUES
     ('image-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('input-image-alt', 'wcag2a', 'image', 'image_no_accessible_name'),
@@ -84,11 +88,12 @@ SELECT 'finding' AS type, coalesce(n.sc, '') AS sc, n.product, n.pos, n.view_id,
     coalesce(n.summary, '') AS context, CAST(NULL AS VARCHAR) AS landmark, n.target AS selector,
     coalesce(n.box.width > 0 AND n.box.height > 0, false) AS visible, n.help_url AS href, n.html, n.rule, n.outcome, n.impact,
     (SELECT CASE WHEN count(*) = 0 THEN NULL WHEN bool_or(m.jfi_flagged) THEN 'agrees' ELSE 'disagrees' END
-     FROM audit_axe_matches AS m WHERE m.pos = n.pos AND m.node_i = n.i) AS agreement
+     FROM audit_axe_matches AS m WHERE m.pos = n.pos AND m.node_i = n.i) AS agreement,
+    CAST(NULL AS BOOLEAN) AS exposed
 FROM audit_axe_nodes AS n;
 
 CREATE OR REPLACE TABLE audit_axe_unreported AS
-SELECT DISTINCT f.type, f.pos, f.i
+SELECT DISTINCT f.type, f.product, f.pos, f.i, f.unit_key, CAST(NULL AS BOOLEAN) AS exposed
 FROM audit_flags AS f JOIN audit_axe_rule_flags AS m ON m.type = f.type AND m.flag = f.flag
 JOIN audit_axe_runs AS r ON r.pos = f.pos AND r.error IS NULL
     AND ((r.run_by = 'tag' AND list_contains(r.run_values, m.tag)) OR (r.run_by = 'rule' AND list_contains(r.run_values, m.rule)))

@@ -16,6 +16,7 @@
 --   i: index of the first link to it in that view
 --   unit_key: the destination
 --   variants: number of names
+--   exposed: NULL (names of links across views, not one element)
 CREATE OR REPLACE TABLE audit_ident_variants AS
 WITH named AS MATERIALIZED (
     SELECT product, dest, name_norm AS n, name, landmark, pos, i, view_id
@@ -36,7 +37,7 @@ GROUP BY product, dest, n;
 
 CREATE OR REPLACE TABLE audit_ident_facts AS
 SELECT 'ident' AS type, '3.2.4' AS sc, product, min(first_occ).p AS pos, min(first_occ).i AS i, dest AS unit_key,
-    count(*) AS variants
+    count(*) AS variants, CAST(NULL AS BOOLEAN) AS exposed
 FROM audit_ident_variants
 GROUP BY product, dest
 HAVING count(*) >= 2

@@ -1,6 +1,6 @@
 -- audit_fact_classes: the fact classes a ratifier signs once (a flag that states a fact, not a judgment)
 --   fact_class: name of the class
---   pattern: regular expression over flag names
+--   pattern: regular expression over flag names (the flags whose files name the class)
 --   meaning: what rows of the class have in common
 -- audit_worklist_families: families of rows not yet ratified where one answer settles many, recognised by structure (the audit_family_* rules, one file per pattern: in-page links, links named after their destination, per-item links, chrome, container shapes, heading levels, title templates, flag patterns, names), two or more rows of one session draft (yes, no, unsure or none), largest first; a row is in at most one family: the lowest rank it belongs to, then the largest, among those the others leave two or more
 --   family_id: stable id of the family (pattern and key hashed)
@@ -26,13 +26,17 @@
 --   units: number of rows
 --   unit_ids: the rows
 CREATE OR REPLACE TABLE audit_fact_classes AS
-SELECT * FROM (VALUES
-    ('missing alt attribute', '^img_missing_alt_attr$', 'an img without an alt attribute'),
-    ('empty link name', '^link_empty_name$', 'a link with no accessible name'),
-    ('unlabeled field', '^field_unlabeled_.+$', 'a form field with no label'),
-    ('raw-URL text', '^link_name_is_url$', 'a link whose name is a URL'),
-    ('no accessible name', '^(image|link|field|heading)_no_accessible_name$', 'the browser exposes the element with no accessible name at all')
-) AS t(fact_class, pattern, meaning);
+SELECT c.fact_class, '^(' || string_agg(DISTINCT substr(r.pattern, 2, length(r.pattern) - 2), '|' ORDER BY substr(r.pattern, 2, length(r.pattern) - 2)) || ')$' AS pattern,
+    c.meaning
+FROM (VALUES
+    ('missing alt attribute', 'an img without an alt attribute'),
+    ('empty link name', 'a link with no accessible name'),
+    ('unlabeled field', 'a form field with no label'),
+    ('raw-URL text', 'a link whose name is a URL'),
+    ('no accessible name', 'the browser exposes the element with no accessible name at all')
+) AS c(fact_class, meaning)
+JOIN audit_flag_rules AS r USING (fact_class)
+GROUP BY c.fact_class, c.meaning;
 
 CREATE OR REPLACE VIEW audit_worklist_families AS
 WITH candidates AS (  -- every structural family a row belongs to (one rule file per pattern, audit_family_*)

@@ -21,10 +21,4 @@ SELECT * FROM (VALUES
 ) AS t(act_rule, sc, wcag_ids);
 
 CREATE OR REPLACE TABLE audit_act_checks AS
-SELECT * FROM (VALUES
-    ('image_no_accessible_name', '23a2a8', 'image'),
-    ('link_no_accessible_name', 'c487ae', 'link'),
-    ('field_no_accessible_name', 'e086e5', 'field'),
-    ('heading_no_accessible_name', 'ffd0e9', 'heading'),
-    ('title_empty', '2779a5', 'title')
-) AS t(rule, act_rule, type);
+SELECT flag AS rule, act_rule, type FROM audit_flag_rules WHERE act_check;

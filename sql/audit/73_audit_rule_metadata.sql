@@ -37,32 +37,29 @@ FROM (VALUES
 ) AS t(sc, handle, level, slug);
 
 CREATE OR REPLACE TABLE audit_act_rules AS
-SELECT * FROM (VALUES
-    ('image_no_accessible_name', '23a2a8', 'Image has non-empty accessible name'),
-    ('img_missing_alt_attr', '23a2a8', 'Image has non-empty accessible name'),
-    ('functional_image_no_name', '23a2a8', 'Image has non-empty accessible name'),
-    ('link_no_accessible_name', 'c487ae', 'Link has non-empty accessible name'),
-    ('link_empty_name', 'c487ae', 'Link has non-empty accessible name'),
-    ('field_no_accessible_name', 'e086e5', 'Form field has non-empty accessible name'),
-    ('heading_no_accessible_name', 'ffd0e9', 'Heading has non-empty accessible name'),
-    ('heading_empty', 'ffd0e9', 'Heading has non-empty accessible name'),
-    ('title_empty', '2779a5', 'HTML page has non-empty title'),
-    ('question-image', 'qt1vmo', 'Image accessible name is descriptive'),
-    ('question-link', '5effbb', 'Link in context is descriptive'),
-    ('question-heading', 'b49b2e', 'Heading is descriptive'),
-    ('question-title', 'c4a8a4', 'HTML page title is descriptive'),
-    ('question-field', 'cc0f0a', 'Form field label is descriptive')
-) AS t(rule, act_rule, act_name);
+WITH implemented AS (  -- a flag's ACT rule is in its file (audit_flag_rules); a question's is here
+    SELECT DISTINCT flag AS rule, act_rule FROM audit_flag_rules WHERE act_rule IS NOT NULL
+    UNION ALL SELECT * FROM (VALUES ('question-image', 'qt1vmo'), ('question-link', '5effbb'), ('question-heading', 'b49b2e'),
+        ('question-title', 'c4a8a4'), ('question-field', 'cc0f0a')) AS q(rule, act_rule)
+)
+SELECT i.rule, i.act_rule, n.act_name
+FROM implemented AS i JOIN (VALUES
+    ('23a2a8', 'Image has non-empty accessible name'), ('c487ae', 'Link has non-empty accessible name'),
+    ('e086e5', 'Form field has non-empty accessible name'), ('ffd0e9', 'Heading has non-empty accessible name'),
+    ('2779a5', 'HTML page has non-empty title'), ('qt1vmo', 'Image accessible name is descriptive'),
+    ('5effbb', 'Link in context is descriptive'), ('b49b2e', 'Heading is descriptive'),
+    ('c4a8a4', 'HTML page title is descriptive'), ('cc0f0a', 'Form field label is descriptive')
+) AS n(act_rule, act_name) USING (act_rule);
 
 CREATE OR REPLACE VIEW audit_rule_metadata AS
 WITH own AS (  -- a flag written for several types (axe_disagrees) is one rule over all of them
     SELECT flag AS rule, 'flag' AS kind, CASE WHEN count(DISTINCT type) > 1 THEN '*' ELSE any_value(type) END AS type,
         list(DISTINCT sc ORDER BY sc) FILTER (WHERE sc <> '') AS sc, bool_and(informational) AS informational,
-        any_value(meaning) AS meaning, min(ord) AS ord
+        any_value(meaning) AS meaning, min(ord) AS ord, any_value(fact_class) AS fact_class
     FROM audit_flag_rules GROUP BY flag
     UNION ALL
     SELECT 'question-' || type, 'question', type, CASE WHEN sc = '' THEN [] ELSE [sc] END, false, question,
-        1000 + row_number() OVER ()
+        1000 + row_number() OVER (), NULL
     FROM audit_questions
 ),
 rules AS (  -- a rule implementing an ACT rule evaluates the criteria the ACT rule maps to
@@ -70,7 +67,7 @@ rules AS (  -- a rule implementing an ACT rule evaluates the criteria the ACT ru
     FROM own AS o LEFT JOIN audit_act_rules AS x USING (rule) LEFT JOIN audit_act_requirements AS q USING (act_rule)
 )
 SELECT r.rule, r.kind, r.type, coalesce(r.sc, []) AS sc, a.act_rule, c.help_url, c.level, r.informational,
-    r.kind = 'flag' AND EXISTS (SELECT 1 FROM audit_fact_classes AS f WHERE regexp_full_match(r.rule, f.pattern)) AS objective,
+    r.kind = 'flag' AND r.fact_class IS NOT NULL AS objective,
     r.meaning,
     list_transform(coalesce(r.sc, []), lambda s: 'wcag' || replace(s, '.', ''))
         || CASE WHEN a.act_rule IS NULL THEN [] ELSE ['act:' || a.act_rule] END AS tags,

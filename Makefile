@@ -7,7 +7,7 @@ EXAMPLE := corpus/example-project
 SITE := corpus/example-site
 EXPORTS := exports
 
-.PHONY: all run test bench clean report-screenshot
+.PHONY: all run test bench clean report-screenshot format
 
 all: run
 
@@ -98,6 +98,11 @@ $(VENV)/sarif-multitool/.installed: | $(VENV)/.installed
 
 test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed $(VENV)/sarif-multitool/.installed
 	$(PY) -m pytest -q -n 2 --dist loadscope
+
+# Python as ruff lays it out (the suite checks it, and the SQL files' layout: tests/test_layout.py)
+format: $(VENV)/.installed
+	$(PY) -m ruff format jfi tests
+	$(PY) -m ruff check --fix jfi tests
 
 bench: $(VENV)/.installed $(VENV)/.browser
 	$(PY) -m jfi.bench

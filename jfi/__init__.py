@@ -2,6 +2,7 @@
 
 `import jfi` is the Python API (jfi.api): open_corpus, open_audit, import_inventory, Result, JfiError. They are
 loaded on first use, so the command line's --version and --help stay quick."""
+
 from .version import __version__  # noqa: F401  (jfi.__version__)
 
 _API = ("Audit", "Corpus", "JfiError", "Result", "import_inventory", "open_audit", "open_corpus")
@@ -10,6 +11,7 @@ _API = ("Audit", "Corpus", "JfiError", "Result", "import_inventory", "open_audit
 def __getattr__(name: str):
     if name in _API:
         from . import api
+
         return getattr(api, name)
     raise AttributeError(f"module 'jfi' has no attribute {name!r}")
 

@@ -14,6 +14,7 @@ A refused call raises jfi.JfiError (its code, message, file, line and field, and
 files are then byte-identical, as with the command line. A call that goes through returns a Result: its exit
 status (0 done, 1 nothing to do or goals not met), what it said and, where there is one, its data.
 """
+
 from __future__ import annotations
 
 import functools
@@ -30,6 +31,7 @@ from .output import collected
 @dataclass
 class Result:
     """What a command did: its exit status, what it told its user (stdout lines, stderr notes), its data."""
+
     code: int
     said: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -48,7 +50,9 @@ class Result:
 def _params(command: str) -> dict:
     """The options of a command as the command line declares them (its click command is made once per process)."""
     import typer.main
+
     from .cli import app
+
     node = typer.main.get_command(app)
     for word in command.split():
         node = node.commands[word]
@@ -63,22 +67,32 @@ def _checked(command: str, **values) -> None:
     params = _params(command)
     whole = lambda v: isinstance(v, int) and not isinstance(v, bool)  # noqa: E731
     number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
-    takes = {"int": whole, "int range": whole, "float": number, "float range": number, "boolean": lambda v: isinstance(v, bool),
-             "str": lambda v: isinstance(v, str), "choice": lambda v: isinstance(v, str),
-             "path": lambda v: isinstance(v, (str, Path))}  # by the names of typer's own click types
+    takes = {
+        "int": whole,
+        "int range": whole,
+        "float": number,
+        "float range": number,
+        "boolean": lambda v: isinstance(v, bool),
+        "str": lambda v: isinstance(v, str),
+        "choice": lambda v: isinstance(v, str),
+        "path": lambda v: isinstance(v, (str, Path)),
+    }  # by the names of typer's own click types
     for name, value in values.items():
         param = params[name]
         if value is None and not param.required:
             continue
         kind = param.type
         if not takes[kind.name](value):  # a type of option not named here fails loudly, in the tests
-            raise JfiError("invalid_argument", f"{name} is {type(value).__name__}; `jfi {command}` takes {kind.name}",
-                           field=name, exit_code=3)
+            raise JfiError(
+                "invalid_argument",
+                f"{name} is {type(value).__name__}; `jfi {command}` takes {kind.name}",
+                field=name,
+                exit_code=3,
+            )
         try:
             kind.convert(value, param, None)
         except Exception as e:  # typer's click reports a value out of its range or choices
-            raise JfiError("invalid_argument", f"{name}: {getattr(e, 'message', e)}", field=name, exit_code=3) \
-                from None
+            raise JfiError("invalid_argument", f"{name}: {getattr(e, 'message', e)}", field=name, exit_code=3) from None
 
 
 def _run(command, *args, **kwargs) -> Result:
@@ -98,10 +112,13 @@ def _run(command, *args, **kwargs) -> Result:
             raise JfiError("invalid_json", "a value is nested too deeply to read") from None
         except Exception as e:
             import duckdb
+
             if not isinstance(e, duckdb.Error):
                 raise
-            raise JfiError("out_of_memory" if isinstance(e, duckdb.OutOfMemoryException) else "data_error",
-                           str(e).splitlines()[0][:300]) from None
+            raise JfiError(
+                "out_of_memory" if isinstance(e, duckdb.OutOfMemoryException) else "data_error",
+                str(e).splitlines()[0][:300],
+            ) from None
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
     try:
         result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
@@ -112,8 +129,12 @@ def _run(command, *args, **kwargs) -> Result:
 
 def _path(name: str, value) -> None:
     if not isinstance(value, (str, Path)):
-        raise JfiError("invalid_argument", f"{name} is {type(value).__name__}; a path (str or Path) is needed",
-                       field=name, exit_code=3)
+        raise JfiError(
+            "invalid_argument",
+            f"{name} is {type(value).__name__}; a path (str or Path) is needed",
+            field=name,
+            exit_code=3,
+        )
 
 
 def _records(columns: list[str], rows: list[tuple]) -> list[dict]:
@@ -125,6 +146,7 @@ class Corpus:
 
     def __init__(self, root: str | Path, profile: str | None = None):
         from .corpus.project import CorpusProject
+
         _path("root", root)
         self.project = CorpusProject.at(Path(root), profile=profile).require()
 
@@ -136,6 +158,7 @@ class Corpus:
         """The validation report (data: the dict `corpus validate --json` prints); code 0 complete, 1 short of the
         goal, 2 violations (listed in data["errors"])."""
         from .corpus import validate
+
         _checked("corpus validate", target=target)
         report, code = validate.report(self.project, self.project.resolve_goal(target))
         return Result(code, data=report)
@@ -143,6 +166,7 @@ class Corpus:
     def export(self, out: str | Path | None = None, fmt: str = "all", target: int | None = None) -> Result:
         """CSV, JSONL, Parquet, corpus.xlsx and jfi.duckdb in `out` (default: the project's exports/)."""
         from .corpus import export
+
         _checked("corpus export", fmt=fmt, out=out, target=target)
         where = Path(out) if out is not None else self.root / "exports"
         result = _run(export.run, self.project, where, fmt, self.project.resolve_goal(target))
@@ -152,6 +176,7 @@ class Corpus:
     def query(self, sql: str) -> list[dict]:
         """One read statement over the corpus's views (see `jfi schema corpus`), as a list of rows."""
         from . import querying
+
         _checked("query", sql=sql)
         return _records(*querying.rows(self.project, sql))
 
@@ -161,6 +186,7 @@ class Audit:
 
     def __init__(self, folder: str | Path):
         from .audit.folder import AuditFolder
+
         _path("folder", folder)
         self.folder = AuditFolder(Path(folder))
 
@@ -171,28 +197,68 @@ class Audit:
     def build(self, batch: int = 90) -> Result:
         """Judgment units, flags, the navigation-order check and judge batches (data: the build summary)."""
         from .audit import build
+
         _checked("audit build", batch=batch)
         return _run(build.run, self.folder, batch)
 
-    def judge(self, endpoint: str, model: str | None = None, *, api_key_env: str | None = None,
-              batch: list[str] | None = None, jobs: int = 4, timeout: float = 120.0, retries: int = 4,
-              temperature: float = 0.0, dry_run: bool = False, no_cache: bool = False, images: bool = False,
-              second_reader: str | None = None) -> Result:
+    def judge(
+        self,
+        endpoint: str,
+        model: str | None = None,
+        *,
+        api_key_env: str | None = None,
+        batch: list[str] | None = None,
+        jobs: int = 4,
+        timeout: float = 120.0,
+        retries: int = 4,
+        temperature: float = 0.0,
+        dry_run: bool = False,
+        no_cache: bool = False,
+        images: bool = False,
+        second_reader: str | None = None,
+    ) -> Result:
         """Drafts from a model endpoint (`jfi audit judge`): batches/<batch>.judged.jsonl for each batch without one,
         or, with second_reader, spot-checks.jsonl from the sample."""
         from .judge.run import judge
-        _checked("audit judge", endpoint=endpoint, model=model, api_key_env=api_key_env, jobs=jobs, timeout=timeout,
-                 retries=retries, temperature=temperature, dry_run=dry_run, no_cache=no_cache, images=images,
-                 second_reader=second_reader)
+
+        _checked(
+            "audit judge",
+            endpoint=endpoint,
+            model=model,
+            api_key_env=api_key_env,
+            jobs=jobs,
+            timeout=timeout,
+            retries=retries,
+            temperature=temperature,
+            dry_run=dry_run,
+            no_cache=no_cache,
+            images=images,
+            second_reader=second_reader,
+        )
         if (model is None) == (second_reader is None):
-            raise JfiError("invalid_argument", "name the drafting judge (model) or the second reader, one of them",
-                           exit_code=3)
-        return _run(judge, self.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs,
-                    timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run,
-                    use_cache=not no_cache, images=images, second_reader=second_reader)
+            raise JfiError(
+                "invalid_argument", "name the drafting judge (model) or the second reader, one of them", exit_code=3
+            )
+        return _run(
+            judge,
+            self.root,
+            endpoint=endpoint,
+            model=model,
+            api_key_env=api_key_env,
+            only=batch,
+            jobs=jobs,
+            timeout_s=timeout,
+            retries=retries,
+            temperature=temperature,
+            dry_run=dry_run,
+            use_cache=not no_cache,
+            images=images,
+            second_reader=second_reader,
+        )
 
     def sample(self, seed: str = "") -> Result:
         from .audit import judging
+
         _checked("audit sample", seed=seed)
         return _run(judging.sample, self.folder, seed)
 
@@ -200,19 +266,23 @@ class Audit:
         """draft-judgments.csv/.json/.xlsx, per-product CSVs, nav-consistency.csv and calibration.json (data: the
         tally of rows by status and the files written)."""
         from .audit import judging
+
         return _run(judging.merge, self.folder)
 
     def worklist(self) -> Result:
         from .audit import worklist
+
         return _run(worklist.worklist, self.folder)
 
     def receipts(self) -> Result:
         from .audit import judging
+
         return _run(judging.receipts, self.folder)
 
     def report(self) -> Result:
         """report.html, to open in a browser (data: its path)."""
         from .audit.report import report
+
         result = _run(report, self.folder)
         result.data = self.root / "report.html"
         return result
@@ -220,12 +290,14 @@ class Audit:
     def export(self, out: str | Path | None = None) -> Result:
         """audit.duckdb and Parquet files for analysts (default: in the folder)."""
         from .audit.export import export
+
         _checked("audit export", out=out)
         return _run(export, self.folder, Path(out) if out is not None else None)
 
     def query(self, sql: str) -> list[dict]:
         """One read statement over the audit's views (see `jfi schema audit`), as a list of rows."""
         from . import querying
+
         _checked("query", sql=sql)
         return _records(*querying.rows(None, sql, inventory=self.root))
 
@@ -242,6 +314,7 @@ def import_inventory(manifest: str | Path, out: str | Path, *, replace: bool = F
     """Take in a content-inventory/v1 manifest made elsewhere as a new audit folder (replace: over an audit already
     there), and open it."""
     from .capture import import_inventory as importer
+
     _checked("audit import-inventory", manifest=manifest, out=out, replace=replace)
     _run(importer.run, Path(manifest), Path(out), replace=replace)
     return Audit(out)

@@ -11,6 +11,7 @@ folder beside it that the commit renames into place whole (one rename for all of
 file written with `keep_same` whose bytes on disk are already the new ones is left as it is (neither written nor
 renamed: old and new are the same).
 """
+
 from __future__ import annotations
 
 import json
@@ -74,8 +75,12 @@ def _journal_path(folder: Path, rel, journal: Path) -> Path:
 
 
 def _unsafe(journal: Path, why: str) -> JfiError:
-    return JfiError("unsafe_journal", f"this commit journal {why}; it was not made by jfi, so nothing was renamed "
-                    "or removed (look at it, then delete it)", source=str(journal))
+    return JfiError(
+        "unsafe_journal",
+        f"this commit journal {why}; it was not made by jfi, so nothing was renamed "
+        "or removed (look at it, then delete it)",
+        source=str(journal),
+    )
 
 
 def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list[Path]]:
@@ -83,15 +88,19 @@ def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list
     journal's group (`.<name>.jfi-<token>.tmp`) renamed onto `<name>` in the same folder, removals inside the folder,
     no path absolute, with `..` or through a symlink. Anything else raises unsafe_journal."""
     journal = Path(folder) / name
-    token = name[len(".jfi-commit-"):-len(".json")]
+    token = name[len(".jfi-commit-") : -len(".json")]
     try:
         entry = json.loads(journal.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return [], []  # its writer finished meanwhile
     except (OSError, ValueError, RecursionError):
         raise _unsafe(journal, "cannot be read as JSON") from None
-    if not isinstance(entry, dict) or not isinstance(entry.get("renames"), list) or \
-            not isinstance(entry.get("removals", []), list) or set(entry) - {"renames", "removals"}:
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("renames"), list)
+        or not isinstance(entry.get("removals", []), list)
+        or set(entry) - {"renames", "removals"}
+    ):
         raise _unsafe(journal, "is not a list of renames and removals")
     pairs = []
     for pair in entry["renames"]:
@@ -100,8 +109,9 @@ def read_journal(folder: Path, name: str) -> tuple[list[tuple[Path, Path]], list
         tmp, target = (_journal_path(folder, rel, journal) for rel in pair)
         m = TEMP_NAME.match(tmp.name)
         if not m or m["token"] != token or tmp.parent != target.parent or target.name[:180] != m["name"]:
-            raise _unsafe(journal, f"renames {pair[0][:100]!r}, which is not a temp file of its own commit for "
-                          f"{pair[1][:100]!r}")
+            raise _unsafe(
+                journal, f"renames {pair[0][:100]!r}, which is not a temp file of its own commit for {pair[1][:100]!r}"
+            )
         if tmp.is_dir() and not tmp.is_symlink():  # a staged folder: put in place whole, onto nothing
             if target.exists() or target.is_symlink():
                 raise _unsafe(journal, f"would put a folder in place of {pair[1][:100]!r}, which exists")
@@ -169,7 +179,9 @@ def clean_leftovers(folder: Path) -> None:
 
 def _with_subfolders(root: Path) -> list[Path]:
     """A project or audit folder and its immediate visible subfolders: where a group's journal and temp files lie."""
-    return [root] + [Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
+    return [root] + [
+        Path(e.path) for e in os.scandir(root) if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+    ]
 
 
 RECOVER_WAIT_S = 30.0  # how long a reader waits for a writer in the middle of its commit
@@ -192,8 +204,11 @@ def recover(root: Path) -> None:
             lock.acquire()
         except Timeout:
             if time.monotonic() > deadline:
-                raise JfiError("locked", f"a jfi writer is committing in {root} (journal {pending[0]}); try again when "
-                               "it finishes", source=str(root)) from None
+                raise JfiError(
+                    "locked",
+                    f"a jfi writer is committing in {root} (journal {pending[0]}); try again when it finishes",
+                    source=str(root),
+                ) from None
             time.sleep(0.05)
             continue
         try:
@@ -237,12 +252,19 @@ class AtomicFiles:
     def _folder_for(self, path: Path) -> None:
         """Check and make the folder a file of the group goes into; finish any commit interrupted there."""
         if PRIVATE in Path(os.path.abspath(path)).parts:
-            raise JfiError("unsafe_path", f"{path.parent} is inside a {PRIVATE}/ folder, where jfi keeps its stores; "
-                           "write outputs elsewhere", source=str(path))
+            raise JfiError(
+                "unsafe_path",
+                f"{path.parent} is inside a {PRIVATE}/ folder, where jfi keeps its stores; write outputs elsewhere",
+                source=str(path),
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.parent.is_symlink():
-            raise JfiError("unsafe_path", f"{path.parent.name}/ is a symlink; jfi writes only into real folders inside "
-                           "the folder (replace it with a folder)", source=str(path.parent))
+            raise JfiError(
+                "unsafe_path",
+                f"{path.parent.name}/ is a symlink; jfi writes only into real folders inside "
+                "the folder (replace it with a folder)",
+                source=str(path.parent),
+            )
         if path.parent not in self._cleaned:
             self._cleaned.add(path.parent)
             roll_forward(path.parent)
@@ -360,8 +382,12 @@ class AtomicFiles:
             if path.parent not in folders:
                 folders[path.parent] = path.parent.resolve()
             return folders[path.parent] / path.name
-        home = Path(os.path.commonpath([str(real(p).parent) for _, p in self.pending] +
-                                       [str(real(p).parent) for p in self.removals]))
+
+        home = Path(
+            os.path.commonpath(
+                [str(real(p).parent) for _, p in self.pending] + [str(real(p).parent) for p in self.removals]
+            )
+        )
         rel = [(os.path.relpath(real(t), home), os.path.relpath(real(p), home)) for t, p in self.pending]
         gone = [os.path.relpath(real(p), home) for p in self.removals]
         journal = home / f".jfi-commit-{self.token}.json"
@@ -393,8 +419,12 @@ class AtomicFiles:
         self._keep_key(path, os.stat(path), written[tmp])
 
     def _keep_key(self, path: Path, st: os.stat_result, before: os.stat_result) -> None:
-        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == (before.st_dev, before.st_ino, before.st_size,
-                                                                  before.st_mtime_ns):
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == (
+            before.st_dev,
+            before.st_ino,
+            before.st_size,
+            before.st_mtime_ns,
+        ):
             self.placed[str(path)] = file_key(path, st)
 
 
@@ -417,8 +447,9 @@ def writer_lock(folder: Path):
     try:
         lock.acquire()
     except Timeout:
-        raise JfiError("locked", f"another jfi writer holds {lock_path}; try again when it finishes",
-                       source=str(lock_path)) from None
+        raise JfiError(
+            "locked", f"another jfi writer holds {lock_path}; try again when it finishes", source=str(lock_path)
+        ) from None
     try:
         if os.name == "posix" and not _same_file(lock_path, lock):
             raise JfiError("locked", f"another jfi writer took {lock_path} meanwhile; try again", source=str(lock_path))

@@ -1,6 +1,7 @@
 """audit.toml, the settings of an audit folder: one strict reader for the capture (its [capture] viewports and [axe]
 rules) and the audit (each product's [products.NAME] note for judges). Known tables only; a symlink is not read (a
 folder from someone else must not point jfi at another file)."""
+
 from __future__ import annotations
 
 import tomllib
@@ -8,7 +9,13 @@ from pathlib import Path
 
 from .errors import JfiError
 
-TABLES = ("capture", "axe", "products", "acr", "sarif")  # capture and axe: read by the capture; products: by the judge kit; acr: by the conformance report
+TABLES = (
+    "capture",
+    "axe",
+    "products",
+    "acr",
+    "sarif",
+)  # capture and axe: read by the capture; products: by the judge kit; acr: by the conformance report
 
 
 def read(path: Path) -> dict | None:
@@ -22,8 +29,12 @@ def read(path: Path) -> dict | None:
         raise JfiError("invalid_config", f"not TOML: {e}", source=str(path)) from None
     unknown = sorted(set(config) - set(TABLES))
     if unknown:
-        raise JfiError("invalid_config", f"unknown key(s) {', '.join(unknown)}; audit.toml holds "
-                       f"{', '.join(sorted(TABLES))}", source=str(path), field=unknown[0])
+        raise JfiError(
+            "invalid_config",
+            f"unknown key(s) {', '.join(unknown)}; audit.toml holds {', '.join(sorted(TABLES))}",
+            source=str(path),
+            field=unknown[0],
+        )
     for name, table in config.items():
         if not isinstance(table, dict):
             raise JfiError("invalid_config", f"{name} must be a table ([{name}])", source=str(path), field=name)

@@ -11,6 +11,7 @@
 - corpus: `jfi corpus validate` on a synthetic corpus against a bare DuckDB scan of the same file
   (ratio validate / scan; peak resident memory of the process), for each profile.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,9 +32,15 @@ from .corpus import validate
 from .corpus.project import CorpusProject
 from .rulebook import PROFILES
 
-SUBTYPES = [("linked-standalone-logo", 1), ("standalone-navigational-link", 1), ("form-control-or-image-button", 2),
-            ("action-or-toggle-icon", 2), ("functional-non-unicode-emoji", 3),
-            ("linked-complex-graphic-or-image-map", 4), ("structural-break-or-reader-control", 5)]
+SUBTYPES = [
+    ("linked-standalone-logo", 1),
+    ("standalone-navigational-link", 1),
+    ("form-control-or-image-button", 2),
+    ("action-or-toggle-icon", 2),
+    ("functional-non-unicode-emoji", 3),
+    ("linked-complex-graphic-or-image-map", 4),
+    ("structural-break-or-reader-control", 5),
+]
 
 
 def synthetic_item(i: int, rng: random.Random) -> dict:
@@ -42,17 +49,32 @@ def synthetic_item(i: int, rng: random.Random) -> dict:
     alt = rng.choice(["Settings", "Search", "Home", "", "Next page", "Share this article"])
     return {
         "id": f"fi-{i:04d}" if i < 10000 else f"fi-{i % 10000:04d}",
-        "status": rng.choice(["candidate", "needs-revision", "rejected"]), "round_added": 1 + i % 9,
-        "category": cat, "subtype": sub, "page_url": f"https://www.{domain}/page/{i}", "domain": domain,
-        "image_url": f"https://{domain}/img/{i}.png", "image_file": None, "image_sha256": None,
-        "implementation": "img", "element_role": "link",
-        "element_html": f"<a href=\"/p/{i}\"><img src=\"/img/{i}.png\" alt=\"\"></a>", "surrounding_text": "",
-        "destination": f"https://{domain}/p/{i}", "observed_alt": "", "observed_alt_verdict": "empty-inappropriate",
-        "gold_alt": alt, "gold_alt_rationale": "Names the destination of the link rather than the picture shown in it.",
+        "status": rng.choice(["candidate", "needs-revision", "rejected"]),
+        "round_added": 1 + i % 9,
+        "category": cat,
+        "subtype": sub,
+        "page_url": f"https://www.{domain}/page/{i}",
+        "domain": domain,
+        "image_url": f"https://{domain}/img/{i}.png",
+        "image_file": None,
+        "image_sha256": None,
+        "implementation": "img",
+        "element_role": "link",
+        "element_html": f'<a href="/p/{i}"><img src="/img/{i}.png" alt=""></a>',
+        "surrounding_text": "",
+        "destination": f"https://{domain}/p/{i}",
+        "observed_alt": "",
+        "observed_alt_verdict": "empty-inappropriate",
+        "gold_alt": alt,
+        "gold_alt_rationale": "Names the destination of the link rather than the picture shown in it.",
         "gold_alt_passes": [{"author": "pass-a", "alt": alt, "rationale": "Destination over appearance."}],
-        "adjudication": None, "difficulty": rng.choice(["trivial", "standard", "ambiguous"]),
-        "dual_purpose": rng.random() < 0.1, "leakage_check": "The file name is a number and reveals nothing.",
-        "leaky": False, "retrieved": "2026-11-20", "provenance_note": "Synthetic benchmark item on a reserved domain.",
+        "adjudication": None,
+        "difficulty": rng.choice(["trivial", "standard", "ambiguous"]),
+        "dual_purpose": rng.random() < 0.1,
+        "leakage_check": "The file name is a number and reveals nothing.",
+        "leaky": False,
+        "retrieved": "2026-11-20",
+        "provenance_note": "Synthetic benchmark item on a reserved domain.",
     }
 
 
@@ -66,15 +88,31 @@ def synthetic_item_in(profile: str, i: int, rng: random.Random) -> dict:
         return named
     status = rng.choice(["unreviewed", "dropped", "dropped"])
     reviewed = status != "unreviewed"
-    return {"id": f"fi-{i:05d}", "status": status, "page_url": item["page_url"], "domain": item["domain"],
-            "sector": rng.choice(["government", "education", "news"]), "image_url": item["image_url"],
-            "image_coord_space": None, "image_svg": None, "image_file": None, "image_sha256": None,
-            "implementation": "img", "element_role": "link", "element_html": item["element_html"],
-            "surrounding_text": "", "observed_alt": "", "accessible_name": f"Page {i}",
-            "accessible_name_source": "aria-label", "category": item["category"], "subtype": item["subtype"],
-            "retrieved": "2026-11-20", "review_verdict": "drop" if reviewed else None,
-            "review_reason": "The alt is empty although the link has no other text." if reviewed else None,
-            "alt_quality": "wrong" if reviewed else None}
+    return {
+        "id": f"fi-{i:05d}",
+        "status": status,
+        "page_url": item["page_url"],
+        "domain": item["domain"],
+        "sector": rng.choice(["government", "education", "news"]),
+        "image_url": item["image_url"],
+        "image_coord_space": None,
+        "image_svg": None,
+        "image_file": None,
+        "image_sha256": None,
+        "implementation": "img",
+        "element_role": "link",
+        "element_html": item["element_html"],
+        "surrounding_text": "",
+        "observed_alt": "",
+        "accessible_name": f"Page {i}",
+        "accessible_name_source": "aria-label",
+        "category": item["category"],
+        "subtype": item["subtype"],
+        "retrieved": "2026-11-20",
+        "review_verdict": "drop" if reviewed else None,
+        "review_reason": "The alt is empty although the link has no other text." if reviewed else None,
+        "alt_quality": "wrong" if reviewed else None,
+    }
 
 
 def write_corpus(root: Path, n: int, profile: str = "round-v1") -> Path:
@@ -118,17 +156,22 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
     views = capture_views(sites_root, n)
     common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", "300"]
     outputs, took = {}, {}
-    for label, extra in (("1 page at a time", ["--workers", "1"]),
-                         (f"default ({capture.default_workers()} pages at once)", []),
-                         ("local cluster, 2 worker processes", ["--cluster", "local:2"])):
+    for label, extra in (
+        ("1 page at a time", ["--workers", "1"]),
+        (f"default ({capture.default_workers()} pages at once)", []),
+        ("local cluster, 2 worker processes", ["--cluster", "local:2"]),
+    ):
         out = views.parent / f"out-{len(outputs)}"
         seconds, peak = command([*common, *extra, "--out", str(out)])
         took[label] = seconds
-        outputs[label] = [{k: v for k, v in json.loads(line).items() if k not in ("load_ms", "run_started_utc",
-                                                                                    "run_finished_utc")}
-                          for line in (out / "inventory.jsonl").read_text().splitlines()]
-        print(f"capture, {n} views, {label}: {seconds:.1f} s = {n / seconds * 60:.0f} views/minute "
-              f"(the whole command, Chromium's start included); peak {peak:.0f} MB (the jfi process)")
+        outputs[label] = [
+            {k: v for k, v in json.loads(line).items() if k not in ("load_ms", "run_started_utc", "run_finished_utc")}
+            for line in (out / "inventory.jsonl").read_text().splitlines()
+        ]
+        print(
+            f"capture, {n} views, {label}: {seconds:.1f} s = {n / seconds * 60:.0f} views/minute "
+            f"(the whole command, Chromium's start included); peak {peak:.0f} MB (the jfi process)"
+        )
     first = next(iter(outputs.values()))
     print(f"outputs identical apart from timings: {all(o == first for o in outputs.values())}")
     # what axe-core costs: the default capture again without it, and how many rows its nodes became
@@ -138,44 +181,140 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
     command(["audit", "build", "--inventory", str(with_axe)])
     summary = json.loads((with_axe / "judgment-units.json").read_text()).get("axe") or {}
     default = list(took.values())[1]
-    print(f"axe-core: the default capture takes {default:.1f} s with it, {without:.1f} s without "
-          f"({default / without:.2f}x); its {summary.get('nodes', 0)} node(s) became {summary.get('rows', 0)} "
-          f"finding row(s) (dedupe ratio {summary.get('dedupe_ratio') or 0})")
+    print(
+        f"axe-core: the default capture takes {default:.1f} s with it, {without:.1f} s without "
+        f"({default / without:.2f}x); its {summary.get('nodes', 0)} node(s) became {summary.get('rows', 0)} "
+        f"finding row(s) (dedupe ratio {summary.get('dedupe_ratio') or 0})"
+    )
     shutil.rmtree(views.parent, ignore_errors=True)
 
 
 def synthetic_inventory(path: Path, n_views: int) -> None:
     """Views with shared chrome (header, nav, footer on every view) plus page-specific content."""
-    chrome_links = [("Home", "/"), ("Routes", "/routes"), ("Fares", "/fares"), ("Contact", "/contact"), ("About", "/about")]
+    chrome_links = [
+        ("Home", "/"),
+        ("Routes", "/routes"),
+        ("Fares", "/fares"),
+        ("Contact", "/contact"),
+        ("About", "/about"),
+    ]
     with open(path, "w") as fh:
         fh.write(json.dumps({"record": "run", "schema": "content-inventory/v1"}) + "\n")
         for v in range(n_views):
-            links = [{"i": 0, "name": n, "name_source": "content", "text": n, "title": None, "href": f"http://s.example{h}",
-                      "href_raw": h, "same_page": False, "external": False, "target": None, "download": False,
-                      "file_ext": None, "has_img": False, "img_alt": None, "icon_only": False, "empty_name": False,
-                      "visible": True, "aria_hidden": False, "landmark": "nav", "selector": "nav > a", "context": ""}
-                     for n, h in chrome_links]
-            links += [{**links[0], "name": f"Story {v}-{k}", "text": f"Story {v}-{k}", "href": f"http://s.example/p/{v}/{k}",
-                       "href_raw": f"/p/{v}/{k}", "landmark": "main", "context": f"Paragraph {k} of page {v}."}
-                      for k in range(20)]
+            links = [
+                {
+                    "i": 0,
+                    "name": n,
+                    "name_source": "content",
+                    "text": n,
+                    "title": None,
+                    "href": f"http://s.example{h}",
+                    "href_raw": h,
+                    "same_page": False,
+                    "external": False,
+                    "target": None,
+                    "download": False,
+                    "file_ext": None,
+                    "has_img": False,
+                    "img_alt": None,
+                    "icon_only": False,
+                    "empty_name": False,
+                    "visible": True,
+                    "aria_hidden": False,
+                    "landmark": "nav",
+                    "selector": "nav > a",
+                    "context": "",
+                }
+                for n, h in chrome_links
+            ]
+            links += [
+                {
+                    **links[0],
+                    "name": f"Story {v}-{k}",
+                    "text": f"Story {v}-{k}",
+                    "href": f"http://s.example/p/{v}/{k}",
+                    "href_raw": f"/p/{v}/{k}",
+                    "landmark": "main",
+                    "context": f"Paragraph {k} of page {v}.",
+                }
+                for k in range(20)
+            ]
             for i, link in enumerate(links):
                 link["i"] = i
-            headings = [{"i": k, "level": 2, "text": f"Section {k} of {v}", "name_source": "content", "selector": "h2",
-                         "visible": True, "aria_hidden": False, "landmark": "main", "section_preview": "Text."} for k in range(5)]
-            images = [{"i": 0, "tag": "img", "src": "/logo.png", "src_basename": "logo.png", "alt": "Site home",
-                       "alt_present": True, "alt_empty": False, "role": None, "aria_label": None,
-                       "aria_labelledby_text": None, "aria_hidden": False, "title": None, "svg_title": None,
-                       "in_control": {"tag": "a", "name": "Site home", "href": "/", "control_has_text": False},
-                       "figcaption": None, "width": 120, "height": 30, "visible": True, "landmark": "header",
-                       "selector": "header img", "adjacent_text": ""}]
-            navs = [{"role": "nav", "label": None, "selector": "nav", "visible": True, "item_count": 5,
-                     "items": [{"name": n, "href": h, "tag": "a"} for n, h in chrome_links]}]
-            inv = {"meta": {"title": f"Page {v}", "h1": [f"Page {v}"], "h1_count": 1, "meta_description": None},
-                   "counts": {}, "headings": headings, "links": links, "images": images, "fields": [], "navs": navs,
-                   "capped": {}}
-            fh.write(json.dumps({"record": "view", "view_id": f"v{v}", "product": "site", "url": f"http://s.example/p/{v}",
-                                 "final_url": f"http://s.example/p/{v}", "nav_error": None,
-                                 "stayed_on_route_host": True, "inventory": inv}) + "\n")
+            headings = [
+                {
+                    "i": k,
+                    "level": 2,
+                    "text": f"Section {k} of {v}",
+                    "name_source": "content",
+                    "selector": "h2",
+                    "visible": True,
+                    "aria_hidden": False,
+                    "landmark": "main",
+                    "section_preview": "Text.",
+                }
+                for k in range(5)
+            ]
+            images = [
+                {
+                    "i": 0,
+                    "tag": "img",
+                    "src": "/logo.png",
+                    "src_basename": "logo.png",
+                    "alt": "Site home",
+                    "alt_present": True,
+                    "alt_empty": False,
+                    "role": None,
+                    "aria_label": None,
+                    "aria_labelledby_text": None,
+                    "aria_hidden": False,
+                    "title": None,
+                    "svg_title": None,
+                    "in_control": {"tag": "a", "name": "Site home", "href": "/", "control_has_text": False},
+                    "figcaption": None,
+                    "width": 120,
+                    "height": 30,
+                    "visible": True,
+                    "landmark": "header",
+                    "selector": "header img",
+                    "adjacent_text": "",
+                }
+            ]
+            navs = [
+                {
+                    "role": "nav",
+                    "label": None,
+                    "selector": "nav",
+                    "visible": True,
+                    "item_count": 5,
+                    "items": [{"name": n, "href": h, "tag": "a"} for n, h in chrome_links],
+                }
+            ]
+            inv = {
+                "meta": {"title": f"Page {v}", "h1": [f"Page {v}"], "h1_count": 1, "meta_description": None},
+                "counts": {},
+                "headings": headings,
+                "links": links,
+                "images": images,
+                "fields": [],
+                "navs": navs,
+                "capped": {},
+            }
+            fh.write(
+                json.dumps(
+                    {
+                        "record": "view",
+                        "view_id": f"v{v}",
+                        "product": "site",
+                        "url": f"http://s.example/p/{v}",
+                        "final_url": f"http://s.example/p/{v}",
+                        "nav_error": None,
+                        "stayed_on_route_host": True,
+                        "inventory": inv,
+                    }
+                )
+                + "\n"
+            )
 
 
 def _peak_mb() -> float:
@@ -191,16 +330,18 @@ def _peak_mb() -> float:
 # the command's own peak, written by the command's process as it exits: the kernel's maximum resident size of a child
 # (wait4) counts the pages it shared with this process between fork and exec, so a bench holding 5 GB saw every
 # command peak at 5 GB; VmHWM starts again at exec
-PEAK_AT_EXIT = ("import atexit, os, sys, runpy\n"
-                "def peak():\n"
-                "    try:\n"
-                "        hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
-                "        open(os.environ['JFI_BENCH_PEAK'], 'w').write(hwm)\n"
-                "    except (OSError, IndexError):\n"
-                "        pass\n"
-                "atexit.register(peak)\n"
-                "sys.argv[0] = 'jfi'\n"
-                "runpy.run_module('jfi.cli', run_name='__main__')\n")
+PEAK_AT_EXIT = (
+    "import atexit, os, sys, runpy\n"
+    "def peak():\n"
+    "    try:\n"
+    "        hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]\n"
+    "        open(os.environ['JFI_BENCH_PEAK'], 'w').write(hwm)\n"
+    "    except (OSError, IndexError):\n"
+    "        pass\n"
+    "atexit.register(peak)\n"
+    "sys.argv[0] = 'jfi'\n"
+    "runpy.run_module('jfi.cli', run_name='__main__')\n"
+)
 
 
 def command(argv: list[str], env: dict | None = None, stderr: list | None = None) -> tuple[float, float]:
@@ -209,8 +350,12 @@ def command(argv: list[str], env: dict | None = None, stderr: list | None = None
     with tempfile.TemporaryDirectory() as tmp:
         peak_file = Path(tmp) / "peak"
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", PEAK_AT_EXIT, *argv], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, env={**(env or os.environ), "JFI_BENCH_PEAK": str(peak_file)})
+        proc = subprocess.Popen(
+            [sys.executable, "-c", PEAK_AT_EXIT, *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**(env or os.environ), "JFI_BENCH_PEAK": str(peak_file)},
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -247,10 +392,20 @@ def judge_all(folder: Path) -> None:
         for n, line in enumerate(batch.read_text().splitlines()):
             uid = json.loads(line)["id"]
             no = n % 5 == 0
-            lines.append(json.dumps({"id": uid, "judgment": "no" if no else "yes", "confidence": "high",
-                                     "rationale": "Says where it goes.", "fix": "Name the destination." if no else "",
-                                     "needs_human": False, "drafted_by": "bench-judge"}))
-        batch.with_name(batch.name[:-len(".jsonl")] + ".judged.jsonl").write_text("\n".join(lines) + "\n")
+            lines.append(
+                json.dumps(
+                    {
+                        "id": uid,
+                        "judgment": "no" if no else "yes",
+                        "confidence": "high",
+                        "rationale": "Says where it goes.",
+                        "fix": "Name the destination." if no else "",
+                        "needs_human": False,
+                        "drafted_by": "bench-judge",
+                    }
+                )
+            )
+        batch.with_name(batch.name[: -len(".jsonl")] + ".judged.jsonl").write_text("\n".join(lines) + "\n")
 
 
 def write_manifest(inventory: Path, manifest: Path) -> None:
@@ -266,8 +421,16 @@ def write_manifest(inventory: Path, manifest: Path) -> None:
         fh.write("\n]}\n")
 
 
-STEPS = ("import", "build", "merge (nothing judged yet)", "sample (every batch came back judged)", "merge (judged)",
-         "worklist", "receipts", "sample (nothing changed)")
+STEPS = (
+    "import",
+    "build",
+    "merge (nothing judged yet)",
+    "sample (every batch came back judged)",
+    "merge (judged)",
+    "worklist",
+    "receipts",
+    "sample (nothing changed)",
+)
 # the workflow a user runs, each step the first after its inputs changed: what the reference scripts are measured on
 WORKFLOW = ("import", "build", "sample (every batch came back judged)", "merge (judged)")
 
@@ -275,10 +438,13 @@ WORKFLOW = ("import", "build", "sample (every batch came back judged)", "merge (
 def startup_s(repeat: int = 3) -> float:
     """The interpreter's start-up plus DuckDB's (import, connect, one query), as a process: what any command pays."""
     import statistics
+
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import duckdb; duckdb.connect().execute('SELECT 1').fetchall()"], check=True)
+        subprocess.run(
+            [sys.executable, "-c", "import duckdb; duckdb.connect().execute('SELECT 1').fetchall()"], check=True
+        )
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -301,8 +467,11 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
 
         def parse():
             con = duckdb.connect()
-            con.execute("SELECT count(*), sum(json_array_length(json, '$.inventory.links')) "
-                        "FROM read_ndjson_objects(?) AS t(json)", [path]).fetchall()
+            con.execute(
+                "SELECT count(*), sum(json_array_length(json, '$.inventory.links')) "
+                "FROM read_ndjson_objects(?) AS t(json)",
+                [path],
+            ).fetchall()
             con.close()
 
         shape = Store(sections=("audit",))  # only for the typed shape jfi reads: the timing covers DuckDB's read alone
@@ -311,9 +480,15 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
             shape.con.execute("CREATE OR REPLACE TABLE inventory AS SELECT * FROM audit_inventory_file(?)", [path])
             shape.con.execute("DROP TABLE inventory")
 
-        result = {"views": n, "mb": inventory.stat().st_size / 1e6, "parse_s": timed(parse, 2), "load_s": timed(load, 2),
-                  "startup_s": startup_s(),
-                  "memory_limit": env.get("JFI_MEMORY_LIMIT", "DuckDB's default (80% of RAM)"), "steps": {}}
+        result = {
+            "views": n,
+            "mb": inventory.stat().st_size / 1e6,
+            "parse_s": timed(parse, 2),
+            "load_s": timed(load, 2),
+            "startup_s": startup_s(),
+            "memory_limit": env.get("JFI_MEMORY_LIMIT", "DuckDB's default (80% of RAM)"),
+            "steps": {},
+        }
         shape.close()
         for step in steps:
             if step == "import":
@@ -334,8 +509,11 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
         return result
 
 
-def bench_audit(sizes: tuple[int, ...] = (1_000, 10_000, 30_000), large: int = 100_000,
-                large_limits: tuple[str, ...] = ("2GB", "4GB")) -> None:
+def bench_audit(
+    sizes: tuple[int, ...] = (1_000, 10_000, 30_000),
+    large: int = 100_000,
+    large_limits: tuple[str, ...] = ("2GB", "4GB"),
+) -> None:
     """Each size in a fresh process: every command after its baselines; then the large size under a DuckDB memory
     limit, the whole workflow (under the next limit when one is too low), with the growth from 10,000 views."""
     runs = [(n, None, STEPS) for n in sizes] + [(large, limit, WORKFLOW) for limit in large_limits if large]
@@ -344,33 +522,49 @@ def bench_audit(sizes: tuple[int, ...] = (1_000, 10_000, 30_000), large: int = 1
         if n in results:  # the large size already went through under a lower limit
             continue
         env = {**os.environ, **({"JFI_MEMORY_LIMIT": limit} if limit else {})}
-        done = subprocess.run([sys.executable, "-m", "jfi.bench", "--audit-once", str(n), "--steps", ",".join(steps)],
-                              env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "jfi.bench", "--audit-once", str(n), "--steps", ",".join(steps)],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         if done.returncode != 0:  # e.g. the memory limit too low for the size: a finding, not a crash of the bench
-            print(f"audit, {n:,} views, memory limit {limit or 'default'}: failed: "
-                  f"{(done.stderr.strip().splitlines() or ['?'])[-1][:300]}")
+            print(
+                f"audit, {n:,} views, memory limit {limit or 'default'}: failed: "
+                f"{(done.stderr.strip().splitlines() or ['?'])[-1][:300]}"
+            )
             continue
         r = json.loads(done.stdout.strip().splitlines()[-1])
         results[n] = r
-        print(f"audit, {r['views']:,} views ({r['mb']:.0f} MB inventory, {r.get('units', 0):,} units), memory limit "
-              f"{r['memory_limit']}; baselines: bare DuckDB parse {r['parse_s']:.2f} s, typed load {r['load_s']:.2f} s")
+        print(
+            f"audit, {r['views']:,} views ({r['mb']:.0f} MB inventory, {r.get('units', 0):,} units), memory limit "
+            f"{r['memory_limit']}; baselines: bare DuckDB parse {r['parse_s']:.2f} s, typed load {r['load_s']:.2f} s"
+        )
         print(f"  (start-up of the interpreter and DuckDB as a process: {r['startup_s']:.2f} s)")
         for step, (seconds, peak) in r["steps"].items():
-            print(f"  {step:<40} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
-                  f"{seconds / r['startup_s']:5.1f}x the start-up  peak {peak:6.0f} MB")
+            print(
+                f"  {step:<40} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
+                f"{seconds / r['startup_s']:5.1f}x the start-up  peak {peak:6.0f} MB"
+            )
         for step, times in r.get("profile", {}).items():
             ruled = sum(t for _, t in times)
-            print(f"  {step}: {ruled:.2f} s in the rulebook, slowest files: "
-                  + ", ".join(f"{name} {t:.2f} s" for name, t in times[:PROFILE_TOP]))
+            print(
+                f"  {step}: {ruled:.2f} s in the rulebook, slowest files: "
+                + ", ".join(f"{name} {t:.2f} s" for name, t in times[:PROFILE_TOP])
+            )
         if all(step in r["steps"] for step in WORKFLOW):
             total = sum(r["steps"][step][0] for step in WORKFLOW)
-            print(f"  whole workflow ({' + '.join(WORKFLOW)}): {total:.2f} s, peak "
-                  f"{max(r['steps'][step][1] for step in WORKFLOW):.0f} MB")
+            print(
+                f"  whole workflow ({' + '.join(WORKFLOW)}): {total:.2f} s, peak "
+                f"{max(r['steps'][step][1] for step in WORKFLOW):.0f} MB"
+            )
     if 10_000 in results and large in results:
         small, big = results[10_000]["steps"]["build"], results[large]["steps"]["build"]
-        print(f"growth 10,000 -> {large:,} views (x{large // 10_000}): build time x{big[0] / small[0]:.1f}, "
-              f"peak memory x{big[1] / small[1]:.1f} (the large size under JFI_MEMORY_LIMIT="
-              f"{results[large]['memory_limit']})")
+        print(
+            f"growth 10,000 -> {large:,} views (x{large // 10_000}): build time x{big[0] / small[0]:.1f}, "
+            f"peak memory x{big[1] / small[1]:.1f} (the large size under JFI_MEMORY_LIMIT="
+            f"{results[large]['memory_limit']})"
+        )
 
 
 def bench_fixed_cost(repeat: int = 3) -> None:
@@ -385,12 +579,15 @@ def bench_fixed_cost(repeat: int = 3) -> None:
             subprocess.run(argv, capture_output=True, check=False)
             times.append(time.perf_counter() - start)
         return statistics.median(times)
+
     example = Path(__file__).resolve().parent.parent / "corpus" / "example-project"
     bare = median_s([sys.executable, "-c", "pass"])
     version = median_s([sys.executable, "-m", "jfi.cli", "--version"])
     line = f"fixed cost: bare interpreter {bare:.2f} s; jfi --version {version:.2f} s ({version / bare:.1f}x)"
     if example.is_dir():
-        validate_s = median_s([sys.executable, "-m", "jfi.cli", "--project", str(example), "corpus", "validate", "--json"])
+        validate_s = median_s(
+            [sys.executable, "-m", "jfi.cli", "--project", str(example), "corpus", "validate", "--json"]
+        )
         line += f"; corpus validate on the 16-item example {validate_s:.2f} s ({validate_s / bare:.1f}x)"
     print(line)
 
@@ -404,7 +601,9 @@ def main() -> None:
     parser.add_argument("--audit-once", type=int, metavar="VIEWS", help=argparse.SUPPRESS)
     parser.add_argument("--steps", default=",".join(STEPS), help=argparse.SUPPRESS)
     parser.add_argument("--sizes", default="1000,10000,30000", help="Audit sizes in views (comma-separated).")
-    parser.add_argument("--large", type=int, default=100_000, help="The size built under JFI_MEMORY_LIMIT=2GB (0: none).")
+    parser.add_argument(
+        "--large", type=int, default=100_000, help="The size built under JFI_MEMORY_LIMIT=2GB (0: none)."
+    )
     args = parser.parse_args()
     if args.audit_once:
         print(json.dumps(audit_once(args.audit_once, tuple(args.steps.split(",")))))
@@ -436,8 +635,10 @@ def bench_corpus(profile: str, items: int, repeat: int) -> None:
 
         def scan():
             con = duckdb.connect()
-            con.execute("SELECT count(*), count(DISTINCT json_extract_string(j, '$.id')) FROM "
-                        "read_ndjson_objects(?) AS t(j)", [str(path)]).fetchall()
+            con.execute(
+                "SELECT count(*), count(DISTINCT json_extract_string(j, '$.id')) FROM read_ndjson_objects(?) AS t(j)",
+                [str(path)],
+            ).fetchall()
             con.close()
 
         project = CorpusProject.at(root, profile=profile)
@@ -451,8 +652,10 @@ def bench_corpus(profile: str, items: int, repeat: int) -> None:
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"corpus ({profile}): {items} items, {size_mb:.1f} MB")
         print(f"bare DuckDB scan (baseline): {scan_s:.3f} s")
-        print(f"jfi corpus validate:         {validate_s:.3f} s  "
-              f"({len(result['report']['errors'])} errors, exit {result['code']})")
+        print(
+            f"jfi corpus validate:         {validate_s:.3f} s  "
+            f"({len(result['report']['errors'])} errors, exit {result['code']})"
+        )
         print(f"ratio validate/scan:         {validate_s / scan_s:.2f}x  (aim: within 5x)")
         print(f"peak resident memory:        {peak_mb:.0f} MB")
 

@@ -1,4 +1,5 @@
 """Finding and starting Chromium for Playwright: its own browser first, then JFI_CHROMIUM, then Debian's."""
+
 from __future__ import annotations
 
 import os
@@ -12,11 +13,21 @@ from .errors import JfiError
 
 DEBIAN_CHROMIUM = "/usr/lib/chromium/chromium"
 # Quiet, closed-network-friendly flags: no background traffic, no sandbox (containers run as root).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
-                 "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"]
-INSTALL_HINT = ("install one with `python -m playwright install chromium`, or on Debian `apt-get install -y chromium`, "
-                "or point JFI_CHROMIUM at a Chromium executable")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+]
+INSTALL_HINT = (
+    "install one with `python -m playwright install chromium`, or on Debian `apt-get install -y chromium`, "
+    "or point JFI_CHROMIUM at a Chromium executable"
+)
 
 
 def playwright_chromium() -> str | None:

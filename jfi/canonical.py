@@ -1,4 +1,5 @@
 """Content digests: canonical JSON (keys sorted recursively, no spaces, UTF-8) hashed as sha256:<hex>."""
+
 from __future__ import annotations
 
 import hashlib

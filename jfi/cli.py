@@ -3,6 +3,7 @@
 Exit codes everywhere: 0 ok or complete, 1 nothing to do or goals not yet met, 2 refused or invalid
 input (nothing written), 3 usage error.
 """
+
 from __future__ import annotations
 
 import functools
@@ -17,10 +18,10 @@ from typing import Optional
 
 import typer
 
-from .version import __version__
 from .errors import JfiError
 from .jsonl import forget_hashes
 from .output import Shown, dumps, err
+from .version import __version__
 
 try:  # usage errors exit 3, not click's 2, so that 2 always means "refused input"
     from typer._click.exceptions import UsageError as _UsageError
@@ -28,19 +29,38 @@ except ImportError:  # pragma: no cover - older typer uses click itself
     from click.exceptions import UsageError as _UsageError
 _UsageError.exit_code = 3
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  help="jfi: JSONL sources of truth, versioned SQL rules in DuckDB, exports back out.")
-corpus_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                         help="The functional-images corpus: validate, review rounds, second passes, images, exports.")
-second_pass_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                              help="Blind second passes: hand out items without answers, then take the answers in.")
-audit_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                        help="Content-judgment audits: capture pages, build judgment units, judge, merge, ratify.")
-review_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                         help="The review loop: pinned task bundles out, signed decisions back into the ledger.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="jfi: JSONL sources of truth, versioned SQL rules in DuckDB, exports back out.",
+)
+corpus_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="The functional-images corpus: validate, review rounds, second passes, images, exports.",
+)
+second_pass_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Blind second passes: hand out items without answers, then take the answers in.",
+)
+audit_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Content-judgment audits: capture pages, build judgment units, judge, merge, ratify.",
+)
+review_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="The review loop: pinned task bundles out, signed decisions back into the ledger.",
+)
 audit_app.add_typer(review_app, name="review")
-verify_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
-                         help="Verification checkpoints: artifact versions, claims, spatial measurement, the completion gate.")
+verify_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Verification checkpoints: artifact versions, claims, spatial measurement, the completion gate.",
+)
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(verify_app, name="verify")
 app.add_typer(audit_app, name="audit")
@@ -76,32 +96,47 @@ NEXT_STEPS = {
     "corpus_apply_review": "`jfi corpus validate` for the coverage report",
     "corpus_target": "`jfi corpus validate` reports progress toward the new goal",
     "second_pass_extract": "hand the round's second-pass input to a second reviewer; their answers go in "
-                           "rounds/round-NN-second-pass.jsonl, then `jfi corpus second-pass apply --round N`",
-    "corpus_export": lambda a: {"csv": "open the CSVs or corpus.xlsx in {out}", "jsonl": "read the JSONL files in {out}",
-                                "parquet": "read the Parquet files in {out} (pyarrow, DuckDB, pandas)"}.get(
+    "rounds/round-NN-second-pass.jsonl, then `jfi corpus second-pass apply --round N`",
+    "corpus_export": lambda a: {
+        "csv": "open the CSVs or corpus.xlsx in {out}",
+        "jsonl": "read the JSONL files in {out}",
+        "parquet": "read the Parquet files in {out} (pyarrow, DuckDB, pandas)",
+    }.get(
         getattr(a.get("fmt"), "value", a.get("fmt")),
-        "open the CSVs or corpus.xlsx in {out}, or {out}/jfi.duckdb in any DuckDB client (Python: duckdb.connect)"),
-    "audit_inventory": lambda a: ("capture the other slices, then `jfi audit combine SLICE... --out DIR`"
-                                  if a.get("shard") else "`jfi audit build --inventory {out}`"),
+        "open the CSVs or corpus.xlsx in {out}, or {out}/jfi.duckdb in any DuckDB client (Python: duckdb.connect)",
+    ),
+    "audit_inventory": lambda a: (
+        "capture the other slices, then `jfi audit combine SLICE... --out DIR`"
+        if a.get("shard")
+        else "`jfi audit build --inventory {out}`"
+    ),
     "audit_import_inventory": "`jfi audit build --inventory {out}`",
     "audit_build": "`jfi audit judge-kit --inventory {inventory}`, then return judged batches to batches/",
     "audit_judge": "`jfi audit sample --inventory {inventory}` picks the rows to spot-check",
     "audit_judge_kit": "hand each kit to a judge; put each returned *.judged.jsonl in {inventory}/batches/, then "
-                       "`jfi audit merge --inventory {inventory}`",
+    "`jfi audit merge --inventory {inventory}`",
     "audit_sample": "spot-check the sampled rows into spot-checks.jsonl, then `jfi audit merge --inventory {inventory}`",
-    "audit_merge": lambda a: "`jfi audit worklist --inventory {inventory}` and `jfi audit report --inventory {inventory}`; "
-                   "ratifiers read " + ("draft-judgments.xlsx" if (Path(a["inventory"]) / "draft-judgments.xlsx").is_file()
-                                        else "report.html (the rows are too many for a workbook)"),
+    "audit_merge": lambda a: (
+        "`jfi audit worklist --inventory {inventory}` and `jfi audit report --inventory {inventory}`; "
+        "ratifiers read "
+        + (
+            "draft-judgments.xlsx"
+            if (Path(a["inventory"]) / "draft-judgments.xlsx").is_file()
+            else "report.html (the rows are too many for a workbook)"
+        )
+    ),
     "audit_worklist": "settle families with `jfi audit rule --inventory {inventory} --family FAM-…`, or hand rows out "
-                      "with `jfi audit review export`",
+    "with `jfi audit review export`",
     "audit_rule": "`jfi audit merge --inventory {inventory}` to see the rows ratified, then `jfi audit report`",
     "audit_report": "open {inventory}/report.html in a browser",
     "audit_receipts": "file the receipts' findings; `jfi audit export --inventory {inventory}` for analysts",
-    "audit_export": lambda a: ("`jfi audit gate --inventory {inventory}` gates a CI job on the same results"
-                               if getattr(a.get("fmt"), "value", "duckdb") != "duckdb" else
-                               "open audit.duckdb in any DuckDB client, or `jfi query --inventory {inventory}`"),
+    "audit_export": lambda a: (
+        "`jfi audit gate --inventory {inventory}` gates a CI job on the same results"
+        if getattr(a.get("fmt"), "value", "duckdb") != "duckdb"
+        else "open audit.duckdb in any DuckDB client, or `jfi query --inventory {inventory}`"
+    ),
     "review_export": "fill review-tasks.xlsx (or .csv, or return-template.json) in {out} (in each part folder when "
-                     "split), then `jfi audit review apply` (each part on its own)",
+    "split), then `jfi audit review apply` (each part on its own)",
     "review_apply": "`jfi audit merge --inventory {inventory}`, then `jfi audit report --inventory {inventory}`",
     "verify_snapshot": "`jfi verify checkpoint --screenshot PNG`",
     "verify_checkpoint": "`jfi verify import CLAIMS` (measurements and an external verifier's verdicts), then `jfi verify gate`",
@@ -125,6 +160,7 @@ def _say_next(fn, kwargs: dict, code: int) -> None:
 def guarded(fn):
     """Turn a refused operation into its message on stderr and its exit status; never a traceback. A command that
     went through ends by saying what to do next."""
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         streams = sys.stdout, sys.stderr
@@ -136,6 +172,7 @@ def guarded(fn):
             sys.stdout.flush()
             sys.stderr.flush()
             sys.stdout, sys.stderr = streams
+
     return wrapper
 
 
@@ -168,9 +205,11 @@ def _run(fn, args, kwargs):
             raise
         if isinstance(e, duckdb.OutOfMemoryException):  # the limit, not the input: say which limit and how to raise it
             limit = os.environ.get("JFI_MEMORY_LIMIT")
-            err(f"out_of_memory: DuckDB needed more memory than {'JFI_MEMORY_LIMIT=' + limit if limit else 'it may use'} "
+            err(
+                f"out_of_memory: DuckDB needed more memory than {'JFI_MEMORY_LIMIT=' + limit if limit else 'it may use'} "
                 f"and could not spill the rest to disk; nothing was written (raise JFI_MEMORY_LIMIT, e.g. 4GB, or free "
-                f"memory) ({str(e).splitlines()[0][:200]})")
+                f"memory) ({str(e).splitlines()[0][:200]})"
+            )
             raise typer.Exit(2)
         # input DuckDB could not take (rules read it line by line, so this is rare)
         err(f"data_error: {str(e).splitlines()[0][:300]}")
@@ -198,29 +237,39 @@ def _version(value: bool):
 
 
 @app.callback()
-def _root(ctx: typer.Context,
-          project: Path = typer.Option(Path("."), "--project", "-C", help="Project directory (default: current)."),
-          version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")):
+def _root(
+    ctx: typer.Context,
+    project: Path = typer.Option(Path("."), "--project", "-C", help="Project directory (default: current)."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+):
     ctx.obj = {"project": project}
 
 
-def _project(ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None,
-             profile: Optional[str] = None):
+def _project(
+    ctx: typer.Context, corpus: Optional[Path] = None, rounds: Optional[Path] = None, profile: Optional[str] = None
+):
     """The corpus project at --project; a folder that is not one is refused (no_project), never created."""
     from .corpus.project import CorpusProject
+
     return CorpusProject.at(ctx.obj["project"], corpus, rounds, profile).require()
 
 
-PROFILE_HELP = "Corpus profile: round-v1, round-v2 or harvest (default: corpus/profile.txt, else the first record's keys)."
+PROFILE_HELP = (
+    "Corpus profile: round-v1, round-v2 or harvest (default: corpus/profile.txt, else the first record's keys)."
+)
 
 
 @corpus_app.command("init")
 @guarded
-def corpus_init(ctx: typer.Context,
-                target: Optional[int] = typer.Option(None, "--target", help="Write this goal N to corpus/target.txt."),
-                profile: Optional[str] = typer.Option(None, "--profile", help="Write this profile to corpus/profile.txt "
-                                                      "(round-v1, round-v2 or harvest).")):
+def corpus_init(
+    ctx: typer.Context,
+    target: Optional[int] = typer.Option(None, "--target", help="Write this goal N to corpus/target.txt."),
+    profile: Optional[str] = typer.Option(
+        None, "--profile", help="Write this profile to corpus/profile.txt (round-v1, round-v2 or harvest)."
+    ),
+):
     """Create a corpus project: corpus/functional-images.jsonl (empty), rounds/ (review/ for harvest), the goal and
     the profile when given.
 
@@ -229,13 +278,16 @@ def corpus_init(ctx: typer.Context,
     Example: jfi --project my-corpus corpus init --target 100 --profile round-v2
     """
     from .corpus.project import CorpusProject
+
     return CorpusProject.at(ctx.obj["project"], profile=profile).init(target)
 
 
 @corpus_app.command("profile")
 @guarded
-def corpus_profile(ctx: typer.Context,
-                   name: Optional[str] = typer.Argument(None, help="round-v1, round-v2 or harvest; omit to print it.")):
+def corpus_profile(
+    ctx: typer.Context,
+    name: Optional[str] = typer.Argument(None, help="round-v1, round-v2 or harvest; omit to print it."),
+):
     """Print the project's profile, or set it in corpus/profile.txt (the data must be in that profile's shape).
 
     Exit 1 when the profile is already the one asked for.
@@ -243,6 +295,7 @@ def corpus_profile(ctx: typer.Context,
     Example: jfi --project my-corpus corpus profile harvest
     """
     from .corpus.project import CorpusProject
+
     project = _project(ctx)
     if name is None:
         print(project.profile)
@@ -252,12 +305,16 @@ def corpus_profile(ctx: typer.Context,
 
 @corpus_app.command("validate")
 @guarded
-def corpus_validate(ctx: typer.Context,
-                    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-                    target: Optional[int] = typer.Option(None, "--target", help="Goal N (default: corpus/target.txt, else 250)."),
-                    corpus: Optional[Path] = typer.Option(None, "--corpus", help="Corpus file (default: corpus/functional-images.jsonl)."),
-                    rounds: Optional[Path] = typer.Option(None, "--rounds", help="Rounds folder (default: rounds/)."),
-                    profile: Optional[str] = typer.Option(None, "--profile", help=PROFILE_HELP)):
+def corpus_validate(
+    ctx: typer.Context,
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    target: Optional[int] = typer.Option(None, "--target", help="Goal N (default: corpus/target.txt, else 250)."),
+    corpus: Optional[Path] = typer.Option(
+        None, "--corpus", help="Corpus file (default: corpus/functional-images.jsonl)."
+    ),
+    rounds: Optional[Path] = typer.Option(None, "--rounds", help="Rounds folder (default: rounds/)."),
+    profile: Optional[str] = typer.Option(None, "--profile", help=PROFILE_HELP),
+):
     """Check every item and round file (harvest: review batch) and report progress toward the acceptance criteria
     (harvest: the coverage report).
 
@@ -267,6 +324,7 @@ def corpus_validate(ctx: typer.Context,
     Example: jfi --project my-corpus corpus validate --target 100
     """
     from .corpus import validate
+
     project = _project(ctx, corpus, rounds, profile)
     result, code = validate.report(project, project.resolve_goal(target))
     for e in result["errors"]:
@@ -280,6 +338,7 @@ def corpus_validate(ctx: typer.Context,
 
 def _located(v: dict) -> str:
     from .errors import format_location
+
     return format_location(v.get("source"), v.get("line"), v.get("field"), v["code"], v["message"])
 
 
@@ -291,28 +350,34 @@ def corpus_target(ctx: typer.Context, n: int = typer.Argument(..., help="The acc
     Example: jfi corpus target 100
     """
     from .corpus import target
+
     return target.write(_project(ctx), n)
 
 
 @corpus_app.command("apply-verdicts")
 @guarded
-def corpus_apply_verdicts(ctx: typer.Context,
-                          round_no: int = typer.Option(..., "--round", min=1, max=999, help="Review round number (1 to 999)."),
-                          dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+def corpus_apply_verdicts(
+    ctx: typer.Context,
+    round_no: int = typer.Option(..., "--round", min=1, max=999, help="Review round number (1 to 999)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing."),
+):
     """Apply a review round's verdicts to item statuses (accept, revise, reject), all or nothing.
 
     Example: jfi corpus apply-verdicts --round 1 --dry-run
     """
     from .corpus import verdicts
+
     return verdicts.apply(_project(ctx), round_no, dry_run=dry_run)
 
 
 @corpus_app.command("migrate")
 @guarded
-def corpus_migrate(ctx: typer.Context,
-                   to: str = typer.Option(..., "--to", help="round-v2 or harvest."),
-                   sector: Optional[str] = typer.Option(None, "--sector", help="harvest: the sector of every item."),
-                   dry_run: bool = typer.Option(False, "--dry-run", help="Check the migration; write nothing.")):
+def corpus_migrate(
+    ctx: typer.Context,
+    to: str = typer.Option(..., "--to", help="round-v2 or harvest."),
+    sector: Optional[str] = typer.Option(None, "--sector", help="harvest: the sector of every item."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the migration; write nothing."),
+):
     """Rewrite the corpus in a later profile's shape and record the profile, all or nothing.
 
     To round-v2, every item gains accessible_name and accessible_name_source as blanks to fill (validate then lists
@@ -323,14 +388,19 @@ def corpus_migrate(ctx: typer.Context,
     Example: jfi corpus migrate --to round-v2
     """
     from .corpus import migrate
+
     return migrate.migrate(_project(ctx), to, sector=sector, dry_run=dry_run)
 
 
 @corpus_app.command("apply-review")
 @guarded
-def corpus_apply_review(ctx: typer.Context,
-                        batch: int = typer.Option(..., "--batch", min=1, max=999, help="Review batch number NN of review/batch-NN.jsonl (1 to 999)."),
-                        dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+def corpus_apply_review(
+    ctx: typer.Context,
+    batch: int = typer.Option(
+        ..., "--batch", min=1, max=999, help="Review batch number NN of review/batch-NN.jsonl (1 to 999)."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing."),
+):
     """harvest: apply a review batch's verdicts, all or nothing: keep with a good alt becomes ready, anything else
     dropped; the reason, alt quality and any sub-type correction are copied into the item.
 
@@ -339,13 +409,19 @@ def corpus_apply_review(ctx: typer.Context,
     Example: jfi corpus apply-review --batch 3 --dry-run
     """
     from .corpus import review_batches
+
     return review_batches.apply(_project(ctx), batch, dry_run=dry_run)
 
 
 @second_pass_app.command("extract")
 @guarded
-def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
-                        replace: bool = typer.Option(False, "--replace", help="Replace the round's input file (never once it has answers).")):
+def second_pass_extract(
+    ctx: typer.Context,
+    round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
+    replace: bool = typer.Option(
+        False, "--replace", help="Replace the round's input file (never once it has answers)."
+    ),
+):
     """Write rounds/round-NN-second-pass-input.jsonl: the items owing a blind pass, without answers.
 
     Exit 1 when no item owes a second pass; 2 when the round already handed out items (without --replace)
@@ -354,85 +430,142 @@ def second_pass_extract(ctx: typer.Context, round_no: int = typer.Option(..., "-
     Example: jfi corpus second-pass extract --round 2
     """
     from .corpus import second_pass
+
     return second_pass.extract(_project(ctx), round_no, replace=replace)
 
 
 @second_pass_app.command("apply")
 @guarded
-def second_pass_apply(ctx: typer.Context,
-                      round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
-                      dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing.")):
+def second_pass_apply(
+    ctx: typer.Context,
+    round_no: int = typer.Option(..., "--round", min=1, max=999, help="Round number (1 to 999)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Report what would change; write nothing."),
+):
     """Append the answers in rounds/round-NN-second-pass.jsonl as pass-b, all or nothing.
 
     Example: jfi corpus second-pass apply --round 2
     """
     from .corpus import second_pass
+
     return second_pass.apply(_project(ctx), round_no, dry_run=dry_run)
 
 
 @corpus_app.command("fetch-images")
 @guarded
-def corpus_fetch_images(ctx: typer.Context,
-                        dry_run: bool = typer.Option(False, "--dry-run", help="List what would be fetched; write nothing."),
-                        verify: bool = typer.Option(False, "--verify", help="Re-hash every referenced copy instead.")):
+def corpus_fetch_images(
+    ctx: typer.Context,
+    dry_run: bool = typer.Option(False, "--dry-run", help="List what would be fetched; write nothing."),
+    verify: bool = typer.Option(False, "--verify", help="Re-hash every referenced copy instead."),
+):
     """Archive image_url into corpus/images/<id>.<ext> and record image_file and image_sha256.
 
     Example: jfi corpus fetch-images --verify
     """
     from .corpus import images
+
     project = _project(ctx)
     return images.verify(project) if verify else images.fetch(project, dry_run=dry_run)
 
 
 @corpus_app.command("export")
 @guarded
-def corpus_export(ctx: typer.Context,
-                  fmt: ExportFormat = typer.Option(ExportFormat.all, "--format", help="csv, jsonl, parquet, or all."),
-                  out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/exports)."),
-                  target: Optional[int] = typer.Option(None, "--target", help="Goal N for the criteria.")):
+def corpus_export(
+    ctx: typer.Context,
+    fmt: ExportFormat = typer.Option(ExportFormat.all, "--format", help="csv, jsonl, parquet, or all."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: <project>/exports)."),
+    target: Optional[int] = typer.Option(None, "--target", help="Goal N for the criteria."),
+):
     """Export items, criteria and concentration (CSV is formula-safe) and the jfi.duckdb store.
 
     Example: jfi corpus export --format csv --out exports
     """
     from .corpus import export
+
     project = _project(ctx)
     return export.run(project, out or project.root / "exports", fmt.value, project.resolve_goal(target))
 
 
 @audit_app.command("inventory")
 @guarded
-def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to capture (after the views file)."),
-                    urls_file: Optional[Path] = typer.Option(None, "--urls-file", help="Views: id,product,url[,settle_ms] | id<TAB>url | url."),
-                    sitemap: Optional[str] = typer.Option(None, "--sitemap", help="Views from a sitemap: a file, an http(s) URL, or a path in the --serve folder (an index is followed)."),
-                    include: Optional[list[str]] = typer.Option(None, "--include", help="Sitemap: keep pages whose path matches this glob (repeatable), e.g. '/guide/*'."),
-                    exclude: Optional[list[str]] = typer.Option(None, "--exclude", help="Sitemap: drop pages whose path matches this glob (repeatable)."),
-                    max_views: Optional[int] = typer.Option(None, "--max-views", min=1, max=1_000_000, help="Sitemap: keep the first N pages."),
-                    out: Path = typer.Option(..., "--out", help="Folder for inventory.jsonl, inventory-run.json, screenshots/."),
-                    settle: int = typer.Option(2600, "--settle", min=0, help="Milliseconds to wait after load."),
-                    viewport: Optional[list[str]] = typer.Option(None, "--viewport", help="WIDTHxHEIGHT; repeat it to capture each view at several (default: [capture] viewports in --out's audit.toml, else 1440x900)."),
-                    only: Optional[str] = typer.Option(None, "--only", help="Capture only these view ids (comma-separated)."),
-                    product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
-                    engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
-                    no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
-                    no_axe: bool = typer.Option(False, "--no-axe", help="Do not check the views with axe-core."),
-                    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Views captured at once (default: three per core, at most 8)."),
-                    serve: Optional[Path] = typer.Option(None, "--serve", help="Serve this folder to the browser under --origin (no server, no port) and resolve /paths against it."),
-                    origin: Optional[str] = typer.Option(None, "--origin", help="Origin a served folder appears under (default http://127.0.0.1:8766)."),
-                    port: Optional[int] = typer.Option(None, "--port", min=1, max=65535, help="Short for --origin http://127.0.0.1:PORT (nothing listens on it)."),
-                    base_url: Optional[str] = typer.Option(None, "--base-url", help="Origin that /paths in the views file resolve against."),
-                    nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
-                    view_budget: Optional[float] = typer.Option(None, "--view-budget", min=1, help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s)."),
-                    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out."),
-                    shard: Optional[str] = typer.Option(None, "--shard", help="K/N: capture only slice K of N (every N-th view); join the slices with `jfi audit combine`."),
-                    cluster: Optional[str] = typer.Option(None, "--cluster", help="Capture on a Dask distributed cluster: a scheduler address (tcp://host:8786) or local:N (N worker processes here), each worker with its own Chromium.")):
+def audit_inventory(
+    urls: list[str] = typer.Argument(None, help="http(s) URLs to capture (after the views file)."),
+    urls_file: Optional[Path] = typer.Option(
+        None, "--urls-file", help="Views: id,product,url[,settle_ms] | id<TAB>url | url."
+    ),
+    sitemap: Optional[str] = typer.Option(
+        None,
+        "--sitemap",
+        help="Views from a sitemap: a file, an http(s) URL, or a path in the --serve folder (an index is followed).",
+    ),
+    include: Optional[list[str]] = typer.Option(
+        None, "--include", help="Sitemap: keep pages whose path matches this glob (repeatable), e.g. '/guide/*'."
+    ),
+    exclude: Optional[list[str]] = typer.Option(
+        None, "--exclude", help="Sitemap: drop pages whose path matches this glob (repeatable)."
+    ),
+    max_views: Optional[int] = typer.Option(
+        None, "--max-views", min=1, max=1_000_000, help="Sitemap: keep the first N pages."
+    ),
+    out: Path = typer.Option(..., "--out", help="Folder for inventory.jsonl, inventory-run.json, screenshots/."),
+    settle: int = typer.Option(2600, "--settle", min=0, help="Milliseconds to wait after load."),
+    viewport: Optional[list[str]] = typer.Option(
+        None,
+        "--viewport",
+        help="WIDTHxHEIGHT; repeat it to capture each view at several "
+        "(default: [capture] viewports in --out's audit.toml, else 1440x900).",
+    ),
+    only: Optional[str] = typer.Option(None, "--only", help="Capture only these view ids (comma-separated)."),
+    product: Optional[str] = typer.Option(None, "--product", help="Capture only this product's views."),
+    engagement: Optional[str] = typer.Option(None, "--engagement", help="Engagement label for the run header."),
+    no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
+    no_axe: bool = typer.Option(False, "--no-axe", help="Do not check the views with axe-core."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, help="Views captured at once (default: three per core, at most 8)."
+    ),
+    serve: Optional[Path] = typer.Option(
+        None,
+        "--serve",
+        help="Serve this folder to the browser under --origin (no server, no port) and resolve /paths against it.",
+    ),
+    origin: Optional[str] = typer.Option(
+        None, "--origin", help="Origin a served folder appears under (default http://127.0.0.1:8766)."
+    ),
+    port: Optional[int] = typer.Option(
+        None, "--port", min=1, max=65535, help="Short for --origin http://127.0.0.1:PORT (nothing listens on it)."
+    ),
+    base_url: Optional[str] = typer.Option(
+        None, "--base-url", help="Origin that /paths in the views file resolve against."
+    ),
+    nav_timeout: int = typer.Option(30000, "--nav-timeout", min=100, help="Navigation time budget per view, ms."),
+    view_budget: Optional[float] = typer.Option(
+        None,
+        "--view-budget",
+        min=1,
+        help="Seconds one view may take in all (default: navigation + 8 s idle + settle + 30 s).",
+    ),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out."),
+    shard: Optional[str] = typer.Option(
+        None,
+        "--shard",
+        help="K/N: capture only slice K of N (every N-th view); join the slices with `jfi audit combine`.",
+    ),
+    cluster: Optional[str] = typer.Option(
+        None,
+        "--cluster",
+        help="Capture on a Dask distributed cluster: a scheduler address (tcp://host:8786) or local:N "
+        "(N worker processes here), each worker with its own Chromium.",
+    ),
+):
     """Capture each view read-only in Chromium: title, headings, links, images, fields, navigation.
 
     Exit 0 when every view was inventoried, 1 when some have only environment notes, 2 on invalid input.
 
     Example: jfi audit inventory --urls-file views.txt --out audits/2026-12 --settle 800
     """
-    from .capture import browse, capture, views as views_mod
+    from .capture import browse, capture
+    from .capture import views as views_mod
     from .capture.routing import DEFAULT_ORIGIN, FolderSite
+
     sizes = browse.viewports_of(viewport, out / "audit.toml")
     axe_options = browse.axe_of(no_axe, out / "audit.toml")
     if origin is not None and port is not None:
@@ -452,57 +585,88 @@ def audit_inventory(urls: list[str] = typer.Argument(None, help="http(s) URLs to
     extra = None
     if sitemap:
         from .capture import sitemap as sitemap_mod
-        extra = sitemap_mod.views(sitemap, site=site, include=include, exclude=exclude, max_views=max_views,
-                                  settle_ms=settle)
-    selected = views_mod.parse(urls_file, list(urls or []), settle_ms=settle, base=site.origin if site else base_url,
-                               only=only.split(",") if only else None, product=product, extra=extra)
-    opts = browse.Options(viewports=sizes, axe=axe_options, workers=workers or browse.default_workers(),
-                           screenshots=not no_screenshots, nav_timeout_ms=nav_timeout, engagement=engagement,
-                           urls_source=str(urls_file) if urls_file else sitemap or "argv", view_budget_s=view_budget, site=site)
+
+        extra = sitemap_mod.views(
+            sitemap, site=site, include=include, exclude=exclude, max_views=max_views, settle_ms=settle
+        )
+    selected = views_mod.parse(
+        urls_file,
+        list(urls or []),
+        settle_ms=settle,
+        base=site.origin if site else base_url,
+        only=only.split(",") if only else None,
+        product=product,
+        extra=extra,
+    )
+    opts = browse.Options(
+        viewports=sizes,
+        axe=axe_options,
+        workers=workers or browse.default_workers(),
+        screenshots=not no_screenshots,
+        nav_timeout_ms=nav_timeout,
+        engagement=engagement,
+        urls_source=str(urls_file) if urls_file else sitemap or "argv",
+        view_budget_s=view_budget,
+        site=site,
+    )
     sliced = None
     if shard is not None:
         from .capture.shards import parse_shard, slice_of
+
         selected, sliced = slice_of(selected, *parse_shard(shard))
     return capture.run(selected, out, opts, replace=replace, shard=sliced, cluster=cluster)
 
 
 @audit_app.command("combine")
 @guarded
-def audit_combine(shards: list[Path] = typer.Argument(..., help="The slice folders of one sharded capture."),
-                  out: Path = typer.Option(..., "--out", help="The audit folder to write."),
-                  replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out.")):
+def audit_combine(
+    shards: list[Path] = typer.Argument(..., help="The slice folders of one sharded capture."),
+    out: Path = typer.Option(..., "--out", help="The audit folder to write."),
+    replace: bool = typer.Option(False, "--replace", help="Overwrite a capture already in --out."),
+):
     """Join the slices of a `--shard K/N` capture into one audit folder: inventory.jsonl in the views file's order
     and the screenshots, as one run writes them. Refuses overlapping, missing, incomplete or foreign slices.
 
     Example: jfi audit combine shard-1 shard-2 --out audits/2026-12
     """
     from .capture.shards import combine
+
     return combine(shards, out, replace=replace)
 
 
 @audit_app.command("import-inventory")
 @guarded
-def audit_import_inventory(manifest: Path = typer.Argument(..., help="A content-inventory/v1 inventory-run.json."),
-                           out: Path = typer.Option(..., "--out", help="Folder to write inventory.jsonl into."),
-                           replace: bool = typer.Option(False, "--replace", help="Replace an audit already in --out (what was derived from it goes too).")):
+def audit_import_inventory(
+    manifest: Path = typer.Argument(..., help="A content-inventory/v1 inventory-run.json."),
+    out: Path = typer.Option(..., "--out", help="Folder to write inventory.jsonl into."),
+    replace: bool = typer.Option(
+        False, "--replace", help="Replace an audit already in --out (what was derived from it goes too)."
+    ),
+):
     """Read a content-inventory/v1 manifest made elsewhere into an audit folder.
 
     Example: jfi audit import-inventory old/inventory-run.json --out audits/imported
     """
     from .capture import import_inventory
+
     return import_inventory.run(manifest, out, replace=replace)
 
 
 @audit_app.command("build")
 @guarded
-def audit_build(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (holds inventory.jsonl)."),
-                batch: int = typer.Option(90, "--batch", min=1, max=100_000, help="Most units per judge batch file (1 to 100,000).")):
+def audit_build(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder (holds inventory.jsonl)."),
+    batch: int = typer.Option(
+        90, "--batch", min=1, max=100_000, help="Most units per judge batch file (1 to 100,000)."
+    ),
+):
     """Build judgment units (deduplicated across views, with flags), the 3.2.3 navigation check and judge batches.
 
     Example: jfi audit build --inventory audits/2026-12 --batch 90
     """
     from .audit import build
     from .audit.folder import AuditFolder
+
     return build.run(AuditFolder(inventory), batch)
 
 
@@ -513,20 +677,37 @@ class Role(str, Enum):
 
 @audit_app.command("judge")
 @guarded
-def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The audit folder (judge-kit/ written)."),
-                endpoint: str = typer.Option(..., "--endpoint", help="An OpenAI-compatible API base URL (…/v1) or its /chat/completions URL."),
-                model: Optional[str] = typer.Option(None, "--model", help="The model id to ask for (the drafting judge)."),
-                api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="The environment variable holding the API key (none for a local server)."),
-                batch: Optional[list[str]] = typer.Option(None, "--batch", help="Only this batch (repeatable; its name without .jsonl)."),
-                jobs: int = typer.Option(4, "--jobs", min=1, max=64, help="Requests under way at once (1 to 64)."),
-                timeout: float = typer.Option(120.0, "--timeout", min=1, max=3600, help="Seconds one request may take."),
-                retries: int = typer.Option(4, "--retries", min=0, max=20, help="Retries on 429, 5xx and dropped connections."),
-                temperature: float = typer.Option(0.0, "--temperature", min=0, max=2, help="Sampling temperature."),
-                dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
-                no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer."),
-                images: bool = typer.Option(False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images."),
-                second_reader: Optional[str] = typer.Option(None, "--second-reader", help="Instead: have this model read the spot-check sample into spot-checks.jsonl."),
-                role: Role = typer.Option(Role.drafter, "--role", help="drafter (judged files in batches/, merged as drafts) or detector (in detector/<model>/: pre-sorting only, never a draft of record).")):
+def audit_judge(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder (judge-kit/ written)."),
+    endpoint: str = typer.Option(
+        ..., "--endpoint", help="An OpenAI-compatible API base URL (…/v1) or its /chat/completions URL."
+    ),
+    model: Optional[str] = typer.Option(None, "--model", help="The model id to ask for (the drafting judge)."),
+    api_key_env: Optional[str] = typer.Option(
+        None, "--api-key-env", help="The environment variable holding the API key (none for a local server)."
+    ),
+    batch: Optional[list[str]] = typer.Option(
+        None, "--batch", help="Only this batch (repeatable; its name without .jsonl)."
+    ),
+    jobs: int = typer.Option(4, "--jobs", min=1, max=64, help="Requests under way at once (1 to 64)."),
+    timeout: float = typer.Option(120.0, "--timeout", min=1, max=3600, help="Seconds one request may take."),
+    retries: int = typer.Option(4, "--retries", min=0, max=20, help="Retries on 429, 5xx and dropped connections."),
+    temperature: float = typer.Option(0.0, "--temperature", min=0, max=2, help="Sampling temperature."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the requests; send nothing."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Ask again even when judge-cache/ holds the answer."),
+    images: bool = typer.Option(
+        False, "--images", help="Send each image row's crop (from judge-kit --images) to a model that reads images."
+    ),
+    second_reader: Optional[str] = typer.Option(
+        None, "--second-reader", help="Instead: have this model read the spot-check sample into spot-checks.jsonl."
+    ),
+    role: Role = typer.Option(
+        Role.drafter,
+        "--role",
+        help="drafter (judged files in batches/, merged as drafts) or detector "
+        "(in detector/<model>/: pre-sorting only, never a draft of record).",
+    ),
+):
     """Draft judgments with a model: each batch without a judged file is sent with its kit (rubric, instructions,
     product note, batch) and written as batches/<batch>.judged.jsonl only when every line keeps the contract.
 
@@ -534,23 +715,45 @@ def audit_judge(inventory: Path = typer.Option(..., "--inventory", help="The aud
     """
     from .audit.folder import AuditFolder
     from .judge.run import judge
+
     if (model is None) == (second_reader is None):
-        raise JfiError("usage", "name the drafting judge with --model, or the second reader with --second-reader "
-                       "(one of them)", exit_code=3)
+        raise JfiError(
+            "usage",
+            "name the drafting judge with --model, or the second reader with --second-reader (one of them)",
+            exit_code=3,
+        )
     folder = AuditFolder(inventory)
     out = None
     if role is Role.detector and model is not None:  # a local detector's lines never reach batches/, so never a draft
         import re as _re
+
         out = folder.root / "detector" / _re.sub(r"[^A-Za-z0-9._-]+", "_", model)
-    return judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env, only=batch, jobs=jobs, out=out,
-                 timeout_s=timeout, retries=retries, temperature=temperature, dry_run=dry_run, use_cache=not no_cache,
-                 images=images, second_reader=second_reader)
+    return judge(
+        folder.root,
+        endpoint=endpoint,
+        model=model,
+        api_key_env=api_key_env,
+        only=batch,
+        jobs=jobs,
+        out=out,
+        timeout_s=timeout,
+        retries=retries,
+        temperature=temperature,
+        dry_run=dry_run,
+        use_cache=not no_cache,
+        images=images,
+        second_reader=second_reader,
+    )
 
 
 @audit_app.command("judge-kit")
 @guarded
-def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-                    images: bool = typer.Option(False, "--images", help="Also write each image row's crop (crops/<id>.png), for judges that read images.")):
+def audit_judge_kit(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    images: bool = typer.Option(
+        False, "--images", help="Also write each image row's crop (crops/<id>.png), for judges that read images."
+    ),
+):
     """Write judge-kit/<batch>/ for every batch: rubric, instructions and output contract, batch, product note.
 
     The product-and-audience note comes from audit.toml ([products.<name>] note = "...").
@@ -559,19 +762,23 @@ def audit_judge_kit(inventory: Path = typer.Option(..., "--inventory", help="The
     """
     from .audit import judge_kit
     from .audit.folder import AuditFolder
+
     return judge_kit.run(AuditFolder(inventory), images)
 
 
 @audit_app.command("sample")
 @guarded
-def audit_sample(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-                 seed: str = typer.Option("", "--seed", help="Seed of the reproducible 10% draw (default: none).")):
+def audit_sample(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    seed: str = typer.Option("", "--seed", help="Seed of the reproducible 10% draw (default: none)."),
+):
     """Write spot-check-sample.jsonl: every unsure, every flag/draft disagreement, and a reproducible 10%.
 
     Example: jfi audit sample --inventory audits/2026-12 --seed round2
     """
     from .audit import judging
     from .audit.folder import AuditFolder
+
     return judging.sample(AuditFolder(inventory), seed)
 
 
@@ -584,6 +791,7 @@ def audit_merge(inventory: Path = typer.Option(..., "--inventory", help="The aud
     """
     from .audit import judging
     from .audit.folder import AuditFolder
+
     return judging.merge(AuditFolder(inventory))
 
 
@@ -596,6 +804,7 @@ def audit_receipts(inventory: Path = typer.Option(..., "--inventory", help="The 
     """
     from .audit import judging
     from .audit.folder import AuditFolder
+
     return judging.receipts(AuditFolder(inventory))
 
 
@@ -608,6 +817,7 @@ def audit_worklist(inventory: Path = typer.Option(..., "--inventory", help="The 
     """
     from .audit import worklist
     from .audit.folder import AuditFolder
+
     return worklist.worklist(AuditFolder(inventory))
 
 
@@ -619,29 +829,41 @@ class Judgment(str, Enum):
 
 @audit_app.command("rule")
 @guarded
-def audit_rule(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-               family: Optional[str] = typer.Option(None, "--family", help="Family id from the worklist (FAM-...)."),
-               fact_class: Optional[str] = typer.Option(None, "--fact-class", help="A fact class of the worklist, by name or by one of its flags."),
-               ruling: str = typer.Option(..., "--ruling", help="Ruling id recorded on every row."),
-               sentence: str = typer.Option(..., "--sentence", help="The ruling's sentence (the ratifier note)."),
-               by: str = typer.Option(..., "--by", help="The named person who rules."),
-               judgment: Judgment = typer.Option(..., "--judgment", help="yes, no or unsure."),
-               utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC)."),
-               fix: Optional[str] = typer.Option(None, "--fix", help="The fix the ruling asks for (reaches the receipts, the report and the workbook).")):
+def audit_rule(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    family: Optional[str] = typer.Option(None, "--family", help="Family id from the worklist (FAM-...)."),
+    fact_class: Optional[str] = typer.Option(
+        None, "--fact-class", help="A fact class of the worklist, by name or by one of its flags."
+    ),
+    ruling: str = typer.Option(..., "--ruling", help="Ruling id recorded on every row."),
+    sentence: str = typer.Option(..., "--sentence", help="The ruling's sentence (the ratifier note)."),
+    by: str = typer.Option(..., "--by", help="The named person who rules."),
+    judgment: Judgment = typer.Option(..., "--judgment", help="yes, no or unsure."),
+    utc: Optional[str] = typer.Option(None, "--utc", help="Timestamp (default: now, UTC)."),
+    fix: Optional[str] = typer.Option(
+        None, "--fix", help="The fix the ruling asks for (reaches the receipts, the report and the workbook)."
+    ),
+):
     """Fan one ruling out over the rows of a family (--family) or of a fact class (--fact-class) as pinned ledger
     records in ratifications.jsonl.
 
-    Example: jfi audit rule --inventory A --family FAM-30a1755e7b --ruling R-1 --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
+    Example: jfi audit rule --inventory A --family FAM-30a1755e7b --ruling R-1
+      --sentence "Card links need their card's name" --by "Ana Ruiz" --judgment no
     """
     from .audit import worklist
     from .audit.folder import AuditFolder
+
     return worklist.rule(AuditFolder(inventory), family, ruling, sentence, by, judgment.value, utc, fact_class, fix)
 
 
 @audit_app.command("report")
 @guarded
-def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
-                 shot: Optional[Path] = typer.Option(None, "--screenshot", help="Also save a PNG of the report as Chromium shows it.")):
+def audit_report(
+    inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+    shot: Optional[Path] = typer.Option(
+        None, "--screenshot", help="Also save a PNG of the report as Chromium shows it."
+    ),
+):
     """Write report.html (no server, no network) and report-files/ beside it: a summary, how to record decisions, the
     worklist, the 3.2.3 finding, and every row with its question, a crop of its view around the element, the
     evidence, the draft and the ratification in force, filterable (status, type, flag, family, draft, search).
@@ -650,15 +872,22 @@ def audit_report(inventory: Path = typer.Option(..., "--inventory", help="The bu
     """
     from .audit.folder import AuditFolder
     from .audit.report import report
+
     return report(AuditFolder(inventory), shot)
 
 
 @audit_app.command("export")
 @guarded
-def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
-                 out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder)."),
-                 fmt: AuditFormat = typer.Option(AuditFormat.duckdb, "--format", help="duckdb (audit.duckdb and Parquet), sarif, junit, earl or openacr."),
-                 flags_fail: bool = typer.Option(False, "--flags-fail", help="junit: an objective flag fails its test case too (not only a ratified no).")):
+def audit_export(
+    inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write (default: the audit folder)."),
+    fmt: AuditFormat = typer.Option(
+        AuditFormat.duckdb, "--format", help="duckdb (audit.duckdb and Parquet), sarif, junit, earl or openacr."
+    ),
+    flags_fail: bool = typer.Option(
+        False, "--flags-fail", help="junit: an objective flag fails its test case too (not only a ratified no)."
+    ),
+):
     """Write audit.duckdb (the views people query, materialised with their meanings) and Parquet files of units,
     flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts; or the results for other
     tools: SARIF 2.1.0 (audit.sarif), JUnit XML (audit-junit.xml), W3C EARL in JSON-LD (audit-earl.jsonld), OpenACR
@@ -668,15 +897,20 @@ def audit_export(inventory: Path = typer.Option(..., "--inventory", help="The bu
     """
     from .audit.export import export
     from .audit.folder import AuditFolder
+
     return export(AuditFolder(inventory), out, fmt.value, flags_fail=flags_fail)
 
 
 @audit_app.command("diff")
 @guarded
-def audit_diff(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-               frm: Optional[int] = typer.Option(None, "--from", min=1, max=999_999, help="The earlier merge (default: the one before --to)."),
-               to: Optional[int] = typer.Option(None, "--to", min=1, max=999_999, help="The later merge (default: the latest)."),
-               as_json: bool = typer.Option(False, "--json", help="The changes as JSON.")):
+def audit_diff(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    frm: Optional[int] = typer.Option(
+        None, "--from", min=1, max=999_999, help="The earlier merge (default: the one before --to)."
+    ),
+    to: Optional[int] = typer.Option(None, "--to", min=1, max=999_999, help="The later merge (default: the latest)."),
+    as_json: bool = typer.Option(False, "--json", help="The changes as JSON."),
+):
     """What changed between two merges: rows added or removed, and rows whose status, draft or ratification moved,
     with the records that moved them (each merge records its run in history/). Exit 1 when fewer than two merges are
     recorded.
@@ -685,6 +919,7 @@ def audit_diff(inventory: Path = typer.Option(..., "--inventory", help="The audi
     """
     from .audit.folder import AuditFolder
     from .audit.history import diff
+
     folder = AuditFolder(inventory)
     folder.require_built()
     return diff(folder.root, frm, to, as_json)
@@ -698,10 +933,20 @@ class FailOn(str, Enum):
 
 @audit_app.command("gate")
 @guarded
-def audit_gate(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
-               baseline: Optional[Path] = typer.Option(None, "--baseline", help="Findings accepted before (a file --write-baseline wrote)."),
-               fail_on: FailOn = typer.Option(FailOn.objective, "--fail-on", help="objective (a flag stating a fact), decisive (any flag that counts) or ratified-no."),
-               write_baseline: Optional[Path] = typer.Option(None, "--write-baseline", help="Record the current findings as a baseline file and pass.")):
+def audit_gate(
+    inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+    baseline: Optional[Path] = typer.Option(
+        None, "--baseline", help="Findings accepted before (a file --write-baseline wrote)."
+    ),
+    fail_on: FailOn = typer.Option(
+        FailOn.objective,
+        "--fail-on",
+        help="objective (a flag stating a fact), decisive (any flag that counts) or ratified-no.",
+    ),
+    write_baseline: Optional[Path] = typer.Option(
+        None, "--write-baseline", help="Record the current findings as a baseline file and pass."
+    ),
+):
     """A CI gate: exit 0 when no finding at the fail level is beyond the baseline, 1 naming each new finding, 2 on bad
     input. Findings are keyed by a stable fingerprint (unit id | flag or question).
 
@@ -709,20 +954,37 @@ def audit_gate(inventory: Path = typer.Option(..., "--inventory", help="The buil
     """
     from .audit.folder import AuditFolder
     from .audit.gate import gate
+
     return gate(AuditFolder(inventory), baseline, fail_on.value, write_baseline)
 
 
 @audit_app.command("eval")
 @guarded
-def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
-               expectations: Path = typer.Option(..., "--expectations", help="expectations.yaml: the planted rows."),
-               overrides: Optional[Path] = typer.Option(None, "--overrides", help="overrides.yaml: fields by unit id, and invalid rows."),
-               run: list[str] = typer.Option([], "--run", help="LABEL=JUDGED_DIR, the label TIER/DRAW (e.g. sonnet/1); repeat per run."),
-               judge: list[str] = typer.Option([], "--judge", help="A model to run as a judge on every batch (a tier; repeatable), with --endpoint."),
-               draws: int = typer.Option(2, "--draws", min=1, max=20, help="Draws of each --judge (each its own request and seed)."),
-               endpoint: Optional[str] = typer.Option(None, "--endpoint", help="The chat completions endpoint --judge models answer at."),
-               api_key_env: Optional[str] = typer.Option(None, "--api-key-env", help="The environment variable holding the endpoint's key."),
-               temperature: float = typer.Option(0.7, "--temperature", min=0, max=2, help="Sampling temperature of --judge draws.")):
+def audit_eval(
+    inventory: Path = typer.Option(..., "--inventory", help="The built audit folder."),
+    expectations: Path = typer.Option(..., "--expectations", help="expectations.yaml: the planted rows."),
+    overrides: Optional[Path] = typer.Option(
+        None, "--overrides", help="overrides.yaml: fields by unit id, and invalid rows."
+    ),
+    run: list[str] = typer.Option(
+        [], "--run", help="LABEL=JUDGED_DIR, the label TIER/DRAW (e.g. sonnet/1); repeat per run."
+    ),
+    judge: list[str] = typer.Option(
+        [], "--judge", help="A model to run as a judge on every batch (a tier; repeatable), with --endpoint."
+    ),
+    draws: int = typer.Option(
+        2, "--draws", min=1, max=20, help="Draws of each --judge (each its own request and seed)."
+    ),
+    endpoint: Optional[str] = typer.Option(
+        None, "--endpoint", help="The chat completions endpoint --judge models answer at."
+    ),
+    api_key_env: Optional[str] = typer.Option(
+        None, "--api-key-env", help="The environment variable holding the endpoint's key."
+    ),
+    temperature: float = typer.Option(
+        0.7, "--temperature", min=0, max=2, help="Sampling temperature of --judge draws."
+    ),
+):
     """Score judge runs against planted expectations, with the deterministic flags as a baseline judge, and give each
     model tier a verdict: promoted only when, in every draw, must recall and the false-alarm rate meet the bar in
     eval.toml beside the expectations (defaults: recall >= 0.9, false alarms <= 0.05, no inventing rationale).
@@ -730,22 +992,33 @@ def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The buil
     Writes eval.md, eval.json (and eval-inputs.json, so `jfi query --inventory` sees the eval_* views) in the folder.
     Exit 0 when every tier is promoted, 1 when not (or no run was given), 2 on bad input.
 
-    Example: jfi audit eval --inventory audits/site --expectations site/expectations.yaml --run sonnet/1=runs/s1 --run sonnet/2=runs/s2
+    Example: jfi audit eval --inventory audits/site --expectations site/expectations.yaml
+      --run sonnet/1=runs/s1 --run sonnet/2=runs/s2
     """
     from .audit import evaluation
     from .audit.folder import AuditFolder
+
     folder = AuditFolder(inventory)
     if judge:  # the judge runs made here first: eval-runs/<model>/<draw>/, each scored as TIER/DRAW
         if not endpoint:
             raise JfiError("usage", "--judge needs --endpoint (where the models answer)", exit_code=3)
         import re as _re
+
         from .judge.run import judge as run_judge
+
         for model in judge:
             tier = _re.sub(r"[^A-Za-z0-9._-]+", "_", model)
             for draw in range(1, draws + 1):
                 out = folder.root / "eval-runs" / tier / str(draw)
-                code = run_judge(folder.root, endpoint=endpoint, model=model, api_key_env=api_key_env,
-                                 temperature=temperature, out=out, seed=draw)
+                code = run_judge(
+                    folder.root,
+                    endpoint=endpoint,
+                    model=model,
+                    api_key_env=api_key_env,
+                    temperature=temperature,
+                    out=out,
+                    seed=draw,
+                )
                 if code not in (0, 1):
                     return code
                 run = [*run, f"{tier}/{draw}={out}"]
@@ -754,43 +1027,59 @@ def audit_eval(inventory: Path = typer.Option(..., "--inventory", help="The buil
 
 @review_app.command("export")
 @guarded
-def review_export(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-                  out: Path = typer.Option(..., "--out", help="A new folder for the bundle."),
-                  include_all: bool = typer.Option(False, "--all", help="Every unit, for a re-review."),
-                  reviewers: int = typer.Option(1, "--reviewers", min=1, max=1000,
-                                                help="Split the tasks between N reviewers: out/part-K-of-N/, each a bundle returned alone."),
-                  by: Optional[str] = typer.Option(None, "--by", help="Split the tasks by product or type: a bundle per value.")):
+def review_export(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    out: Path = typer.Option(..., "--out", help="A new folder for the bundle."),
+    include_all: bool = typer.Option(False, "--all", help="Every unit, for a re-review."),
+    reviewers: int = typer.Option(
+        1,
+        "--reviewers",
+        min=1,
+        max=1000,
+        help="Split the tasks between N reviewers: out/part-K-of-N/, each a bundle returned alone.",
+    ),
+    by: Optional[str] = typer.Option(None, "--by", help="Split the tasks by product or type: a bundle per value."),
+):
     """Export the units without a complete decision as a pinned review bundle (or several, one per reviewer).
 
     Example: jfi audit review export --inventory audits/2026-12 --out audits/2026-12-review-1 --reviewers 3
     """
     from .audit import review
     from .audit.folder import AuditFolder
+
     return review.export(AuditFolder(inventory), out, include_all, reviewers, by)
 
 
 @review_app.command("apply")
 @guarded
-def review_apply(inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
-                 bundle: Path = typer.Option(..., "--bundle", help="The bundle folder that was exported."),
-                 responses: Path = typer.Option(..., "--responses",
-                                                help="The filled review-tasks.xlsx, review-tasks.csv or return-template.json.")):
+def review_apply(
+    inventory: Path = typer.Option(..., "--inventory", help="The audit folder."),
+    bundle: Path = typer.Option(..., "--bundle", help="The bundle folder that was exported."),
+    responses: Path = typer.Option(
+        ..., "--responses", help="The filled review-tasks.xlsx, review-tasks.csv or return-template.json."
+    ),
+):
     """Check a returned bundle and append its signed decisions to ratifications.jsonl, all or nothing.
 
     Example: jfi audit review apply --inventory audits/2026-12 --bundle audits/2026-12-review-1 --responses filled.json
     """
     from .audit import review
     from .audit.folder import AuditFolder
+
     return review.apply(AuditFolder(inventory), bundle, responses)
 
 
 def _verify_folder(ctx: typer.Context, folder: Optional[Path], *, create: bool = False):
     """The verification folder; it must exist unless this command starts it (snapshot), and then its parent must."""
     from .verify.claims import VerifyFolder
+
     path = Path(folder or ctx.obj["project"] / "verification")
     if not path.is_dir() and not (create and path.parent.is_dir()):
-        raise JfiError("no_verification", f"{path} is not a folder; `jfi verify snapshot` starts one "
-                       "(in an existing project folder)", source=str(path))
+        raise JfiError(
+            "no_verification",
+            f"{path} is not a folder; `jfi verify snapshot` starts one (in an existing project folder)",
+            source=str(path),
+        )
     return VerifyFolder(path)
 
 
@@ -799,51 +1088,64 @@ VERIFY_DIR = typer.Option(None, "--dir", help="Verification folder (default: <pr
 
 @verify_app.command("snapshot")
 @guarded
-def verify_snapshot(ctx: typer.Context, paths: list[Path] = typer.Argument(..., help="Files or folders of the artifact."),
-                    folder: Optional[Path] = VERIFY_DIR):
+def verify_snapshot(
+    ctx: typer.Context,
+    paths: list[Path] = typer.Argument(..., help="Files or folders of the artifact."),
+    folder: Optional[Path] = VERIFY_DIR,
+):
     """Record an artifact version: the sha256 of each file and one version id over them (files inside the project
     folder only).
 
     Example: jfi verify snapshot site/index.html site/style.css shots/
     """
     from .verify import claims
+
     return claims.snapshot(_verify_folder(ctx, folder, create=True), paths, ctx.obj["project"])
 
 
 @verify_app.command("checkpoint")
 @guarded
-def verify_checkpoint(ctx: typer.Context,
-                      screenshot: Path = typer.Option(..., "--screenshot", help="Screenshot of this version."),
-                      version: Optional[str] = typer.Option(None, "--version", help="Artifact version (default: the latest)."),
-                      changes: str = typer.Option("", "--changes", help="Changes since the previous checkpoint."),
-                      known_issues: str = typer.Option("", "--known-issues", help="Issues known now."),
-                      folder: Optional[Path] = VERIFY_DIR):
+def verify_checkpoint(
+    ctx: typer.Context,
+    screenshot: Path = typer.Option(..., "--screenshot", help="Screenshot of this version."),
+    version: Optional[str] = typer.Option(None, "--version", help="Artifact version (default: the latest)."),
+    changes: str = typer.Option("", "--changes", help="Changes since the previous checkpoint."),
+    known_issues: str = typer.Option("", "--known-issues", help="Issues known now."),
+    folder: Optional[Path] = VERIFY_DIR,
+):
     """Record a checkpoint: an artifact version, its screenshot, the changes and the known issues.
 
     Example: jfi verify checkpoint --screenshot out/candidate.png --changes "hero title moved up 6 px"
     """
     from .verify import claims
+
     return claims.checkpoint(_verify_folder(ctx, folder), screenshot, version, changes, known_issues)
 
 
 @verify_app.command("import")
 @guarded
-def verify_import(ctx: typer.Context, source: Path = typer.Argument(..., help="Claims JSONL (external verdicts or measurements.jsonl)."),
-                  folder: Optional[Path] = VERIFY_DIR):
+def verify_import(
+    ctx: typer.Context,
+    source: Path = typer.Argument(..., help="Claims JSONL (external verdicts or measurements.jsonl)."),
+    folder: Optional[Path] = VERIFY_DIR,
+):
     """Import claims: concrete statements with pinned inputs, a verifier, a result and evidence; all or nothing.
 
     Example: jfi verify import out/measurements.jsonl
     """
     from .verify import claims
+
     return claims.import_claims(_verify_folder(ctx, folder, create=True), source)
 
 
 @verify_app.command("measure")
 @guarded
-def verify_measure(url: str = typer.Option(..., "--url", help="Page URL or local HTML file."),
-                   bindings: Path = typer.Option(..., "--bindings", help="JSONL {region, selector, box, significant}."),
-                   out: Path = typer.Option(..., "--out", help="Folder for measurements.jsonl and candidate.png."),
-                   viewport: str = typer.Option("1440x900", "--viewport", help="WIDTHxHEIGHT.")):
+def verify_measure(
+    url: str = typer.Option(..., "--url", help="Page URL or local HTML file."),
+    bindings: Path = typer.Option(..., "--bindings", help="JSONL {region, selector, box, significant}."),
+    out: Path = typer.Option(..., "--out", help="Folder for measurements.jsonl and candidate.png."),
+    viewport: str = typer.Option("1440x900", "--viewport", help="WIDTHxHEIGHT."),
+):
     """Render the page in Chromium and measure every bound region against its reference box.
 
     Exit 0 when every region is PASS, 1 otherwise.
@@ -852,6 +1154,7 @@ def verify_measure(url: str = typer.Option(..., "--url", help="Page URL or local
     """
     from .capture.browse import parse_viewport
     from .verify import measure
+
     return measure.run(url, bindings, out, parse_viewport(viewport))
 
 
@@ -865,17 +1168,25 @@ def verify_gate(ctx: typer.Context, folder: Optional[Path] = VERIFY_DIR):
     Example: jfi verify gate
     """
     from .verify import claims
+
     return claims.gate(_verify_folder(ctx, folder))
 
 
 @app.command("query")
 @guarded
-def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
-          fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json."),
-          inventory: Optional[Path] = typer.Option(None, "--inventory", help="Query an audit folder instead of the corpus project."),
-          verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead."),
-          timeout: float = typer.Option(60.0, "--timeout", help="Stop the query after this many seconds (default 60)."),
-          memory_limit: Optional[str] = typer.Option(None, "--memory-limit", help="The most memory the query may use (default 2GB, or JFI_MEMORY_LIMIT).")):
+def query(
+    ctx: typer.Context,
+    sql: str = typer.Argument(..., help="SQL over the views (see `jfi schema`)."),
+    fmt: Format = typer.Option(Format.table, "--format", help="table, csv or json."),
+    inventory: Optional[Path] = typer.Option(
+        None, "--inventory", help="Query an audit folder instead of the corpus project."
+    ),
+    verify: Optional[Path] = typer.Option(None, "--verify", help="Query a verification folder instead."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Stop the query after this many seconds (default 60)."),
+    memory_limit: Optional[str] = typer.Option(
+        None, "--memory-limit", help="The most memory the query may use (default 2GB, or JFI_MEMORY_LIMIT)."
+    ),
+):
     """Run SQL over every view of the project's store (or of an audit folder with --inventory), within a time and a
     memory limit.
 
@@ -883,19 +1194,26 @@ def query(ctx: typer.Context, sql: str = typer.Argument(..., help="SQL over the 
     Example: jfi query --inventory audits/2026-12 "SELECT id, flags FROM audit_units WHERE len(flags) > 0"
     """
     from . import querying
+
     if inventory is not None and verify is not None:
         raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
     project = _project(ctx) if inventory is None and verify is None else None
-    print(querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit), end="")
+    print(
+        querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit), end=""
+    )
     return 0
 
 
 @app.command("schema")
 @guarded
-def schema(section: Optional[str] = typer.Argument(None, help="corpus, audit or verify (default: all three)."),
-           json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
-           include_all: bool = typer.Option(False, "--all", help="Also list the internal tables (raw_lines, ...)."),
-           json_schema: Optional[str] = typer.Option(None, "--json-schema", help="Print the JSON Schema of a file format instead (list: the formats' names).")):
+def schema(
+    section: Optional[str] = typer.Argument(None, help="corpus, audit or verify (default: all three)."),
+    json_out: bool = typer.Option(False, "--json", help="Print as JSON."),
+    include_all: bool = typer.Option(False, "--all", help="Also list the internal tables (raw_lines, ...)."),
+    json_schema: Optional[str] = typer.Option(
+        None, "--json-schema", help="Print the JSON Schema of a file format instead (list: the formats' names)."
+    ),
+):
     """List the views people query, grouped by section, their columns, and a one-line meaning of each; or print the
     JSON Schema (draft 2020-12) of a format jfi reads or writes, made from the rulebook's own field rules.
 
@@ -904,15 +1222,21 @@ def schema(section: Optional[str] = typer.Argument(None, help="corpus, audit or 
     """
     if json_schema is not None:
         from . import schemas
+
         if json_schema == "list":
             print("\n".join(schemas.PUBLISHED))
             return 0
         if json_schema not in schemas.PUBLISHED:
-            raise JfiError("unknown_format", f"no format {json_schema!r}; one of: {', '.join(schemas.PUBLISHED)}",
-                           field="--json-schema", exit_code=3)
+            raise JfiError(
+                "unknown_format",
+                f"no format {json_schema!r}; one of: {', '.join(schemas.PUBLISHED)}",
+                field="--json-schema",
+                exit_code=3,
+            )
         print(json.dumps(schemas.published(json_schema), ensure_ascii=False, indent=1))
         return 0
     from . import querying
+
     print(querying.schema(json_out, section, include_all), end="")
     return 0
 

@@ -1,23 +1,42 @@
 """The one error type a user's mistake becomes: a code, a message, and where it happened."""
+
 from __future__ import annotations
 
 
 class JfiError(Exception):
     """A refused operation. Exit status 2 unless stated (3 for usage errors, 1 for nothing to do)."""
 
-    def __init__(self, code: str, message: str, *, source: str | None = None, line: int | None = None,
-                 field: str | None = None, exit_code: int = 2, problems: list | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        source: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        exit_code: int = 2,
+        problems: list | None = None,
+    ):
         super().__init__(message)
         self.code, self.message = code, message
         self.source, self.line, self.field, self.exit_code = source, line, field, exit_code
-        self.problems = problems or []  # what lies behind the refusal: violation rows {source, line, field, code, message} or lines
+        self.problems = (
+            problems or []
+        )  # what lies behind the refusal: violation rows {source, line, field, code, message} or lines
 
     def render(self) -> str:
         """The refusal as people read it: a line per problem behind it, then its own line."""
-        return "\n".join([*(v if isinstance(v, str) else
-                              format_location(v["source"], v["line"], v["field"], v["code"], v["message"])
-                              for v in self.problems),
-                           format_location(self.source, self.line, self.field, self.code, self.message)])
+        return "\n".join(
+            [
+                *(
+                    v
+                    if isinstance(v, str)
+                    else format_location(v["source"], v["line"], v["field"], v["code"], v["message"])
+                    for v in self.problems
+                ),
+                format_location(self.source, self.line, self.field, self.code, self.message),
+            ]
+        )
 
 
 def refuse(violations: list[dict], code: str, summary: str) -> None:

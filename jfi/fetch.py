@@ -1,10 +1,10 @@
 """GET over http(s) with bounds, for what jfi takes from the web (image copies, sitemaps): http(s) only, redirects
 only to http(s) and at most MAX_REDIRECTS of them, a size limit, and a timeout for the whole request: a server that
 drips a byte now and then is cut off when the time is up, not when it falls silent."""
+
 from __future__ import annotations
 
 import threading
-
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -33,6 +33,7 @@ def get(url: str, *, max_bytes: int, timeout_s: float, accept: str, agent: str) 
             done["value"] = _get(url, max_bytes, timeout_s, accept, agent)
         except BaseException as e:  # handed to the caller
             done["error"] = e
+
     worker = threading.Thread(target=fetch, daemon=True)  # left behind when the time is up: it holds no file
     worker.start()
     worker.join(timeout_s)

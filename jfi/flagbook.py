@@ -20,6 +20,7 @@ A rule file reads a folder of flags through two calls the rulebook expands befor
 fact_class, meaning; one row per type), and `flag_files('audit/flags')`, the union of the folder's conditions, each
 row in audit_flags' shape (type, product, pos, i, unit_key, flag, ord, rule) and each flag that is not informational
 kept off elements the browser does not expose (`exposed IS NOT FALSE`: the guard is written here once)."""
+
 from __future__ import annotations
 
 import re
@@ -81,13 +82,24 @@ def parse(rel: str, text: str) -> Flag:
             raise FlagError(f"{rel}: `{key}:` is true or false")
     body = "\n".join(lines[n:]).strip().rstrip(";").strip()
     _check_body(rel, body)
-    return Flag(rel, int(name.group(1)), name.group(2), head.group(2).strip(), types, keys.get("informational") == "true",
-                keys.get("act_rule"), keys.get("act_check") == "true", keys.get("fact_class"), body)
+    return Flag(
+        rel,
+        int(name.group(1)),
+        name.group(2),
+        head.group(2).strip(),
+        types,
+        keys.get("informational") == "true",
+        keys.get("act_rule"),
+        keys.get("act_check") == "true",
+        keys.get("fact_class"),
+        body,
+    )
 
 
 def _check_body(rel: str, body: str) -> None:
     import sqlglot
     from sqlglot import exp
+
     try:
         statements = sqlglot.parse(body, read="duckdb")
     except sqlglot.errors.ParseError as e:
@@ -124,8 +136,12 @@ def _literal(value) -> str:
 
 
 def rules_sql(flags: list[Flag]) -> str:
-    rows = [f"({', '.join(_literal(v) for v in (f.ord, f.rule, t, f.informational, f.act_rule, f.act_check, f.fact_class, f.meaning))})"
-            for f in flags for t in f.types]
+    values = [
+        (f.ord, f.rule, t, f.informational, f.act_rule, f.act_check, f.fact_class, f.meaning)
+        for f in flags
+        for t in f.types
+    ]
+    rows = [f"({', '.join(_literal(v) for v in row)})" for row in values]
     return f"(VALUES {', '.join(rows)}) AS flag_rules({COLUMNS})"
 
 
@@ -136,14 +152,18 @@ def files_sql(flags: list[Flag]) -> str:
         if inner == f.body:
             inner = re.sub(r"^SELECT\s+", "SELECT *, ", f.body, count=1, flags=re.I)
         guard = "" if f.informational else "\nWHERE exposed IS NOT FALSE"
-        branches.append(f"-- {f.ord} {f.rule}\nSELECT type, product, pos, i, unit_key, flag, {f.ord} AS ord, "
-                        f"{_literal(f.rule)} AS rule\nFROM (\n{inner}\n) AS {f.rule.lower()}{guard}")
+        branches.append(
+            f"-- {f.ord} {f.rule}\nSELECT type, product, pos, i, unit_key, flag, {f.ord} AS ord, "
+            f"{_literal(f.rule)} AS rule\nFROM (\n{inner}\n) AS {f.rule.lower()}{guard}"
+        )
     return "(\n" + "\nUNION ALL\n".join(branches) + "\n) AS flag_files"
 
 
 def expand(text: str, texts: dict[str, str]) -> str:
     """A rule file's text with each flag_rules(...) and flag_files(...) call replaced by what it stands for."""
+
     def one(m: re.Match) -> str:
         flags = load(texts, m.group(2))
         return rules_sql(flags) if m.group(1) == "rules" else files_sql(flags)
+
     return CALL.sub(one, text)

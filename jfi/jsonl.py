@@ -1,4 +1,5 @@
 """Strict line-numbered JSONL reading and byte-preserving rewrites (atomic writes and locks: jfi.atomic)."""
+
 from __future__ import annotations
 
 import codecs
@@ -10,24 +11,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .errors import JfiError, clip
 from .atomic import AtomicFiles, atomic_write, file_key, writer_lock  # noqa: F401  (re-exported for callers)
+from .errors import JfiError, clip
 
 BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
 class Line:
-    number: int          # 1-based physical line number
-    text: str            # content without terminator
-    raw: bytes           # exact bytes including the terminator (if any)
+    number: int  # 1-based physical line number
+    text: str  # content without terminator
+    raw: bytes  # exact bytes including the terminator (if any)
 
 
 def split_lines(data: bytes, source=None) -> tuple[bytes, list[Line]]:
     """Split file bytes into physical lines; returns (bom, lines). Blank lines are kept; bad UTF-8 is refused."""
     bom = b""
     if data.startswith(BOM):
-        bom, data = BOM, data[len(BOM):]
+        bom, data = BOM, data[len(BOM) :]
     decode_utf8(data, source)  # refused whole, at the line of the first bad byte; each line then decodes cleanly
     lines: list[Line] = []
     parts = data.split(b"\n")
@@ -47,8 +48,12 @@ def decode_utf8(data: bytes, source) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line_start = data.rfind(b"\n", 0, e.start) + 1
-        raise JfiError("invalid_utf8", f"not UTF-8: byte {data[e.start:e.start + 1]!r} at column {e.start - line_start + 1}",
-                       source=str(source) if source else None, line=data.count(b"\n", 0, e.start) + 1) from None
+        raise JfiError(
+            "invalid_utf8",
+            f"not UTF-8: byte {data[e.start : e.start + 1]!r} at column {e.start - line_start + 1}",
+            source=str(source) if source else None,
+            line=data.count(b"\n", 0, e.start) + 1,
+        ) from None
 
 
 class _Duplicate(Exception):
@@ -118,8 +123,16 @@ def json_problems(source: str, numbers: list[int], texts: list[str]) -> list[dic
         except ValueError as e:
             problem = (None, f"not valid JSON: {e}")
         if problem:
-            rows.append({"source": source, "line": number, "record_id": None, "field": problem[0],
-                         "code": "invalid_json", "message": problem[1]})
+            rows.append(
+                {
+                    "source": source,
+                    "line": number,
+                    "record_id": None,
+                    "field": problem[0],
+                    "code": "invalid_json",
+                    "message": problem[1],
+                }
+            )
     return rows
 
 
@@ -138,8 +151,9 @@ def parse_json(text: str | bytes, source, line: int | None = None, *, keys_once:
     try:
         return strict_loads(text, **({"object_pairs_hook": _keys_once} if keys_once else {}))
     except _Duplicate as d:
-        raise JfiError("invalid_json", f'key "{clip(d.args[0], 60)}" appears more than once', source=str(source),
-                       line=line) from None
+        raise JfiError(
+            "invalid_json", f'key "{clip(d.args[0], 60)}" appears more than once', source=str(source), line=line
+        ) from None
     except RecursionError:
         raise JfiError("invalid_json", "nested too deeply to read", source=str(source), line=line) from None
     except json.JSONDecodeError as e:
@@ -158,7 +172,7 @@ def line_columns(path: Path) -> tuple[list[int], list[str]]:
     """Fast path for bulk loading: parallel lists of line numbers and texts of the non-blank lines."""
     data = Path(path).read_bytes()
     if data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     text = decode_utf8(data, path)
     parts = text.split("\n")
     if parts and parts[-1] == "":
@@ -183,6 +197,7 @@ def dumps_like(obj: dict, original: str | None) -> str:
 @dataclass
 class JsonlDocument:
     """A JSONL file held as exact bytes per line, so unchanged records are rewritten byte-identically."""
+
     path: Path
     bom: bytes = b""
     lines: list[Line] = field(default_factory=list)
@@ -204,7 +219,7 @@ class JsonlDocument:
         text = dumps_like(obj, old.text)
         if text == old.text:
             return
-        ending = old.raw[len(old.raw.rstrip(b"\r\n")):] or self.newline
+        ending = old.raw[len(old.raw.rstrip(b"\r\n")) :] or self.newline
         self.lines[number - 1] = Line(number, text, text.encode("utf-8") + ending)
 
     def to_bytes(self) -> bytes:
@@ -270,7 +285,7 @@ def lax_json(data: bytes) -> bool:
         while at >= 0:
             if BEFORE_CONSTANT.search(low, max(0, at - 64), at):
                 return True
-            if at > 64 and not low[at - 64:at].strip(b" \t\n\r\x0b\x0c+-"):  # a longer run of blanks: the whole test
+            if at > 64 and not low[at - 64 : at].strip(b" \t\n\r\x0b\x0c+-"):  # a longer run of blanks: the whole test
                 return bool(LAX_JSON.search(data))
             at = low.find(word, at + 1)
     return False
@@ -293,7 +308,7 @@ def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
                 except UnicodeDecodeError:
                     valid = False
                 valid = valid and not lax_json(tail + chunk)
-                tail = chunk[max(0, len(chunk.rstrip()) - 8):]  # a match split across two chunks is still found
+                tail = chunk[max(0, len(chunk.rstrip()) - 8) :]  # a match split across two chunks is still found
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:

@@ -1,6 +1,7 @@
 """The content-inventory/v1 format that capture writes and the audit reads (they meet through it, never through
 imports): its schema name, the rule for names that become file names, the screenshots' extent, and the streaming
 reader of a manifest (inventory-run.json) made here or elsewhere."""
+
 from __future__ import annotations
 
 import re
@@ -29,10 +30,16 @@ def name_problem(field: str, value) -> str | None:
     if len(value) > NAME_MAX:
         return f"{field} is {len(value):,} characters; at most {NAME_MAX}"
     if field == "product":
-        if not value[:1].isalnum() or "/" in value or "\\" in value or \
-                any(unicodedata.category(ch) in UNSAFE_CATEGORIES for ch in value):
-            return (f"product {clip(value, 80)!r} must start with a letter or digit and hold no / or \\ and no "
-                    "control or invisible character (it names files)")
+        if (
+            not value[:1].isalnum()
+            or "/" in value
+            or "\\" in value
+            or any(unicodedata.category(ch) in UNSAFE_CATEGORIES for ch in value)
+        ):
+            return (
+                f"product {clip(value, 80)!r} must start with a letter or digit and hold no / or \\ and no "
+                "control or invisible character (it names files)"
+            )
     elif not ID.match(value):
         return f"view id {clip(value, 80)!r} must be letters, digits, . _ or -"
     return None
@@ -83,13 +90,16 @@ def keys_once() -> tuple[type, list]:
             if key in self:
                 repeats.append(key)
             dict.__setitem__(self, key, value)
+
     return KeysOnce, repeats
 
 
 # a \uD800-\uDFFF escape that is not half of a pair, after an even run of backslashes (an escape, not text); the
 # streaming parser would turn it into "?" without a word
-LONE_SURROGATE = re.compile(rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-                            rb"|(?<![uU][dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+LONE_SURROGATE = re.compile(
+    rb"(?<!\\)(?:\\\\)*(?:\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<![uU][dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
 
 
 NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # translate() deletes these: brackets and quotes stay
@@ -111,9 +121,9 @@ def _screened(path: Path) -> tuple[int | None, int]:
             tail = block[-16:]
             data = pending + chunk  # a run of backslashes at a chunk's end waits for the next chunk
             run = len(data) - len(data.rstrip(b"\\"))
-            pending, data = (data[len(data) - run:], data[:len(data) - run]) if run else (b"", data)
+            pending, data = (data[len(data) - run :], data[: len(data) - run]) if run else (b"", data)
             parts = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, NOT_STRUCTURE).split(b'"')
-            brackets.append(b"".join(parts[1 if inside else 0::2]))
+            brackets.append(b"".join(parts[1 if inside else 0 :: 2]))
             inside ^= len(parts) % 2 == 0  # an odd number of quotes in the chunk
     nest, depth = b"".join(brackets), 0
     while nest and depth <= MAX_DEPTH:  # each pass takes off the innermost pairs: one level
@@ -190,8 +200,12 @@ def header_of(path: Path) -> dict:
                 _top_keys_once(fh)
             return fields
         except RepeatedKey as e:
-            raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once', source=str(path),
-                           field=clip(e.args[0], 60)) from None
+            raise JfiError(
+                "invalid_manifest",
+                f'key "{clip(e.args[0], 60)}" appears more than once',
+                source=str(path),
+                field=clip(e.args[0], 60),
+            ) from None
         except (ijson.JSONError, ijson.IncompleteJSONError, ValueError) as e:
             raise _bad_json(path, e) from None
 
@@ -228,11 +242,16 @@ def views_of(path: Path) -> Iterator[dict]:
     source, seen = str(path), set()
     line, depth = _screened(path)
     if line is not None:
-        raise JfiError("invalid_manifest", "a lone surrogate escape (half a character, no text of its own)",
-                       source=source, line=line)
+        raise JfiError(
+            "invalid_manifest",
+            "a lone surrogate escape (half a character, no text of its own)",
+            source=source,
+            line=line,
+        )
     if depth > MAX_DEPTH:
-        raise JfiError("invalid_json", f"nested more than {MAX_DEPTH} deep; a manifest is never that deep",
-                       source=source)
+        raise JfiError(
+            "invalid_json", f"nested more than {MAX_DEPTH} deep; a manifest is never that deep", source=source
+        )
     with _open(path) as fh:
         n = 0
         mapping, repeats = keys_once()
@@ -245,38 +264,61 @@ def views_of(path: Path) -> Iterator[dict]:
                     raise JfiError("invalid_manifest", f"{where} must be an object", source=source, field=where)
                 for key in VIEW_KEYS:
                     if key not in view:
-                        raise JfiError("invalid_manifest", f"{where} lacks {key}", source=source, field=f"{where}.{key}")
+                        raise JfiError(
+                            "invalid_manifest", f"{where} lacks {key}", source=source, field=f"{where}.{key}"
+                        )
                 for key in ("view_id", "product"):
                     if problem := name_problem("id" if key == "view_id" else key, view[key]):
                         raise JfiError("invalid_manifest", problem, source=source, field=f"{where}.{key}")
                 key = (view["view_id"], view["viewport"] if isinstance(view["viewport"], str) else None)
                 if key in seen:  # a view is captured once per viewport
-                    raise JfiError("invalid_manifest", f"view id {view['view_id']!r} appears twice"
-                                   + (f" at viewport {key[1]}" if key[1] else ""), source=source, field=f"{where}.view_id")
+                    raise JfiError(
+                        "invalid_manifest",
+                        f"view id {view['view_id']!r} appears twice" + (f" at viewport {key[1]}" if key[1] else ""),
+                        source=source,
+                        field=f"{where}.view_id",
+                    )
                 seen.add(key)
                 if not isinstance(view["url"], str) or not re.match(r"https?://", view["url"], re.I):
-                    raise JfiError("invalid_manifest", f"{where}.url {clip(view['url'], 80)!r} is not an http(s) URL "
-                                   "(a view is a web page)", source=source, field=f"{where}.url")
+                    raise JfiError(
+                        "invalid_manifest",
+                        f"{where}.url {clip(view['url'], 80)!r} is not an http(s) URL (a view is a web page)",
+                        source=source,
+                        field=f"{where}.url",
+                    )
                 inv = view["inventory"]
                 if isinstance(inv, dict) and "error" in inv and any(k not in inv for k in INVENTORY_KEYS):
                     view["inventory"] = None
                     view["nav_error"] = view.get("nav_error") or f"capture failed: {clip(inv['error'], 200)}"
                 elif inv is not None and (not isinstance(inv, dict) or any(k not in inv for k in INVENTORY_KEYS)):
-                    raise JfiError("invalid_manifest", f"{where}.inventory must hold {', '.join(INVENTORY_KEYS)}",
-                                   source=source, field=f"{where}.inventory")
+                    raise JfiError(
+                        "invalid_manifest",
+                        f"{where}.inventory must hold {', '.join(INVENTORY_KEYS)}",
+                        source=source,
+                        field=f"{where}.inventory",
+                    )
                 for key in ELEMENT_LISTS if view["inventory"] is not None else ():
                     if not isinstance(inv[key], list) or not all(isinstance(e, dict) for e in inv[key]):
-                        raise JfiError("invalid_manifest", f"{where}.inventory.{key} must be an array of objects",
-                                       source=source, field=f"{where}.inventory.{key}")
+                        raise JfiError(
+                            "invalid_manifest",
+                            f"{where}.inventory.{key} must be an array of objects",
+                            source=source,
+                            field=f"{where}.inventory.{key}",
+                        )
                 yield view
         except RepeatedKey as e:
-            raise JfiError("invalid_manifest", f'key "{clip(e.args[0], 60)}" appears more than once in one object',
-                           source=source, field=f"views[{n}].{clip(e.args[0], 60)}") from None
+            raise JfiError(
+                "invalid_manifest",
+                f'key "{clip(e.args[0], 60)}" appears more than once in one object',
+                source=source,
+                field=f"views[{n}].{clip(e.args[0], 60)}",
+            ) from None
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
     if not seen:
-        raise JfiError("invalid_manifest", "views must be a non-empty array of view objects", source=source,
-                       field="views")
+        raise JfiError(
+            "invalid_manifest", "views must be a non-empty array of view objects", source=source, field="views"
+        )
 
 
 def checked_header(path: Path) -> dict:

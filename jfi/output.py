@@ -1,4 +1,5 @@
 """Writing results for people and programs: aligned tables, formula-safe CSV, JSON."""
+
 from __future__ import annotations
 
 import contextlib
@@ -12,6 +13,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable
+
 
 def _cell_text(value) -> tuple[str | None, bool]:
     """A value as the text of its CSV cell, and whether it is plain (a number or boolean: never guarded)."""
@@ -48,7 +50,8 @@ def csv_lines(columns: list[str], rows: list[tuple]) -> tuple[str, list[str]]:
 
     def line(parts: list[str]) -> str:
         return (",".join(parts) if parts != [""] else '""') + "\n"  # a lone empty cell is "", as csv writers write it
-    return line(header), [line(cells[i:i + width]) for i in range(0, len(cells), width)]
+
+    return line(header), [line(cells[i : i + width]) for i in range(0, len(cells), width)]
 
 
 def csv_rules(expression: str, texts: list, flags: list[bool] | None = None) -> list:
@@ -59,9 +62,14 @@ def csv_rules(expression: str, texts: list, flags: list[bool] | None = None) -> 
     flags = flags if flags is not None else [False] * len(texts)
     con = _csv_connection().cursor()
     try:
-        return [c for (c,) in con.execute(
-            f"SELECT {expression} FROM (SELECT unnest(?::VARCHAR[]) AS t, unnest(?::BOOLEAN[]) AS p, "
-            "generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k", [texts, flags, flags]).fetchall()]
+        return [
+            c
+            for (c,) in con.execute(
+                f"SELECT {expression} FROM (SELECT unnest(?::VARCHAR[]) AS t, unnest(?::BOOLEAN[]) AS p, "
+                "generate_subscripts(?::BOOLEAN[], 1) AS k) ORDER BY k",
+                [texts, flags, flags],
+            ).fetchall()
+        ]
     finally:
         con.close()
 
@@ -72,6 +80,7 @@ def _csv_connection():
     import duckdb
 
     from .rulebook import sql_dir
+
     con = duckdb.connect()
     con.execute((sql_dir() / "core" / "02_csv_cells.sql").read_text(encoding="utf-8"))
     return con
@@ -112,21 +121,36 @@ def table(columns: list[str], rows: list[tuple], *, title: str | None = None) ->
     """An aligned text table drawn by rich (a rule under the header, no colour, never wrapped: a log keeps one row
     per line); cell text is shown as it is, never read as markup."""
     import io
+
     from rich import box
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
+
     cells = [[("" if v is None else str(v)).replace("\n", " ") for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title=Text(title) if title else None,
-                 title_justify="left", title_style="", header_style="")
+    grid = Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        title=Text(title) if title else None,
+        title_justify="left",
+        title_style="",
+        header_style="",
+    )
     for c in columns:
         grid.add_column(Text(c), no_wrap=True)
     for r in cells:
         grid.add_row(*[Text(v) for v in r])
     out = io.StringIO()
-    Console(file=out, width=sum(widths) + 3 * len(widths) + 8, color_system=None, force_terminal=False,
-            highlight=False, emoji=False).print(grid, overflow="ignore", crop=False)
+    Console(
+        file=out,
+        width=sum(widths) + 3 * len(widths) + 8,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+    ).print(grid, overflow="ignore", crop=False)
     return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").splitlines())
 
 
@@ -231,9 +255,15 @@ def raw_stream(stream):
 
 def sql_json_object(columns: list[str]) -> str:
     """A SQL expression rendering a row's columns as one compact JSON object text, keys in this order."""
+
     def quoted(col: str) -> str:
         return '"' + col.replace('"', '""') + '"'
-    return "CAST(json_object(" + ", ".join("'" + c.replace("'", "''") + "', " + quoted(c) for c in columns) + ") AS VARCHAR)"
+
+    return (
+        "CAST(json_object("
+        + ", ".join("'" + c.replace("'", "''") + "', " + quoted(c) for c in columns)
+        + ") AS VARCHAR)"
+    )
 
 
 def sql_csv_line(columns: list[str], types: dict[str, str]) -> tuple[str, str]:

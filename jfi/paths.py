@@ -1,5 +1,6 @@
 """Paths inside a folder that came from someone else: what a file in it names is checked before it is read or
 written. Nothing here follows a symlink or leaves the folder."""
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,11 @@ def regular_file(path: Path) -> bool:
     if stat.S_ISREG(mode):
         return True
     what = "a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-    raise JfiError("unsafe_path", f"is {what}; jfi reads and writes only regular files inside the folder "
-                   "(replace it with the file itself)", source=str(path))
+    raise JfiError(
+        "unsafe_path",
+        f"is {what}; jfi reads and writes only regular files inside the folder (replace it with the file itself)",
+        source=str(path),
+    )
 
 
 def own_folder(path: Path) -> bool:
@@ -37,8 +41,9 @@ def own_folder(path: Path) -> bool:
     if stat.S_ISDIR(mode):
         return True
     what = "a symlink" if stat.S_ISLNK(mode) else "not a folder"
-    raise JfiError("unsafe_path", f"is {what}; jfi reads and writes only real folders inside the folder",
-                   source=str(path))
+    raise JfiError(
+        "unsafe_path", f"is {what}; jfi reads and writes only real folders inside the folder", source=str(path)
+    )
 
 
 def out_folder(path: Path) -> Path:
@@ -47,18 +52,28 @@ def out_folder(path: Path) -> Path:
     try:
         own_folder(Path(path))
     except JfiError:
-        raise JfiError("not_a_folder", "is not a folder; name a folder to write into (it is made when absent)",
-                       source=str(path)) from None
+        raise JfiError(
+            "not_a_folder", "is not a folder; name a folder to write into (it is made when absent)", source=str(path)
+        ) from None
     return Path(path)
 
 
-def inside(root: Path, rel, *, under: str | None = None, source: str | None = None, field: str | None = None,
-           line: int | None = None) -> Path:
+def inside(
+    root: Path,
+    rel,
+    *,
+    under: str | None = None,
+    source: str | None = None,
+    field: str | None = None,
+    line: int | None = None,
+) -> Path:
     """`root / rel` for a relative path a file in the folder names, checked: no absolute path, no `..`, no
     backslash or NUL, inside `under` when given, and through no symlink. Raises unsafe_path naming where it was
     found."""
+
     def refuse(why: str) -> JfiError:
         return JfiError("unsafe_path", f"{clip(rel, 120)!r} {why}", source=source, line=line, field=field)
+
     if not isinstance(rel, str) or not rel or "\0" in rel or "\\" in rel:
         raise refuse("is not a relative path inside the folder")
     parts = PurePosixPath(rel).parts
@@ -80,8 +95,13 @@ def png_bytes(path: Path, *, source: str | None = None, line: int | None = None)
         return None
     data = path.read_bytes()
     if not data.startswith(PNG_SIGNATURE):
-        raise JfiError("unsafe_path", f"{path.name} is not a PNG image (a screenshot must be one)",
-                       source=source or str(path), line=line, field="screenshot")
+        raise JfiError(
+            "unsafe_path",
+            f"{path.name} is not a PNG image (a screenshot must be one)",
+            source=source or str(path),
+            line=line,
+            field="screenshot",
+        )
     return data
 
 
@@ -93,11 +113,15 @@ def output_file(path: Path, *, reads=(), kind: str, same_kind=None) -> Path:
     path = Path(path)
     for folder in reads:
         if folder.reads(path):
-            raise JfiError("output_is_input", f"is a file {folder.root} reads as input; write the {kind} elsewhere "
-                           "(outputs never replace inputs)", source=str(path))
+            raise JfiError(
+                "output_is_input",
+                f"is a file {folder.root} reads as input; write the {kind} elsewhere (outputs never replace inputs)",
+                source=str(path),
+            )
     if os.path.lexists(path):
         regular_file(path)  # a symlink or a folder in its place is refused
         if same_kind is None or not same_kind(path):
-            raise JfiError("would_overwrite", f"exists and is not a {kind}; name a new file or an earlier {kind}",
-                           source=str(path))
+            raise JfiError(
+                "would_overwrite", f"exists and is not a {kind}; name a new file or an earlier {kind}", source=str(path)
+            )
     return path

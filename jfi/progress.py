@@ -1,10 +1,12 @@
 """A progress display for long loops: rich's bar on a terminal; on a pipe, one plain line per step that has a note."""
+
 from __future__ import annotations
 
 import sys
 import time
 
-from .output import collecting, note as say_note
+from .output import collecting
+from .output import note as say_note
 
 
 class Progress:
@@ -14,11 +16,20 @@ class Progress:
         self.bar = None
         if sys.stderr.isatty() and total and not collecting():
             from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
+
             from .output import raw_stream
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
-            self.bar = Bar(TextColumn(f"[bold]{unit}"), BarColumn(), MofNCompleteColumn(),
-                           TextColumn("{task.fields[problems]} " + problem), TimeElapsedColumn(),
-                           console=Console(file=raw_stream(sys.stderr)), transient=False)
+
+            self.bar = Bar(
+                TextColumn(f"[bold]{unit}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[problems]} " + problem),
+                TimeElapsedColumn(),
+                console=Console(file=raw_stream(sys.stderr)),
+                transient=False,
+            )
             self.task = self.bar.add_task(unit, total=total, problems=0)
             self.bar.start()
 

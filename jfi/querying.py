@@ -1,4 +1,5 @@
 """`jfi query` and `jfi schema`: SQL over the project's views, and what each view means."""
+
 from __future__ import annotations
 
 import os
@@ -13,15 +14,15 @@ from .output import csv_text, dumps, table
 from .rulebook import internal, made_of, sections_of
 from .store import Store
 
-
 # A query that can show the meanings of columns (it names DuckDB's catalog: duckdb_columns(), information_schema,
 # pg_catalog; or DESCRIBE, SHOW, SUMMARIZE): its store gets them as comments. Any other goes without (they cost most of
 # a second per query); the meanings of views and tables are always there.
 SEES_COMMENTS = re.compile(r"(?i)duckdb_|information_schema|pg_|\b(describe|show|summarize)\b")
 
 
-def open_project_store(project, inventory=None, verify=None, sql: str | None = None,
-                       names: frozenset[str] | None = None) -> Store:
+def open_project_store(
+    project, inventory=None, verify=None, sql: str | None = None, names: frozenset[str] | None = None
+) -> Store:
     """The store a query reads, with the meanings of its views (and, for a query `sql` that can see them, of their
     columns) as DuckDB comments. `names`: what the query reads (readonly.check); only the rule files making those
     (and what they read) run, unless the query reads the catalog, which shows every object."""
@@ -30,8 +31,10 @@ def open_project_store(project, inventory=None, verify=None, sql: str | None = N
 
     def needs(sections: tuple[str, ...], profile: str | None = None) -> tuple[str, ...] | None:
         return None if whole else made_of(names, sections, profile)
+
     if verify is not None:
         from .verify.claims import VerifyFolder
+
         if not verify.is_dir():
             raise JfiError("no_verification", f"{verify} is not a folder", source=str(verify))
         return VerifyFolder(verify).store(needs=needs(("verify",))).describe(columns)
@@ -39,13 +42,14 @@ def open_project_store(project, inventory=None, verify=None, sql: str | None = N
         from .audit.evaluation import load_saved
         from .audit.folder import AuditFolder, load_folder
         from .audit.kept import for_query
+
         folder = AuditFolder(inventory)  # the folder's last eval is queryable too
         if not whole and (kept := for_query(folder.root, needs(("audit",)))) is not None:
             return kept  # the folder's files as the kept store holds them (no comment: the statement reads no catalog)
-        return load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root),
-                           needs=needs(("audit",)))[0].describe(columns)
-    return project.store(goal=project.resolve_goal(None),
-                         needs=needs(("corpus",), project.profile)).describe(columns)
+        return load_folder(
+            folder, strict=False, before_build=lambda s: load_saved(s, folder.root), needs=needs(("audit",))
+        )[0].describe(columns)
+    return project.store(goal=project.resolve_goal(None), needs=needs(("corpus",), project.profile)).describe(columns)
 
 
 TIMEOUT_S = 60.0  # a query's time limit unless raised (--timeout)
@@ -53,19 +57,25 @@ MEMORY_LIMIT = "2GB"  # its memory limit unless raised (--memory-limit) or JFI_M
 MEMORY = re.compile(r"^[0-9]{1,6}(\.[0-9]+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
 
 
-def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = TIMEOUT_S,
-         memory_limit: str | None = None) -> tuple[list[str], list[tuple]]:
+def rows(
+    project, sql: str, inventory=None, verify=None, *, timeout_s: float = TIMEOUT_S, memory_limit: str | None = None
+) -> tuple[list[str], list[tuple]]:
     """(columns, rows) of one read statement over the project's store (or an audit or verification folder's), within
     a time limit (the query is interrupted, `query_timeout`) and a memory limit (`query_memory`)."""
     names = readonly.check(sql)
     if not 0 < timeout_s <= 86_400:
-        raise JfiError("invalid_option", f"--timeout takes 0 to 86400 seconds, got {timeout_s}", field="--timeout",
-                       exit_code=3)
+        raise JfiError(
+            "invalid_option", f"--timeout takes 0 to 86400 seconds, got {timeout_s}", field="--timeout", exit_code=3
+        )
     if memory_limit is None and not os.environ.get("JFI_MEMORY_LIMIT"):
         memory_limit = MEMORY_LIMIT
     if memory_limit is not None and not MEMORY.match(memory_limit.strip()):
-        raise JfiError("invalid_option", f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
-                       field="--memory-limit", exit_code=3)
+        raise JfiError(
+            "invalid_option",
+            f"--memory-limit takes a size such as 2GB or 512MB, got {memory_limit[:40]!r}",
+            field="--memory-limit",
+            exit_code=3,
+        )
     store = open_project_store(project, inventory, verify, sql, names)
     timer = threading.Timer(timeout_s, store.con.interrupt)
     try:
@@ -81,12 +91,19 @@ def rows(project, sql: str, inventory=None, verify=None, *, timeout_s: float = T
         except duckdb.PermissionException as e:
             raise readonly.refuse(str(e).splitlines()[0]) from None
         except duckdb.InterruptException:
-            raise JfiError("query_timeout", f"the query ran longer than {timeout_s:g} s and was stopped; raise the limit "
-                           "with --timeout SECONDS", field="--timeout") from None
+            raise JfiError(
+                "query_timeout",
+                f"the query ran longer than {timeout_s:g} s and was stopped; raise the limit with --timeout SECONDS",
+                field="--timeout",
+            ) from None
         except duckdb.OutOfMemoryException as e:
             limit = memory_limit or f"JFI_MEMORY_LIMIT={os.environ.get('JFI_MEMORY_LIMIT')}"
-            raise JfiError("query_memory", f"the query needs more memory than {limit} ({str(e).splitlines()[0][:120]});"
-                           " raise the limit with --memory-limit", field="--memory-limit") from None
+            raise JfiError(
+                "query_memory",
+                f"the query needs more memory than {limit} ({str(e).splitlines()[0][:120]});"
+                " raise the limit with --memory-limit",
+                field="--memory-limit",
+            ) from None
         except duckdb.Error as e:
             raise JfiError("invalid_query", str(e).splitlines()[0]) from None
         return result

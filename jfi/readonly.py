@@ -1,5 +1,6 @@
 """`jfi query` is read-only in fact: sqlglot accepts one read statement, and the DuckDB connection is locked
 down (no file access, no extensions, configuration frozen) before the statement runs."""
+
 from __future__ import annotations
 
 import logging
@@ -11,14 +12,40 @@ from sqlglot import exp
 from .errors import JfiError
 
 # Statement kinds that only read. EXPLAIN and SHOW reach sqlglot as commands and are checked by their text.
-READ_STATEMENTS = (exp.Select, exp.SetOperation, exp.Subquery, exp.Values, exp.Describe, exp.Show, exp.Summarize,
-                   exp.Pivot)
+READ_STATEMENTS = (
+    exp.Select,
+    exp.SetOperation,
+    exp.Subquery,
+    exp.Values,
+    exp.Describe,
+    exp.Show,
+    exp.Summarize,
+    exp.Pivot,
+)
 # Nodes that write, reach outside the store or change the connection, wherever they appear in a statement.
-FORBIDDEN_NODES = (exp.DML, exp.Create, exp.Drop, exp.Alter, exp.Copy, exp.Attach, exp.Detach, exp.Command, exp.Set,
-                   exp.Pragma, exp.Use, exp.Install, exp.Transaction, exp.Commit, exp.Rollback, exp.Merge)
+FORBIDDEN_NODES = (
+    exp.DML,
+    exp.Create,
+    exp.Drop,
+    exp.Alter,
+    exp.Copy,
+    exp.Attach,
+    exp.Detach,
+    exp.Command,
+    exp.Set,
+    exp.Pragma,
+    exp.Use,
+    exp.Install,
+    exp.Transaction,
+    exp.Commit,
+    exp.Rollback,
+    exp.Merge,
+)
 # Table functions that read files (DuckDB refuses them on the locked connection too; this names the refusal early).
-FILE_FUNCTION = re.compile(r"(?i)^(read_\w+|\w+_scan|glob|sniff_csv|parquet_\w+|load_\w+|iceberg_\w+|delta_\w+"
-                           r"|sqlite_\w+|postgres_\w+|mysql_\w+|duckdb_extensions|install_\w+|getenv)$")
+FILE_FUNCTION = re.compile(
+    r"(?i)^(read_\w+|\w+_scan|glob|sniff_csv|parquet_\w+|load_\w+|iceberg_\w+|delta_\w+"
+    r"|sqlite_\w+|postgres_\w+|mysql_\w+|duckdb_extensions|install_\w+|getenv)$"
+)
 FILE_NAME = re.compile(r"[/\\:]|\.\w{1,10}$|^~")
 COMMAND_PREFIX = re.compile(r"(?is)^\s*(EXPLAIN(\s+ANALYZE)?|SHOW)\b\s*(.*)$")
 
@@ -56,8 +83,9 @@ def _check_statement(stmt: exp.Expression) -> frozenset[str] | None:
         return check(rest)  # EXPLAIN [ANALYZE] <read statement>
     if not isinstance(stmt, READ_STATEMENTS):
         what = stmt.sql() if isinstance(stmt, exp.Column) else stmt.key.upper()
-        raise refuse(f"{what} is not a read statement; query accepts SELECT, WITH, DESCRIBE, SHOW, "
-                     "SUMMARIZE, EXPLAIN or PIVOT")
+        raise refuse(
+            f"{what} is not a read statement; query accepts SELECT, WITH, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN or PIVOT"
+        )
     names = set()
     for node in stmt.walk():
         if isinstance(node, FORBIDDEN_NODES):
@@ -75,9 +103,14 @@ def _check_statement(stmt: exp.Expression) -> frozenset[str] | None:
     return frozenset(names)
 
 
-LOCKDOWN = ["SET enable_external_access = false", "SET autoinstall_known_extensions = false",
-            "SET autoload_known_extensions = false", "SET allow_community_extensions = false",
-            "SET allow_unsigned_extensions = false", "SET lock_configuration = true"]
+LOCKDOWN = [
+    "SET enable_external_access = false",
+    "SET autoinstall_known_extensions = false",
+    "SET autoload_known_extensions = false",
+    "SET allow_community_extensions = false",
+    "SET allow_unsigned_extensions = false",
+    "SET lock_configuration = true",
+]
 
 
 def lock_down(con) -> None:

@@ -21,6 +21,7 @@ What DuckDB runs (`RuleFile.sql`) is the file's text with each view created unbo
 views was bound again with the whole chain under it (about 0.6 s of every store's build). A view a query reads is
 bound then, with the same errors; the files stay the portable SQL sqlglot reads.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,9 +37,9 @@ from jfi import flagbook
 # The corpus rules are a shared core (sql/corpus/*.sql) plus the folders of one profile: one per era of the upstream
 # format. A folder shared by two profiles holds the rules they share, once.
 PROFILES = {
-    "round-v1": ("round",),                       # upstream e14ac527: rounds, blind second passes
-    "round-v2": ("round", "named", "round-v2"),   # upstream f8931af7: + accessible_name, accessible_name_source
-    "harvest": ("named", "harvest"),              # upstream 67edd7e9: harvested, reviewed in batches
+    "round-v1": ("round",),  # upstream e14ac527: rounds, blind second passes
+    "round-v2": ("round", "named", "round-v2"),  # upstream f8931af7: + accessible_name, accessible_name_source
+    "harvest": ("named", "harvest"),  # upstream 67edd7e9: harvested, reviewed in batches
 }
 DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
@@ -64,16 +65,16 @@ class RuleFile:
     path: Path
     rel: str
     text: str
-    objects: dict[str, str] = field(default_factory=dict)            # name -> meaning
+    objects: dict[str, str] = field(default_factory=dict)  # name -> meaning
     columns: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> column -> meaning
     creates: frozenset = frozenset()  # tables, views and macros it creates
-    adds: frozenset = frozenset()     # tables it inserts into, updates or deletes from
-    reads: frozenset = frozenset()    # tables, views and macros it reads (names no file creates: built-in functions)
+    adds: frozenset = frozenset()  # tables it inserts into, updates or deletes from
+    reads: frozenset = frozenset()  # tables, views and macros it reads (names no file creates: built-in functions)
     table_reads: frozenset = frozenset()  # of those, the ones read as tables or views (each must be created)
-    input_layer: bool = False         # only CREATE TABLE IF NOT EXISTS and macros: run when a store opens
+    input_layer: bool = False  # only CREATE TABLE IF NOT EXISTS and macros: run when a store opens
     kinds: dict = field(default_factory=dict)  # table read -> the input kinds it keeps (None: every kind)
-    made: frozenset = frozenset()     # the tables (not views, not temp objects) it creates
-    sql: str = ""                     # what DuckDB runs: the text, its views created unbound (bound when read)
+    made: frozenset = frozenset()  # the tables (not views, not temp objects) it creates
+    sql: str = ""  # what DuckDB runs: the text, its views created unbound (bound when read)
 
 
 def _order_key(rel: str) -> tuple[int, str]:
@@ -88,6 +89,7 @@ def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool
     objects) it creates."""
     import sqlglot
     from sqlglot import exp
+
     creates, adds, reads, tables, ctes, made = set(), set(), set(), set(), set(), set()
     kinds: dict[str, set | None] = {}
     input_layer = True
@@ -110,19 +112,30 @@ def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool
             if t.name and not isinstance(t.this, exp.Anonymous):
                 tables.add(t.name)
                 found = _kinds_beside(t)
-                kinds[t.name] = None if found is None or (t.name in kinds and kinds[t.name] is None) \
+                kinds[t.name] = (
+                    None
+                    if found is None or (t.name in kinds and kinds[t.name] is None)
                     else found | kinds.get(t.name, set())
+                )
         reads |= {f.name for f in st.find_all(exp.Anonymous)}
     tables -= ctes | creates | adds
     reads = (reads | tables) - creates
-    return (sorted(creates), sorted(adds), sorted(reads), sorted(tables), input_layer,
-            {n: (sorted(k) if k is not None else None) for n, k in sorted(kinds.items()) if n in tables}, sorted(made))
+    return (
+        sorted(creates),
+        sorted(adds),
+        sorted(reads),
+        sorted(tables),
+        input_layer,
+        {n: (sorted(k) if k is not None else None) for n, k in sorted(kinds.items()) if n in tables},
+        sorted(made),
+    )
 
 
 def _kinds_beside(table) -> set[str] | None:
     """The kinds a `kind` filter keeps in the WHERE of the SELECT that reads `table` as its only source; None when
     there is no such plain filter (every kind)."""
     from sqlglot import exp
+
     select = table.parent
     while select is not None and not isinstance(select, exp.Select):
         if isinstance(select, (exp.Subquery, exp.Union)):
@@ -170,8 +183,12 @@ def cached(name: str, digest: str, compute, valid=lambda value: True):
 
 def _analysed(texts: dict[str, str], digest: str) -> dict[str, list]:
     """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent)."""
-    return cached(f"rulebook-{ANALYSIS}", digest, lambda: {rel: list(analyse(text)) for rel, text in texts.items()},
-                  valid=lambda value: isinstance(value, dict) and set(value) == set(texts))
+    return cached(
+        f"rulebook-{ANALYSIS}",
+        digest,
+        lambda: {rel: list(analyse(text)) for rel, text in texts.items()},
+        valid=lambda value: isinstance(value, dict) and set(value) == set(texts),
+    )
 
 
 def ordered(files: tuple[RuleFile, ...] | list[RuleFile]) -> tuple[RuleFile, ...]:
@@ -248,8 +265,23 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     for rel, text in texts.items():
         objects, columns = parse_header(text)
         creates, adds, reads, tables, input_layer, kinds, made = deps[rel]
-        files.append(RuleFile(base / rel, rel, text, objects, columns, frozenset(creates), frozenset(adds),
-                              frozenset(reads), frozenset(tables), input_layer, kinds, frozenset(made), unbound(text)))
+        files.append(
+            RuleFile(
+                base / rel,
+                rel,
+                text,
+                objects,
+                columns,
+                frozenset(creates),
+                frozenset(adds),
+                frozenset(reads),
+                frozenset(tables),
+                input_layer,
+                kinds,
+                frozenset(made),
+                unbound(text),
+            )
+        )
     return tuple(files), digest.hexdigest()
 
 
@@ -271,8 +303,12 @@ def rulebook_sha256(sections: tuple[str, ...] | None = None, profile: str | None
     return digest_of(in_use(load()[0], sections, profile), (profile or DEFAULT_PROFILE) if corpus else None)
 
 
-def in_use(files: tuple[RuleFile, ...], sections: tuple[str, ...] | None, profile: str | None,
-           needs: tuple[str, ...] | None = None) -> tuple[RuleFile, ...]:
+def in_use(
+    files: tuple[RuleFile, ...],
+    sections: tuple[str, ...] | None,
+    profile: str | None,
+    needs: tuple[str, ...] | None = None,
+) -> tuple[RuleFile, ...]:
     """The rule files a store runs, in dependency order: sql/core, the sections asked for (all by default) and, in the
     corpus section, the shared core plus the folders of the profile; with `needs`, only the files that make those
     objects and what they read, so a command runs no rule it does not query."""
@@ -318,8 +354,17 @@ def _closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
 
 # objects whose rows each belong to one input file's line, with that file's kind in their `kind` column: a filter on
 # kind read from one of them keeps to the inputs of those kinds all the way down
-KINDED = frozenset({"raw_lines", "raw_files", "raw_json_problems", "jsonl_records", "jsonl_values",
-                    "jsonl_line_violations", "field_violations"})
+KINDED = frozenset(
+    {
+        "raw_lines",
+        "raw_files",
+        "raw_json_problems",
+        "jsonl_records",
+        "jsonl_values",
+        "jsonl_line_violations",
+        "field_violations",
+    }
+)
 
 
 def inputs_read(files: tuple[RuleFile, ...]) -> dict[str, frozenset]:
@@ -378,8 +423,17 @@ def meanings() -> tuple[dict[str, str], dict[str, dict[str, str]]]:
 
 
 # objects analysts do not query: raw inputs and the plumbing between them and the views people read
-INTERNAL_PREFIXES = ("raw_", "jsonl_", "field_", "ledger_", "unit_pins", "image_copies", "audit_inventory_",
-                     "audit_occurrences", "audit_batch_lines")
+INTERNAL_PREFIXES = (
+    "raw_",
+    "jsonl_",
+    "field_",
+    "ledger_",
+    "unit_pins",
+    "image_copies",
+    "audit_inventory_",
+    "audit_occurrences",
+    "audit_batch_lines",
+)
 
 
 def internal(name: str) -> bool:

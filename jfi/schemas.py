@@ -1,12 +1,20 @@
 """JSON Schemas (draft 2020-12) of the record kinds the rulebook checks field by field, made from its field_specs
 rows: the one definition of each format's fields, so a schema and the rulebook cannot drift. A schema says what a
 single record may hold; what spans records (ids twice, lines left out, word limits) stays with the rulebook."""
+
 from __future__ import annotations
 
 from .store import Store
 
-TYPES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean", "array": "array",
-         "object": "object", "null": "null"}
+TYPES = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "array": "array",
+    "object": "object",
+    "null": "null",
+}
 FORMATS = {  # the named formats of field_specs, in JSON Schema's words (the rulebook's test is the exact one)
     "nonblank": {"pattern": r"\S"},
     "http_url": {"pattern": r"^[Hh][Tt][Tt][Pp][Ss]?://\S+$"},
@@ -18,19 +26,30 @@ SECTIONS = ("audit", "corpus", "verify")
 
 # the formats people and programs write, by their published name: (field_specs kind, corpus profile)
 PUBLISHED = {
-    "corpus-item-round-v1": ("item", "round-v1"), "corpus-item-round-v2": ("item", "round-v2"),
-    "corpus-item-harvest": ("item", "harvest"), "review-verdict": ("review", "round-v1"),
-    "second-pass": ("second_pass", "round-v1"), "harvest-review-batch": ("batch", "harvest"),
-    "judged-line": ("judged", None), "spot-check": ("spot_check", None), "ratification": ("ratification", None),
-    "eval-expectation": ("expectation", None), "eval-override": ("override", None),
-    "verify-claim": ("verify_claim", None), "inventory-view": (None, None), "inventory-run": (None, "run"),
+    "corpus-item-round-v1": ("item", "round-v1"),
+    "corpus-item-round-v2": ("item", "round-v2"),
+    "corpus-item-harvest": ("item", "harvest"),
+    "review-verdict": ("review", "round-v1"),
+    "second-pass": ("second_pass", "round-v1"),
+    "harvest-review-batch": ("batch", "harvest"),
+    "judged-line": ("judged", None),
+    "spot-check": ("spot_check", None),
+    "ratification": ("ratification", None),
+    "eval-expectation": ("expectation", None),
+    "eval-override": ("override", None),
+    "verify-claim": ("verify_claim", None),
+    "inventory-view": (None, None),
+    "inventory-run": (None, "run"),
 }
 SQL_TYPES = {"VARCHAR": "string", "INTEGER": "integer", "BIGINT": "integer", "DOUBLE": "number", "BOOLEAN": "boolean"}
 
 
 def _specs(sections=SECTIONS, profile: str | None = None) -> list[dict]:
-    store = Store(sections=sections, needs=("field_specs",), profile=profile) if profile else \
-        Store(sections=sections, needs=("field_specs",))
+    store = (
+        Store(sections=sections, needs=("field_specs",), profile=profile)
+        if profile
+        else Store(sections=sections, needs=("field_specs",))
+    )
     try:
         return store.build().rows("SELECT * FROM field_specs ORDER BY kind, rowid")
     finally:
@@ -77,9 +96,15 @@ def of_rows(kind: str, rows: list[dict]) -> dict:
         props[s["field"]] = prop
         if s["required"]:
             required.append(s["field"])
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"urn:jfi:schema:{kind}",
-            "title": kind, "type": "object", "properties": props, "required": required,
-            "additionalProperties": open_}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:jfi:schema:{kind}",
+        "title": kind,
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": open_,
+    }
 
 
 def schema(kind: str, profile: str | None = None) -> dict | None:
@@ -102,40 +127,63 @@ def inventory_view() -> dict:
     """A view record of inventory.jsonl (content-inventory/v1): the fields the rulebook requires and checks
     (audit_inventory_violations) and the inventory's typed shape (audit_inventory_structure)."""
     import json
+
     store = Store(sections=("audit",), needs=("audit_inventory_structure",))
     try:
         shape = json.loads(store.build().con.execute("SELECT audit_inventory_structure()").fetchone()[0])
     finally:
         store.close()
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:jfi:schema:inventory-view",
-            "title": "inventory-view", "type": "object", "required": ["view_id", "product", "url"],
-            "properties": {
-                "record": {"enum": ["view"], "description": "the record kind (absent or view)"},
-                "view_id": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$", "maxLength": 100,
-                            "description": "view id (it names files)"},
-                "product": {"type": "string", "pattern": "^[^\\W_][^/\\\\\\x00-\\x1f\\x7f]*$", "maxLength": 100,
-                            "description": "the product the view belongs to (it names files)"},
-                "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "the page asked for"},
-                "final_url": {"type": ["string", "null"]}, "nav_error": {"type": ["string", "null"]},
-                "viewport": {"type": ["string", "null"]}, "stayed_on_route_host": {"type": ["boolean", "null"]},
-                "environment_notes": {"type": "array", "items": {"type": "string"}},
-                "inventory": _of_structure(shape)},
-            "additionalProperties": True}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:jfi:schema:inventory-view",
+        "title": "inventory-view",
+        "type": "object",
+        "required": ["view_id", "product", "url"],
+        "properties": {
+            "record": {"enum": ["view"], "description": "the record kind (absent or view)"},
+            "view_id": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$",
+                "maxLength": 100,
+                "description": "view id (it names files)",
+            },
+            "product": {
+                "type": "string",
+                "pattern": "^[^\\W_][^/\\\\\\x00-\\x1f\\x7f]*$",
+                "maxLength": 100,
+                "description": "the product the view belongs to (it names files)",
+            },
+            "url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://", "description": "the page asked for"},
+            "final_url": {"type": ["string", "null"]},
+            "nav_error": {"type": ["string", "null"]},
+            "viewport": {"type": ["string", "null"]},
+            "stayed_on_route_host": {"type": ["boolean", "null"]},
+            "environment_notes": {"type": "array", "items": {"type": "string"}},
+            "inventory": _of_structure(shape),
+        },
+        "additionalProperties": True,
+    }
 
 
 def inventory_run() -> dict:
     """The run header on line 1 of inventory.jsonl (audit_inventory_violations: once, on line 1)."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-            "required": ["record", "schema"],
-            "properties": {"record": {"const": "run", "description": "the run header's kind"},
-                           "schema": {"const": "content-inventory/v1", "description": "the format"},
-                           "viewport": {"type": "object", "properties": {"id": {"type": "string"},
-                                                                          "width": {"type": "integer"},
-                                                                          "height": {"type": "integer"}}},
-                           "caps": {"type": "object", "additionalProperties": {"type": "integer"}},
-                           "view_count": {"type": "integer", "minimum": 0},
-                           "jfi_version": {"type": "string"}},
-            "additionalProperties": True}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["record", "schema"],
+        "properties": {
+            "record": {"const": "run", "description": "the run header's kind"},
+            "schema": {"const": "content-inventory/v1", "description": "the format"},
+            "viewport": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "width": {"type": "integer"}, "height": {"type": "integer"}},
+            },
+            "caps": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "view_count": {"type": "integer", "minimum": 0},
+            "jfi_version": {"type": "string"},
+        },
+        "additionalProperties": True,
+    }
 
 
 def published(name: str) -> dict:

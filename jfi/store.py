@@ -1,4 +1,5 @@
 """DuckDB store: raw input tables, the rulebook's views over them, and helpers to read results."""
+
 from __future__ import annotations
 
 import functools
@@ -13,10 +14,10 @@ from pathlib import Path
 import duckdb
 
 from . import rulebook
-from .version import __version__
 from .errors import JfiError
 from .jsonl import json_problems, line_columns
 from .paths import regular_file
+from .version import __version__
 
 
 def sql_string(text: str) -> str:
@@ -30,8 +31,12 @@ def sql_string(text: str) -> str:
 CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines")
 # Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
-INPUT_KINDS = {"raw_inventory": ("inventory",), "ledger_digests": ("ratification",),
-               "unit_pins": ("ratification", "unit"), "field_specs": ()}
+INPUT_KINDS = {
+    "raw_inventory": ("inventory",),
+    "ledger_digests": ("ratification",),
+    "unit_pins": ("ratification", "unit"),
+    "field_specs": (),
+}
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 
 
@@ -78,10 +83,10 @@ def without_inventory(files: tuple) -> tuple:
     return tuple(f for f in files if f.rel not in left_out)
 
 
-
 # with JFI_PROFILE set, every rule file a store of this process ran and its seconds, in order (make bench's breakdown;
 # the command line prints them)
 RULE_TIMES: list[tuple[str, float]] = []
+
 
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.
@@ -91,9 +96,17 @@ class Store:
     live, bound when a query reads them).
     """
 
-    def __init__(self, path: str | Path = ":memory:", sections: tuple[str, ...] | None = None,
-                 profile: str | None = None, *, reopen: bool = False, needs: tuple[str, ...] | None = None,
-                 inventory: bool = True, portable: bool = False):
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        sections: tuple[str, ...] | None = None,
+        profile: str | None = None,
+        *,
+        reopen: bool = False,
+        needs: tuple[str, ...] | None = None,
+        inventory: bool = True,
+        portable: bool = False,
+    ):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
         only its own part of the rulebook; `rulebook_sha256` covers the whole rulebook of its sections (and the profile),
@@ -105,8 +118,10 @@ class Store:
         out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
         # a store made for people (`portable`: an exported jfi.duckdb) is one any DuckDB 1.x client opens (DuckDB 2's
         # own format needs DuckDB 2); the stores jfi keeps for itself stay in the format of the DuckDB it runs
-        self.con = duckdb.connect(str(path), config={"storage_compatibility_version": STORAGE_VERSION}
-                                  if portable and str(path) != ":memory:" else {})
+        self.con = duckdb.connect(
+            str(path),
+            config={"storage_compatibility_version": STORAGE_VERSION} if portable and str(path) != ":memory:" else {},
+        )
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
         # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")
@@ -117,8 +132,11 @@ class Store:
                 self.con.execute(f"SET memory_limit = {sql_string(limit)}")
             except duckdb.Error as e:
                 self.close()
-                raise JfiError("invalid_memory_limit", f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
-                               f"such as 2GB or 512MB ({str(e).splitlines()[0]})") from None
+                raise JfiError(
+                    "invalid_memory_limit",
+                    f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
+                    f"such as 2GB or 512MB ({str(e).splitlines()[0]})",
+                ) from None
         self._pending: dict[str, dict[str, list]] = {}
         self.removed_kinds: set[str] = set()  # input kinds a kept store updated in place lost rows of (its keeper says)
         self._changed: set[str] | None = None  # the input kinds a kept store updated in place took anew (None: all)
@@ -132,16 +150,19 @@ class Store:
         corpus = sections is None or "corpus" in sections
         # one hash for a workflow's whole rulebook (its sections and profile), whichever of its files this command ran:
         # every output of one audit folder names the same rules
-        self.rulebook_sha256 = rulebook.digest_of(rulebook.in_use(loaded, sections, self.profile, None),
-                                                  self.profile if corpus else None)
+        self.rulebook_sha256 = rulebook.digest_of(
+            rulebook.in_use(loaded, sections, self.profile, None), self.profile if corpus else None
+        )
         self.files_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)  # the files it ran
         if reopen:
             return
         for f in self.files:
             if f.input_layer:
                 self.con.execute(f.sql)
-        self.con.execute("INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
-                         [__version__, self.rulebook_sha256, self.profile if corpus else None])
+        self.con.execute(
+            "INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
+            [__version__, self.rulebook_sha256, self.profile if corpus else None],
+        )
 
     @staticmethod
     def digest(sections: tuple[str, ...], needs: tuple[str, ...] | None = None) -> str:
@@ -158,7 +179,9 @@ class Store:
         self._built = True
         run = self.files if not carried else self._stale(carried)
         if carried:
-            self.con.execute("CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried])
+            self.con.execute(
+                "CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried]
+            )
             for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
                 if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
                     self.con.execute(f"DELETE FROM {table}")
@@ -181,8 +204,11 @@ class Store:
         or removed. A file making only views runs no more (its views are in the store, bound when read), nor one
         whose tables come from unchanged inputs only (their rows are in the store)."""
         self._changed = self.removed_kinds | self.kinds_outside(carried)
-        return [f for f in self.files if f.input_layer or f.creates & set(CARRIED) or
-                ((f.made or f.adds) and self._moved(f))]
+        return [
+            f
+            for f in self.files
+            if f.input_layer or f.creates & set(CARRIED) or ((f.made or f.adds) and self._moved(f))
+        ]
 
     def reads_inventory(self) -> bool:
         """Whether a rule file this store runs takes rows from the audit inventory (the captured views)."""
@@ -192,11 +218,15 @@ class Store:
 
     def kinds_outside(self, sources: list[str]) -> set[str]:
         """The input kinds of the rows of every source but these ('inventory' for the inventory read whole)."""
-        return {k for (k,) in self.con.execute(
-            "SELECT kind FROM raw_files WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
-            "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
-            "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT unnest(?::VARCHAR[]))",
-            [sources] * 3).fetchall()}
+        return {
+            k
+            for (k,) in self.con.execute(
+                "SELECT kind FROM raw_files WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
+                "SELECT kind FROM raw_lines WHERE source NOT IN (SELECT unnest(?::VARCHAR[])) UNION "
+                "SELECT 'inventory' FROM raw_inventory WHERE source NOT IN (SELECT unnest(?::VARCHAR[]))",
+                [sources] * 3,
+            ).fetchall()
+        }
 
     def _moved(self, f) -> bool:
         """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""
@@ -208,6 +238,7 @@ class Store:
             if table in rulebook.KINDED:
                 return bool(changed) if kind is None else kind in changed
             return table not in INPUT_KINDS or bool(changed & set(INPUT_KINDS[table]))
+
         if self._inputs is None:
             self._inputs = rulebook.inputs_read(self.files)
         return any(moved(t, k) for t, k in self._inputs[f.rel])
@@ -222,18 +253,26 @@ class Store:
         """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
         carried tables seen through temp views of those sources only), then add its rows to the kept ones."""
         db = self.scalar("SELECT current_database()")
-        present = {t for (t,) in self.con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = ? "
-                                                  "AND schema_name = 'main'", [db]).fetchall()}
+        present = {
+            t
+            for (t,) in self.con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'", [db]
+            ).fetchall()
+        }
         made = [t for t in CARRIED if t in f.creates and t in present]
         sql = f.sql
         for table in made:  # the new rows go to a temp table of that name (in memory), then once into the kept one
-            sql, n = re.subn(rf"\bCREATE OR REPLACE TABLE {table} AS\b", f"CREATE OR REPLACE TEMP TABLE {table} AS", sql)
+            sql, n = re.subn(
+                rf"\bCREATE OR REPLACE TABLE {table} AS\b", f"CREATE OR REPLACE TEMP TABLE {table} AS", sql
+            )
             if n != 1:
                 raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
         shadows = [t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present and self.has_source(t)]
         for table in shadows:
-            self.con.execute(f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
-                             "WHERE source NOT IN (SELECT source FROM jfi_carried)")
+            self.con.execute(
+                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
+                "WHERE source NOT IN (SELECT source FROM jfi_carried)"
+            )
         try:
             self.con.execute(sql)
         finally:
@@ -244,8 +283,13 @@ class Store:
 
     def has_source(self, table: str) -> bool:
         """Whether a table of the store has a source column (its rows belong to input files)."""
-        return bool(self.scalar("SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND "
-                                "schema_name = 'main' AND table_name = ? AND column_name = 'source'", [table]))
+        return bool(
+            self.scalar(
+                "SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND "
+                "schema_name = 'main' AND table_name = ? AND column_name = 'source'",
+                [table],
+            )
+        )
 
     def loading(self) -> "Store":
         """A reopened store takes inputs again until `build()` (a kept store updated in place)."""
@@ -268,9 +312,11 @@ class Store:
         Done for stores people read (queries, the schema, the exported jfi.duckdb), not for one a command only
         writes files from. `columns=False`: the objects' meanings only (a comment on each of a thousand columns costs
         most of a second; a query that cannot see them goes without)."""
-        kinds = dict(self.con.execute(
-            "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
-        ).fetchall())
+        kinds = dict(
+            self.con.execute(
+                "SELECT table_name, CASE table_type WHEN 'VIEW' THEN 'VIEW' ELSE 'TABLE' END FROM information_schema.tables"
+            ).fetchall()
+        )
         return self.comment(kinds, columns=columns)
 
     def comment(self, kinds: dict[str, str], *, columns: bool = True, within: str = "") -> "Store":
@@ -279,12 +325,14 @@ class Store:
         transaction (each statement alone would be a commit of its own)."""
         objects, object_columns = self.meanings()
         at = f"{within}." if within else ""
-        statements = [f"COMMENT ON {kinds[name]} {at}{name} IS {sql_string(m)}" for name, m in objects.items()
-                      if name in kinds]
+        statements = [
+            f"COMMENT ON {kinds[name]} {at}{name} IS {sql_string(m)}" for name, m in objects.items() if name in kinds
+        ]
         # a table macro's columns have nothing to hold a comment
         for name, cols in object_columns.items() if columns else ():
-            statements += [f"COMMENT ON COLUMN {at}{name}.{col} IS {sql_string(m)}" for col, m in cols.items()
-                           if name in kinds]
+            statements += [
+                f"COMMENT ON COLUMN {at}{name}.{col} IS {sql_string(m)}" for col, m in cols.items() if name in kinds
+            ]
         if statements:
             self.con.execute("BEGIN TRANSACTION")
             try:
@@ -341,24 +389,41 @@ class Store:
     def _screen(self) -> None:
         """raw_json_problems for the lines just added: the lines DuckDB alone shows to be strict JSON
         (plainly_strict_json) pass; every other line is read by the strict line reader, which names its problem."""
-        doubtful = self.con.execute("SELECT kind, source, line, text FROM _jfi_batch WHERE NOT coalesce("
-                                    "plainly_strict_json(text), false)").fetchall()
+        doubtful = self.con.execute(
+            "SELECT kind, source, line, text FROM _jfi_batch WHERE NOT coalesce(plainly_strict_json(text), false)"
+        ).fetchall()
         problems = [(kind, p) for kind, source, line, text in doubtful for p in json_problems(source, [line], [text])]
         if problems:
             import pyarrow as pa
 
-            self.con.register("_jfi_problems", pa.table({
-                "kind": [k for k, _ in problems], "source": [p["source"] for _, p in problems],
-                "line": [p["line"] for _, p in problems], "field": [p["field"] for _, p in problems],
-                "message": [p["message"] for _, p in problems]}))
+            self.con.register(
+                "_jfi_problems",
+                pa.table(
+                    {
+                        "kind": [k for k, _ in problems],
+                        "source": [p["source"] for _, p in problems],
+                        "line": [p["line"] for _, p in problems],
+                        "field": [p["field"] for _, p in problems],
+                        "message": [p["message"] for _, p in problems],
+                    }
+                ),
+            )
             try:
-                self.con.execute("INSERT INTO raw_json_problems (kind, source, line, field, message) "
-                                 "SELECT kind, source, line, field, message FROM _jfi_problems")
+                self.con.execute(
+                    "INSERT INTO raw_json_problems (kind, source, line, field, message) "
+                    "SELECT kind, source, line, field, message FROM _jfi_problems"
+                )
             finally:
                 self.con.unregister("_jfi_problems")
 
-    def add_file(self, kind: str, path, texts: list[str] | None = None, numbers: list[int] | None = None,
-                 round_no: int | None = None) -> None:
+    def add_file(
+        self,
+        kind: str,
+        path,
+        texts: list[str] | None = None,
+        numbers: list[int] | None = None,
+        round_no: int | None = None,
+    ) -> None:
         """A file of this kind into raw_files (whether it is there) and its numbered lines into raw_lines: read from
         `path`, or the lines given (`texts`, numbered `numbers`, default 1..n) for a file about to be written."""
         present = texts is not None or regular_file(path)
@@ -368,12 +433,16 @@ class Store:
         if texts:
             self.add_lines(kind, str(path), numbers or list(range(1, len(texts) + 1)), texts, round_no=round_no)
 
-    def add_lines(self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None) -> None:
+    def add_lines(
+        self, kind: str, source: str, numbers: list[int], texts: list[str], round_no: int | None = None
+    ) -> None:
         """Put a file's numbered lines into raw_lines (what SQL cannot see in a line goes to raw_json_problems when
         they go in)."""
         n = len(numbers)
-        self.append("raw_lines", {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n,
-                                  "line": numbers, "text": texts})
+        self.append(
+            "raw_lines",
+            {"kind": [kind] * n, "source": [source] * n, "round": [round_no] * n, "line": numbers, "text": texts},
+        )
 
     def load_inventory_file(self, path: str) -> int:
         """Read an inventory.jsonl whole with DuckDB's JSON reader into raw_inventory, numbering the lines in the

@@ -1,7 +1,9 @@
 """Workbooks for people (the CSVs stay for programs): a sheet per table, the header frozen, filters on, sensible
 widths, long text wrapped, the status column coloured by state, machine columns grouped and collapsed at the right,
-a print setup (landscape, one page wide, the header row repeated), drop-down lists on closed columns, and a Columns sheet saying what each column means.
+a print setup (landscape, one page wide, the header row repeated), drop-down lists on closed columns, and a Columns
+sheet saying what each column means.
 Every cell is a string or a number, never a formula, whatever the text starts with."""
+
 from __future__ import annotations
 
 import decimal
@@ -20,9 +22,17 @@ from openpyxl.worksheet.datavalidation import DataValidation
 MAX_WIDTH = 60
 WRAP_AFTER = 40  # characters: a column whose cells run longer is wrapped
 STATE_FILLS = {  # status values and their colours (a light fill a printed page keeps readable)
-    "RATIFIED": "C6EFCE", "PARTIALLY_RATIFIED": "FFEB9C", "DRAFT_NOT_RATIFIED": "FFEB9C", "DRAFT": "FFEB9C",
-    "accepted": "C6EFCE", "ready": "C6EFCE", "candidate": "FFEB9C", "unreviewed": "FFEB9C",
-    "needs-revision": "FFC7CE", "rejected": "FFC7CE", "dropped": "FFC7CE",
+    "RATIFIED": "C6EFCE",
+    "PARTIALLY_RATIFIED": "FFEB9C",
+    "DRAFT_NOT_RATIFIED": "FFEB9C",
+    "DRAFT": "FFEB9C",
+    "accepted": "C6EFCE",
+    "ready": "C6EFCE",
+    "candidate": "FFEB9C",
+    "unreviewed": "FFEB9C",
+    "needs-revision": "FFC7CE",
+    "rejected": "FFC7CE",
+    "dropped": "FFC7CE",
 }
 
 
@@ -92,9 +102,16 @@ def _fill(ws, sheet: Sheet) -> None:
     for column, values in sheet.choices.items():  # a drop-down in every row of the column (other text is still let in:
         if column in sheet.columns and sheet.rows:  # the reader says what it expected)
             letter = get_column_letter(sheet.columns.index(column) + 1)
-            dv = DataValidation(type="list", formula1='"' + ",".join(values) + '"', allow_blank=True,
-                                showErrorMessage=True, errorStyle="warning", error=f"Expected one of: {', '.join(values)}",
-                                promptTitle=column, prompt=", ".join(values))
+            dv = DataValidation(
+                type="list",
+                formula1='"' + ",".join(values) + '"',
+                allow_blank=True,
+                showErrorMessage=True,
+                errorStyle="warning",
+                error=f"Expected one of: {', '.join(values)}",
+                promptTitle=column,
+                prompt=", ".join(values),
+            )
             dv.add(f"{letter}2:{letter}{len(sheet.rows) + 1}")
             ws.add_data_validation(dv)
     # printed: landscape, as wide as one page, the header row on every page
@@ -130,6 +147,9 @@ def _fixed(data: bytes) -> bytes:
             body = src.read(info.filename)
             if info.filename == "docProps/core.xml":
                 body = re.sub(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*", rb"\g<1>" + FIXED_TIME.encode(), body)
-            dst.writestr(zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0)), body,
-                         compress_type=zipfile.ZIP_DEFLATED)
+            dst.writestr(
+                zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0)),
+                body,
+                compress_type=zipfile.ZIP_DEFLATED,
+            )
     return out.getvalue()

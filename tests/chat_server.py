@@ -1,6 +1,7 @@
 """A server on 127.0.0.1 speaking the chat completions protocol with scripted answers: a judge that answers well,
 badly, slowly, with rate limits or with lines that break the contract. `script(n, request) -> (status, headers,
 body)` decides the n-th answer (1-based); the default judges every batch line "yes"."""
+
 from __future__ import annotations
 
 import json
@@ -18,17 +19,35 @@ def batch_lines(request: dict) -> list[dict]:
 
 
 def judged(request: dict, judgment="yes", **change) -> list[dict]:
-    return [{"id": u["id"], "judgment": judgment, "confidence": "high", "rationale": "Says what it does.",
-             "fix": "" if judgment == "yes" else "Name the destination.", "needs_human": False, **change}
-            for u in batch_lines(request)]
+    return [
+        {
+            "id": u["id"],
+            "judgment": judgment,
+            "confidence": "high",
+            "rationale": "Says what it does.",
+            "fix": "" if judgment == "yes" else "Name the destination.",
+            "needs_human": False,
+            **change,
+        }
+        for u in batch_lines(request)
+    ]
 
 
 def completion(lines, model="scripted-judge-1", as_text=None) -> tuple[int, dict, bytes]:
     text = as_text if as_text is not None else json.dumps({"lines": lines})
-    return 200, {}, json.dumps({"id": "c1", "object": "chat.completion", "model": model,
-                                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                             "finish_reason": "stop"}],
-                                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}).encode()
+    return (
+        200,
+        {},
+        json.dumps(
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+        ).encode(),
+    )
 
 
 def good(n, request):
@@ -56,6 +75,7 @@ class ChatServer:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -72,4 +92,5 @@ def slow(seconds):
     def script(n, request):
         time.sleep(seconds)
         return good(n, request)
+
     return script

@@ -1,4 +1,5 @@
 """Shared fixtures: a CLI runner, the bundled example project copied aside, and a valid item to mutate."""
+
 from __future__ import annotations
 
 import copy
@@ -24,16 +25,33 @@ REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "corpus" / "example-project"
 
 VALID_ITEM = {
-    "id": "fi-0001", "status": "candidate", "round_added": 1, "category": 2, "subtype": "action-or-toggle-icon",
-    "page_url": "https://www.example.com/inbox", "domain": "example.com", "image_url": "https://example.com/i/g12.svg",
-    "image_file": None, "image_sha256": None, "implementation": "img", "element_role": "button",
-    "element_html": "<button><img src=\"/i/g12.svg\" alt=\"gear\"></button>", "surrounding_text": "",
-    "destination": "Opens the account settings panel", "observed_alt": "gear", "observed_alt_verdict": "wrong",
-    "gold_alt": "Settings", "gold_alt_rationale": "Names the outcome of activating the control rather than the glyph.",
+    "id": "fi-0001",
+    "status": "candidate",
+    "round_added": 1,
+    "category": 2,
+    "subtype": "action-or-toggle-icon",
+    "page_url": "https://www.example.com/inbox",
+    "domain": "example.com",
+    "image_url": "https://example.com/i/g12.svg",
+    "image_file": None,
+    "image_sha256": None,
+    "implementation": "img",
+    "element_role": "button",
+    "element_html": '<button><img src="/i/g12.svg" alt="gear"></button>',
+    "surrounding_text": "",
+    "destination": "Opens the account settings panel",
+    "observed_alt": "gear",
+    "observed_alt_verdict": "wrong",
+    "gold_alt": "Settings",
+    "gold_alt_rationale": "Names the outcome of activating the control rather than the glyph.",
     "gold_alt_passes": [{"author": "pass-a", "alt": "Settings", "rationale": "Function, not glyph."}],
-    "adjudication": None, "difficulty": "standard", "dual_purpose": False,
-    "leakage_check": "File name g12.svg reveals nothing about settings.", "leaky": False,
-    "retrieved": "2026-08-27", "provenance_note": "Reserved example domain, test data.",
+    "adjudication": None,
+    "difficulty": "standard",
+    "dual_purpose": False,
+    "leakage_check": "File name g12.svg reveals nothing about settings.",
+    "leaky": False,
+    "retrieved": "2026-08-27",
+    "provenance_note": "Reserved example domain, test data.",
 }
 
 
@@ -89,8 +107,11 @@ class Jfi:
 
 def snapshot(root: Path) -> dict[str, str]:
     """sha256 of every file under root (the writer lock file aside), to prove nothing was written."""
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".jfi.lock"}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".jfi.lock"
+    }
 
 
 @pytest.fixture

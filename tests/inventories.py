@@ -1,4 +1,5 @@
 """Builders for synthetic inventories (the content-inventory/v1 view shape), for tests that need no browser."""
+
 import atexit
 import json
 import shutil
@@ -9,64 +10,182 @@ ORIGIN = "http://site.example"
 
 
 def heading(text="Section", level=2, **kw):
-    return {"i": 0, "level": level, "text": text, "name_source": "content", "selector": "main > h2", "visible": True,
-            "aria_hidden": False, "landmark": "main", "section_preview": "Some words follow.", **kw}
+    return {
+        "i": 0,
+        "level": level,
+        "text": text,
+        "name_source": "content",
+        "selector": "main > h2",
+        "visible": True,
+        "aria_hidden": False,
+        "landmark": "main",
+        "section_preview": "Some words follow.",
+        **kw,
+    }
 
 
 def link(name="Timetables", href="/timetables", **kw):
-    rec = {"i": 0, "name": name, "name_source": "content", "text": name, "title": None,
-           "href": href if href.startswith(("http", "javascript", "mailto")) else ORIGIN + href, "href_raw": href,
-           "same_page": href.startswith("#"), "external": False, "target": None, "download": False, "file_ext": None,
-           "has_img": False, "img_alt": None, "icon_only": False, "empty_name": not name, "visible": True,
-           "aria_hidden": False, "landmark": "main", "selector": "main > p > a", "context": "Plan a trip with the timetables."}
+    rec = {
+        "i": 0,
+        "name": name,
+        "name_source": "content",
+        "text": name,
+        "title": None,
+        "href": href if href.startswith(("http", "javascript", "mailto")) else ORIGIN + href,
+        "href_raw": href,
+        "same_page": href.startswith("#"),
+        "external": False,
+        "target": None,
+        "download": False,
+        "file_ext": None,
+        "has_img": False,
+        "img_alt": None,
+        "icon_only": False,
+        "empty_name": not name,
+        "visible": True,
+        "aria_hidden": False,
+        "landmark": "main",
+        "selector": "main > p > a",
+        "context": "Plan a trip with the timetables.",
+    }
     rec.update(kw)
     return rec
 
 
 def image(src="/img/photo.png", alt="Ferry at the north pier", **kw):
-    return {"i": 0, "tag": "img", "src": src, "src_basename": src.split("?")[0].split("/")[-1], "alt": alt,
-            "alt_present": alt is not None, "alt_empty": alt == "", "role": None, "aria_label": None,
-            "aria_labelledby_text": None, "aria_hidden": False, "title": None, "svg_title": None, "in_control": None,
-            "figcaption": None, "width": 300, "height": 200, "visible": True, "landmark": "main",
-            "selector": "main > img", "adjacent_text": "", **kw}
+    return {
+        "i": 0,
+        "tag": "img",
+        "src": src,
+        "src_basename": src.split("?")[0].split("/")[-1],
+        "alt": alt,
+        "alt_present": alt is not None,
+        "alt_empty": alt == "",
+        "role": None,
+        "aria_label": None,
+        "aria_labelledby_text": None,
+        "aria_hidden": False,
+        "title": None,
+        "svg_title": None,
+        "in_control": None,
+        "figcaption": None,
+        "width": 300,
+        "height": 200,
+        "visible": True,
+        "landmark": "main",
+        "selector": "main > img",
+        "adjacent_text": "",
+        **kw,
+    }
 
 
 def field(label="Email address", source="label[for]", **kw):
-    return {"i": 0, "type": "email", "name_attr": "email", "id": "email", "label": label, "label_source": source,
-            "placeholder": None, "required": False, "describedby_text": None, "fieldset_legend": None, "visible": True,
-            "landmark": "main", "selector": "#email", **kw}
+    return {
+        "i": 0,
+        "type": "email",
+        "name_attr": "email",
+        "id": "email",
+        "label": label,
+        "label_source": source,
+        "placeholder": None,
+        "required": False,
+        "describedby_text": None,
+        "fieldset_legend": None,
+        "visible": True,
+        "landmark": "main",
+        "selector": "#email",
+        **kw,
+    }
 
 
 def nav(*names, role="nav", label=None):
-    return {"role": role, "label": label, "selector": role, "visible": True, "item_count": len(names),
-            "items": [{"name": n, "href": "/" + n.lower().replace(" ", "-"), "tag": "a"} for n in names]}
+    return {
+        "role": role,
+        "label": label,
+        "selector": role,
+        "visible": True,
+        "item_count": len(names),
+        "items": [{"name": n, "href": "/" + n.lower().replace(" ", "-"), "tag": "a"} for n in names],
+    }
 
 
-def view(view_id, product="harbor", title=None, h1=None, headings=(), links=(), images=(), fields=(), navs=(),
-         url=None, host="site.example", **meta):
+def view(
+    view_id,
+    product="harbor",
+    title=None,
+    h1=None,
+    headings=(),
+    links=(),
+    images=(),
+    fields=(),
+    navs=(),
+    url=None,
+    host="site.example",
+    **meta,
+):
     def numbered(items):
         return [{**x, "i": k} for k, x in enumerate(items)]
+
     h1 = ["Welcome"] if h1 is None else h1
-    inv = {"meta": {"lang": "en", "title": title if title is not None else f"Harbor — {view_id}", "h1": h1,
-                    "h1_count": len(h1), "meta_description": None, "main_count": 1, "search_landmark": False,
-                    "skip_links": [], **meta},
-           "counts": {}, "headings": numbered(headings), "links": numbered(links), "images": numbered(images),
-           "fields": numbered(fields), "navs": list(navs), "capped": {}}
+    inv = {
+        "meta": {
+            "lang": "en",
+            "title": title if title is not None else f"Harbor — {view_id}",
+            "h1": h1,
+            "h1_count": len(h1),
+            "meta_description": None,
+            "main_count": 1,
+            "search_landmark": False,
+            "skip_links": [],
+            **meta,
+        },
+        "counts": {},
+        "headings": numbered(headings),
+        "links": numbered(links),
+        "images": numbered(images),
+        "fields": numbered(fields),
+        "navs": list(navs),
+        "capped": {},
+    }
     url = url or f"http://{host}/{view_id}.html"
-    return {"view_id": view_id, "product": product, "url": url, "viewport": "desktop-1440", "nav_error": None,
-            "final_url": url, "stayed_on_route_host": True, "load_ms": 1, "inventory": inv, "screenshot": None}
+    return {
+        "view_id": view_id,
+        "product": product,
+        "url": url,
+        "viewport": "desktop-1440",
+        "nav_error": None,
+        "final_url": url,
+        "stayed_on_route_host": True,
+        "load_ms": 1,
+        "inventory": inv,
+        "screenshot": None,
+    }
 
 
 def note(view_id, product="harbor"):
     url = f"http://site.example/{view_id}.html"
-    return {"view_id": view_id, "product": product, "url": url, "viewport": "desktop-1440", "nav_error": "HTTP 500",
-            "final_url": url, "stayed_on_route_host": True, "load_ms": 1, "inventory": None, "screenshot": None}
+    return {
+        "view_id": view_id,
+        "product": product,
+        "url": url,
+        "viewport": "desktop-1440",
+        "nav_error": "HTTP 500",
+        "final_url": url,
+        "stayed_on_route_host": True,
+        "load_ms": 1,
+        "inventory": None,
+        "screenshot": None,
+    }
 
 
 def write(folder, views):
     folder.mkdir(parents=True, exist_ok=True)
-    header = {"record": "run", "schema": "content-inventory/v1", "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
-              "caps": {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}}
+    header = {
+        "record": "run",
+        "schema": "content-inventory/v1",
+        "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
+        "caps": {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120},
+    }
     lines = [json.dumps(header)] + [json.dumps({"record": "view", **v}) for v in views]
     (folder / "inventory.jsonl").write_text("\n".join(lines) + "\n")
     return folder

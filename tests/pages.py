@@ -1,9 +1,12 @@
 """Purpose-built pages for the capture tests, one per capture rule, served on 127.0.0.1 by the suite."""
+
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head><body>{body}</body></html>'
+PAGE = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title></head><body>{body}</body></html>'
+)
 
 NAMES = """
 <main>
@@ -39,7 +42,8 @@ IMAGES = """
 <a href="/about">About <img id="in-link-text" src="/i.png" alt=""></a>
 <button><img id="in-button" src="/b.png" alt="Search"></button>
 <span role="link" tabindex="0"><img id="in-role-link" src="/r.png" alt="Next"></span>
-<svg id="outer" width="20" height="20" aria-label="Chart"><title>Sales chart</title><svg id="inner" width="10" height="10"></svg></svg>
+<svg id="outer" width="20" height="20" aria-label="Chart"><title>Sales chart</title><svg id="inner" width="10" height="10">
+</svg></svg>
 <svg id="hidden-svg" aria-hidden="true" width="10" height="10"></svg>
 <figure><img id="fig" src="/f.png" alt="Figure"><figcaption>A caption</figcaption></figure>
 <div aria-hidden="true"><img id="under-hidden" src="/u.png" alt="u"></div>
@@ -68,7 +72,10 @@ ROUTES = {
     "/images.html": ("Images", IMAGES),
     "/skip.html": ("Skip", SKIP),
     "/caps.html": ("Caps", caps_page()),
-    "/plain.html": ("Plain", "<header><nav><a href='/'>Home</a><a href='/x'>X</a></nav></header><main><h1>Plain</h1><p>Hello.</p></main>"),
+    "/plain.html": (
+        "Plain",
+        "<header><nav><a href='/'>Home</a><a href='/x'>X</a></nav></header><main><h1>Plain</h1><p>Hello.</p></main>",
+    ),
 }
 
 
@@ -126,5 +133,6 @@ def start():
     httpd.daemon_threads = True
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
 
 ROUTES["/busy.html"] = ("Busy", "<p>busy</p><script>setTimeout(() => { for (;;) {} }, 100)</script>")

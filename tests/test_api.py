@@ -1,21 +1,22 @@
 """The Python API: the README's example runs as written, and calls return results instead of printing."""
+
 import os
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from conftest import REPO, snapshot
 
 import jfi
-from conftest import REPO, snapshot
 
 MANIFEST = REPO.parent / "shared" / "conformance" / "audit" / "reference" / "clean-control" / "inventory-run.json"
 
 
 def readme_python(section: str) -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    body = text[text.index(f"## {section}\n"):]
-    body = body[:body.index("\n## ", 4)]
+    body = text[text.index(f"## {section}\n") :]
+    body = body[: body.index("\n## ", 4)]
     return re.findall(r"```python\n(.*?)```", body, re.S)
 
 
@@ -64,6 +65,7 @@ def test_a_refusal_raises_and_writes_nothing(repo_like):
 def test_version_and_help_do_not_load_the_api():
     import subprocess
     import sys
+
     code = "import jfi, sys; jfi.__version__; print('duckdb' in sys.modules, 'jfi.api' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}).stdout
     assert out.strip() == "False False"

@@ -1,12 +1,13 @@
 """Every captured heading, link, image and field carries what Chromium itself exposes (Accessibility domain):
 the computed name, where it came from, the role and whether it is exposed at all."""
+
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import Jfi
+
 from jfi.capture.axnames import describe, name_source
 
 PAGES = Path(__file__).with_name("pages_ax")
@@ -31,19 +32,22 @@ def ax(elements, kind, selector):
     return elements[(kind, selector)]["ax"]
 
 
-@pytest.mark.parametrize("kind,selector,name,source,role", [
-    ("links", "#lb-hidden", "Hidden label", "aria-labelledby", "link"),  # aria-labelledby may point at hidden text
-    ("images", "#img-aria", "Aria words", "aria-label", "image"),      # aria-label wins over alt
-    ("images", "#img-title", "W3C logo", "title", "image"),           # a title alone names an image
-    ("images", "#inimg-alt", "Go", "alt", "button"),
-    ("images", "#inimg-none", "Submit", "default", "button"),         # input type=image with no alt
-    ("images", "#roleimg", "Five stars", "aria-label", "image"),
-    ("images", "#svgt", "Chart title", "title", "image"),             # svg named by its <title> child
-    ("links", "#link-img-aria", "Search", "contents", "link"),        # a link named by its image's aria-label
-    ("links", "#link-img-title", "Timetables", "contents", "link"),
-    ("fields", "#f-lab", "Email", "label", "textbox"),
-    ("fields", "#f-ph", "Search the site", "placeholder", "textbox"),  # the source says it is only a placeholder
-])
+@pytest.mark.parametrize(
+    "kind,selector,name,source,role",
+    [
+        ("links", "#lb-hidden", "Hidden label", "aria-labelledby", "link"),  # aria-labelledby may point at hidden text
+        ("images", "#img-aria", "Aria words", "aria-label", "image"),  # aria-label wins over alt
+        ("images", "#img-title", "W3C logo", "title", "image"),  # a title alone names an image
+        ("images", "#inimg-alt", "Go", "alt", "button"),
+        ("images", "#inimg-none", "Submit", "default", "button"),  # input type=image with no alt
+        ("images", "#roleimg", "Five stars", "aria-label", "image"),
+        ("images", "#svgt", "Chart title", "title", "image"),  # svg named by its <title> child
+        ("links", "#link-img-aria", "Search", "contents", "link"),  # a link named by its image's aria-label
+        ("links", "#link-img-title", "Timetables", "contents", "link"),
+        ("fields", "#f-lab", "Email", "label", "textbox"),
+        ("fields", "#f-ph", "Search the site", "placeholder", "textbox"),  # the source says it is only a placeholder
+    ],
+)
 def test_names_are_the_browsers_own(elements, kind, selector, name, source, role):
     got = ax(elements, kind, selector)
     assert got == {"name": name, "name_source": source, "role": role, "exposed": True}
@@ -55,33 +59,64 @@ def test_the_approximation_is_kept_beside_the_computed_name(elements):
     image = elements[("images", "#img-aria")]
     assert image["alt"] == "alt words" and image["ax"]["name"] == "Aria words"
     heading = elements[("headings", "#h-hidden")]
-    assert heading["text"] == "Only hidden" and heading["ax"] == {"name": "", "name_source": None, "role": "heading",
-                                                                   "exposed": True}
+    assert heading["text"] == "Only hidden" and heading["ax"] == {
+        "name": "",
+        "name_source": None,
+        "role": "heading",
+        "exposed": True,
+    }
 
 
-@pytest.mark.parametrize("kind,selector", [
-    ("links", "#l-none"), ("links", "#l-vis"), ("links", "#l-aria"),       # display:none, visibility, aria-hidden
-    ("images", "#deco-empty"), ("images", "#deco-role"),                   # alt="" and role=presentation
-])
+@pytest.mark.parametrize(
+    "kind,selector",
+    [
+        ("links", "#l-none"),
+        ("links", "#l-vis"),
+        ("links", "#l-aria"),  # display:none, visibility, aria-hidden
+        ("images", "#deco-empty"),
+        ("images", "#deco-role"),  # alt="" and role=presentation
+    ],
+)
 def test_hidden_and_decorative_elements_are_not_exposed(elements, kind, selector):
     assert ax(elements, kind, selector)["exposed"] is False
     assert ax(elements, kind, selector)["name"] == ""
 
 
 def test_unnamed_images_are_exposed_with_an_empty_name(elements):
-    assert ax(elements, "images", "#roleimg-none") == {"name": "", "name_source": None, "role": "image", "exposed": True}
+    assert ax(elements, "images", "#roleimg-none") == {
+        "name": "",
+        "name_source": None,
+        "role": "image",
+        "exposed": True,
+    }
     assert ax(elements, "images", "#alt-space") == {"name": "", "name_source": None, "role": "image", "exposed": True}
 
 
 def test_protocol_nodes_in_jfis_words():
     assert describe(None) == {"name": "", "name_source": None, "role": None, "exposed": False}
     assert describe({"ignored": True, "role": {"value": "none"}})["exposed"] is False
-    node = {"role": {"value": "textbox"}, "name": {"value": " Email  address ", "sources": [
-        {"type": "relatedElement", "attribute": "aria-labelledby"},
-        {"type": "relatedElement", "nativeSource": "labelfor", "value": {"value": "Email address"}}]}}
+    node = {
+        "role": {"value": "textbox"},
+        "name": {
+            "value": " Email  address ",
+            "sources": [
+                {"type": "relatedElement", "attribute": "aria-labelledby"},
+                {"type": "relatedElement", "nativeSource": "labelfor", "value": {"value": "Email address"}},
+            ],
+        },
+    }
     assert describe(node) == {"name": "Email address", "name_source": "label", "role": "textbox", "exposed": True}
-    assert name_source({"sources": [{"type": "attribute", "attribute": "alt", "value": {"value": "x"},
-                                     "superseded": True}, {"type": "contents", "value": {"value": "y"}}]}) == "contents"
+    assert (
+        name_source(
+            {
+                "sources": [
+                    {"type": "attribute", "attribute": "alt", "value": {"value": "x"}, "superseded": True},
+                    {"type": "contents", "value": {"value": "y"}},
+                ]
+            }
+        )
+        == "contents"
+    )
 
 
 def captured(tmp_path_factory, page: str) -> tuple[Jfi, Path]:
@@ -90,8 +125,23 @@ def captured(tmp_path_factory, page: str) -> tuple[Jfi, Path]:
     shutil.copy(PAGES / page, site / "index.html")
     (site / "views.txt").write_text("page,lab,/\n")
     jfi = Jfi(site)
-    assert jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-               str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe").exit_code == 0
+    assert (
+        jfi(
+            "audit",
+            "inventory",
+            "--urls-file",
+            str(site / "views.txt"),
+            "--serve",
+            str(site),
+            "--out",
+            str(site / "out"),
+            "--settle",
+            "0",
+            "--no-screenshots",
+            "--no-axe",
+        ).exit_code
+        == 0
+    )
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     return jfi, site / "out"
 
@@ -101,50 +151,83 @@ def units(names_page):
     jfi, out_dir = names_page
     built = json.loads((out_dir / "judgment-units.json").read_text())["units"]
     out = Units({u["selector"]: u for u in built})
-    out.hidden = {r["selector"] for r in jfi("query", "--inventory", str(out_dir), "--format", "json",
-                                             "SELECT selector FROM audit_hidden_units").json}
+    out.hidden = {
+        r["selector"]
+        for r in jfi(
+            "query", "--inventory", str(out_dir), "--format", "json", "SELECT selector FROM audit_hidden_units"
+        ).json
+    }
     return out
 
 
 class Units(dict):
     """Units by selector; `hidden`: the selectors of what was captured but neither drawn nor exposed anywhere."""
-    hidden: set
 
+    hidden: set
 
 
 def objective(unit):
     return [f for f in unit["flags"] if f.endswith("_no_accessible_name")]
 
 
-@pytest.mark.parametrize("selector,flag", [
-    ("#roleimg-none", "image_no_accessible_name"),
-    ("#alt-space", "image_no_accessible_name"),
-    ("#empty-link", "link_no_accessible_name"),
-    ("#f-none", "field_no_accessible_name"),
-    ("#h-hidden", "heading_no_accessible_name"),
-    ("#inimg-none", "image_no_accessible_name"),  # Chromium's default "Submit" is no name an author gave
-])
+@pytest.mark.parametrize(
+    "selector,flag",
+    [
+        ("#roleimg-none", "image_no_accessible_name"),
+        ("#alt-space", "image_no_accessible_name"),
+        ("#empty-link", "link_no_accessible_name"),
+        ("#f-none", "field_no_accessible_name"),
+        ("#h-hidden", "heading_no_accessible_name"),
+        ("#inimg-none", "image_no_accessible_name"),  # Chromium's default "Submit" is no name an author gave
+    ],
+)
 def test_objective_flags_come_from_the_computed_name(units, selector, flag):
     assert objective(units[selector]) == [flag]
 
 
-@pytest.mark.parametrize("selector", ["#img-title", "#img-aria", "#inimg-alt", "#roleimg", "#link-img-aria",
-                                      "#link-img-title", "#lb-hidden", "#f-lab", "#f-ph"])
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "#img-title",
+        "#img-aria",
+        "#inimg-alt",
+        "#roleimg",
+        "#link-img-aria",
+        "#link-img-title",
+        "#lb-hidden",
+        "#f-lab",
+        "#f-ph",
+    ],
+)
 def test_named_elements_get_no_objective_flag(units, selector):
     assert objective(units[selector]) == []
 
 
-@pytest.mark.parametrize("selector", ["#hidden-generic", "#hidden-noalt", "#ariahidden-noalt", "#l-none", "#l-vis",
-                                      "#l-aria", "#deco-empty", "#deco-role"])
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "#hidden-generic",
+        "#hidden-noalt",
+        "#ariahidden-noalt",
+        "#l-none",
+        "#l-vis",
+        "#l-aria",
+        "#deco-empty",
+        "#deco-role",
+    ],
+)
 def test_hidden_and_decorative_elements_get_no_flag_that_counts(units, selector):
     from jfi.store import Store
+
     store = Store(sections=("audit",)).build()
     try:
-        informational = {r[0] for r in store.con.execute(
-            "SELECT pattern FROM audit_flag_rules WHERE informational").fetchall()}
+        informational = {
+            r[0] for r in store.con.execute("SELECT pattern FROM audit_flag_rules WHERE informational").fetchall()
+        }
     finally:
         store.close()
     import re
+
     if selector not in units:  # neither drawn nor exposed anywhere: no row at all, only queryable
         assert selector in units.hidden, selector
         return
@@ -160,8 +243,20 @@ def test_what_is_neither_drawn_nor_exposed_anywhere_is_no_judgment_row(units):
 def test_aria_fields_pseudo_links_areas_and_open_shadow_roots_are_captured(tmp_path):
     shutil.copy(PAGES / "kinds.html", tmp_path / "index.html")
     (tmp_path / "views.txt").write_text("kinds,lab,/\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                      "--out", str(tmp_path / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "out"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     inv = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
     fields = {f["selector"]: f for f in inv["fields"]}
@@ -186,23 +281,40 @@ def frames(tmp_path_factory):
     shutil.copy(PAGES / "frames.html", site / "index.html")
     (site / "views.txt").write_text("frames,lab,/\n")
     jfi = Jfi(site)
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-            str(site / "out"), "--settle", "0", "--no-screenshots", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(site / "out"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     view = json.loads((site / "out" / "inventory.jsonl").read_text().splitlines()[1])
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     units = json.loads((site / "out" / "judgment-units.json").read_text())["units"]
-    found = {(kind, e["selector"]): e for kind in ("headings", "links", "images", "fields") for e in view["inventory"][kind]}
+    found = {
+        (kind, e["selector"]): e for kind in ("headings", "links", "images", "fields") for e in view["inventory"][kind]
+    }
     return view, found, units
 
 
-@pytest.mark.parametrize("kind,selector,frame,name", [
-    ("headings", "#fh", "#fr", "Framed heading"),
-    ("links", "#fl", "#fr", "Framed link"),
-    ("images", "#fi", "#fr", "Framed image"),
-    ("fields", "#ff", "#fr", "Framed field"),
-    ("links", "#dl", "#fr >>> #deeper", "Deep link"),  # a frame inside a frame
-])
+@pytest.mark.parametrize(
+    "kind,selector,frame,name",
+    [
+        ("headings", "#fh", "#fr", "Framed heading"),
+        ("links", "#fl", "#fr", "Framed link"),
+        ("images", "#fi", "#fr", "Framed image"),
+        ("fields", "#ff", "#fr", "Framed field"),
+        ("links", "#dl", "#fr >>> #deeper", "Deep link"),  # a frame inside a frame
+    ],
+)
 def test_same_origin_frames_are_captured_with_their_frame(frames, kind, selector, frame, name):
     _, found, _ = frames
     element = found[(kind, selector)]
@@ -216,17 +328,20 @@ def test_a_frame_of_another_origin_is_neither_loaded_nor_read(frames):
     assert "frame" not in found[("headings", "html > body > main > h1")]  # top-document records keep their shape
 
 
-@pytest.mark.parametrize("selector,name,source,exposed", [
-    ("#obj-fallback", "Annual report figures", "contents", True),  # an object that did not load reads its fallback
-    ("#obj-svg", "", None, True),                                  # a loaded object with no name of its own
-    ("#obj-aria", "Blue square", "aria-label", True),
-    ("#cv-none", "", None, True),
-    ("#cv-aria", "Sales chart", "aria-label", True),
-    ("#pic-img", "Square picture", "alt", True),                  # a picture is its img
-    ("#area-alt", "North pier", "alt", True),                     # the map's image did not load: named as Chromium would
-    ("#area-none", "", None, True),
-    ("#area-hidden", "", None, False),                            # its image is display:none
-])
+@pytest.mark.parametrize(
+    "selector,name,source,exposed",
+    [
+        ("#obj-fallback", "Annual report figures", "contents", True),  # an object that did not load reads its fallback
+        ("#obj-svg", "", None, True),  # a loaded object with no name of its own
+        ("#obj-aria", "Blue square", "aria-label", True),
+        ("#cv-none", "", None, True),
+        ("#cv-aria", "Sales chart", "aria-label", True),
+        ("#pic-img", "Square picture", "alt", True),  # a picture is its img
+        ("#area-alt", "North pier", "alt", True),  # the map's image did not load: named as Chromium would
+        ("#area-none", "", None, True),
+        ("#area-hidden", "", None, False),  # its image is display:none
+    ],
+)
 def test_objects_canvases_pictures_and_areas(frames, selector, name, source, exposed):
     _, found, _ = frames
     got = found[("images", selector)]["ax"]
@@ -235,17 +350,29 @@ def test_objects_canvases_pictures_and_areas(frames, selector, name, source, exp
 
 def test_a_field_inside_a_shadow_root_wrapped_by_an_outer_label_gets_chromiums_name(frames):
     _, found, units = frames
-    assert found[("fields", "#inner-field")]["ax"] == {"name": "", "name_source": None, "role": "textbox",
-                                                       "exposed": True}
+    assert found[("fields", "#inner-field")]["ax"] == {
+        "name": "",
+        "name_source": None,
+        "role": "textbox",
+        "exposed": True,
+    }
     unit = next(u for u in units if u["selector"] == "#inner-field")
     assert "field_no_accessible_name" in unit["flags"]
 
 
-@pytest.mark.parametrize("selector,flags", [
-    ("#obj-svg", ["image_no_accessible_name"]), ("#cv-none", ["image_no_accessible_name"]),
-    ("#area-none", ["image_no_accessible_name"]), ("#obj-fallback", []), ("#obj-aria", []), ("#cv-aria", []),
-    ("#area-alt", []), ("#area-hidden", None),  # None: its image is display:none, so the area is no row at all
-])
+@pytest.mark.parametrize(
+    "selector,flags",
+    [
+        ("#obj-svg", ["image_no_accessible_name"]),
+        ("#cv-none", ["image_no_accessible_name"]),
+        ("#area-none", ["image_no_accessible_name"]),
+        ("#obj-fallback", []),
+        ("#obj-aria", []),
+        ("#cv-aria", []),
+        ("#area-alt", []),
+        ("#area-hidden", None),  # None: its image is display:none, so the area is no row at all
+    ],
+)
 def test_one_flag_for_every_kind_of_unnamed_image(frames, selector, flags):
     _, _, units = frames
     unit = next((u for u in units if u["type"] == "image" and u["selector"] == selector), None)
@@ -256,14 +383,19 @@ def test_units_in_frames_say_so_and_unnamed_links_there_are_flagged(frames):
     _, _, units = frames
     link = next(u for u in units if u["selector"] == "#fl-empty")
     assert link["frame"] == "#fr" and objective(link) == ["link_no_accessible_name"]
-    assert next(u for u in units if u["selector"] == "#area-none" and u["type"] == "link")["flags"] == \
-        ["link_no_accessible_name"]
+    assert next(u for u in units if u["selector"] == "#area-none" and u["type"] == "link")["flags"] == [
+        "link_no_accessible_name"
+    ]
 
 
 def test_units_carry_the_computed_name_with_the_approximation_beside_it(units):
     image = units["#img-aria"]
-    assert (image["name"], image["dom_name"], image["name_source"], image["role"]) == \
-        ("Aria words", "alt words", "aria-label", "image")
+    assert (image["name"], image["dom_name"], image["name_source"], image["role"]) == (
+        "Aria words",
+        "alt words",
+        "aria-label",
+        "image",
+    )
     assert units["#img-title"]["name"] == "W3C logo" and units["#img-title"]["dom_name"] == "(no alt attribute)"
     heading = units["#h-hidden"]
     assert heading["name"] == "" and heading["dom_name"] == "Only hidden"
@@ -275,18 +407,28 @@ def test_units_carry_the_computed_name_with_the_approximation_beside_it(units):
 
 
 def test_names_from_the_tree_silence_the_approximations_false_alarms(units):
-    assert "img_missing_alt_attr" not in units["#img-title"]["flags"]     # a title names it
-    assert "link_empty_name" not in units["#link-img-aria"]["flags"]      # its image's aria-label names it
-    assert units["#inimg-none"]["name"] == "(no alt attribute)"            # not Chromium's default "Submit"
-    assert "heading_empty" not in units["#h-hidden"]["flags"]              # said once, by the tree's flag
+    assert "img_missing_alt_attr" not in units["#img-title"]["flags"]  # a title names it
+    assert "link_empty_name" not in units["#link-img-aria"]["flags"]  # its image's aria-label names it
+    assert units["#inimg-none"]["name"] == "(no alt attribute)"  # not Chromium's default "Submit"
+    assert "heading_empty" not in units["#h-hidden"]["flags"]  # said once, by the tree's flag
 
 
 def test_a_manifest_made_elsewhere_is_named_by_its_approximation_and_marked(tmp_path, units):
     """The same page captured without the tree (a content-inventory/v1 manifest): names and flags are the DOM
     approximation's, and every element unit says a person must check it."""
     from inventories import image, link, view, write
-    write(tmp_path / "a", [view("names", "lab", links=[link("", "/e", selector="#empty-link", name_source="none")],
-                                images=[image("/x.png", None, title="W3C logo", selector="#img-title")])])
+
+    write(
+        tmp_path / "a",
+        [
+            view(
+                "names",
+                "lab",
+                links=[link("", "/e", selector="#empty-link", name_source="none")],
+                images=[image("/x.png", None, title="W3C logo", selector="#img-title")],
+            )
+        ],
+    )
     r = Jfi(tmp_path)("audit", "build", "--inventory", str(tmp_path / "a"))
     assert r.exit_code == 0, r.stderr
     got = {u["selector"]: u for u in json.loads((tmp_path / "a" / "judgment-units.json").read_text())["units"]}
@@ -301,15 +443,26 @@ def applicability(tmp_path_factory):
     _, out = captured(tmp_path_factory, "applicability.html")
     view = json.loads((out / "inventory.jsonl").read_text().splitlines()[1])["inventory"]
     built = json.loads((out / "judgment-units.json").read_text())["units"]
-    return ({m["selector"]: m for m in view["images"]}, {u["selector"]: u for u in built},
-            {ln["selector"]: ln for ln in view["links"]}, {f["selector"]: f for f in view["fields"]})
+    return (
+        {m["selector"]: m for m in view["images"]},
+        {u["selector"]: u for u in built},
+        {ln["selector"]: ln for ln in view["links"]},
+        {f["selector"]: f for f in view["fields"]},
+    )
 
 
-@pytest.mark.parametrize("selector,why", [
-    ("#btn-svg > svg", "inside a button"), ("#btn-img > img", "inside a button"), ("#link-arrow > svg", "without an img"),
-    ("#bare-svg", "without an img"), ("#img-in-tab", "inside a tab"), ("#obj-pres", "presentational object"),
-    ("#obj-fallback", "fallback"),
-])
+@pytest.mark.parametrize(
+    "selector,why",
+    [
+        ("#btn-svg > svg", "inside a button"),
+        ("#btn-img > img", "inside a button"),
+        ("#link-arrow > svg", "without an img"),
+        ("#bare-svg", "without an img"),
+        ("#img-in-tab", "inside a tab"),
+        ("#obj-pres", "presentational object"),
+        ("#obj-fallback", "fallback"),
+    ],
+)
 def test_no_image_question_applies_where_the_rules_say_none_does(applicability, selector, why):
     images, units, *_ = applicability
     assert why in images[selector]["not_applicable"], images[selector]
@@ -361,8 +514,19 @@ def responsive(tmp_path_factory):
     jfi = Jfi(site)
     (site / "out").mkdir()
     (site / "out" / "audit.toml").write_text('[capture]\nviewports = ["1440x900", "390x844"]\n')
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-            str(site / "out"), "--settle", "0", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(site / "out"),
+        "--settle",
+        "0",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "build", "--inventory", str(site / "out")).exit_code == 0
     return jfi, site / "out"
@@ -385,18 +549,32 @@ def test_an_element_shown_at_one_viewport_only_is_one_unit_with_both_occurrences
     arrows = [u for u in units if u["type"] == "link" and u["name"] == "Next chapter"]
     assert len(arrows) == 1 and arrows[0]["occurrences"] == 4
     assert all(u["view_count"] == 1 and u["views"] == ["page"] for u in links.values())
-    hidden = {r["name"] for r in jfi("query", "--inventory", str(out), "--format", "json",
-                                     "SELECT name FROM audit_hidden_units").json}
+    hidden = {
+        r["name"]
+        for r in jfi("query", "--inventory", str(out), "--format", "json", "SELECT name FROM audit_hidden_units").json
+    }
     assert hidden == {"Never shown"}  # hidden at every viewport: captured, no row
     # the app link is met on a phone: its crop comes from the phone's screenshot
-    place = jfi("query", "--inventory", str(out), "--format", "json",
-                f"SELECT viewport FROM audit_unit_places WHERE id = '{links['Get the app']['id']}'").json
+    place = jfi(
+        "query",
+        "--inventory",
+        str(out),
+        "--format",
+        "json",
+        f"SELECT viewport FROM audit_unit_places WHERE id = '{links['Get the app']['id']}'",
+    ).json
     assert place == [{"viewport": "phone-390"}]
     assert jfi("audit", "merge", "--inventory", str(out)).exit_code == 0
     basis = json.loads((out / "draft-judgments.json").read_text())["coverage_basis"]
     assert basis["activation"] == "none — read-only capture, 2 viewports (desktop-1440, phone-390)"
-    nav = jfi("query", "--inventory", str(out), "--format", "json",
-              "SELECT view_id, viewport FROM audit_nav_consistency ORDER BY viewport").json
+    nav = jfi(
+        "query",
+        "--inventory",
+        str(out),
+        "--format",
+        "json",
+        "SELECT view_id, viewport FROM audit_nav_consistency ORDER BY viewport",
+    ).json
     assert nav == [{"view_id": "page", "viewport": "desktop-1440"}, {"view_id": "page", "viewport": "phone-390"}]
 
 
@@ -404,13 +582,30 @@ def test_viewports_are_checked_where_they_are_read(tmp_path):
     jfi = Jfi(tmp_path)
     (tmp_path / "views.txt").write_text("page,lab,/\n")
     for given, code in ((["--viewport", "１４４０x900"], 3), (["--viewport", "1440x900", "--viewport", "1440x800"], 3)):
-        r = jfi("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path), "--out",
-                str(tmp_path / "out"), *given)
+        r = jfi(
+            "audit",
+            "inventory",
+            "--urls-file",
+            str(tmp_path / "views.txt"),
+            "--serve",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "out"),
+            *given,
+        )
         assert r.exit_code == code and "invalid_viewport" in r.stderr and not (tmp_path / "out").exists()
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "audit.toml").write_text('[capture]\nviewports = "390x844"\n')
-    r = jfi("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path), "--out",
-            str(tmp_path / "out"))
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert r.exit_code == 2 and "invalid_config" in r.stderr and "audit.toml" in r.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["audit.toml"]
 
@@ -425,8 +620,19 @@ def captured_page(tmp_path_factory, page: str, view: str):
     (site / "views.txt").write_text(f"book,{view},/\n")
     jfi = Jfi(site)
     out = site / "out"
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
-            "--settle", "0", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(out),
+        "--settle",
+        "0",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     return jfi, out
 
@@ -441,6 +647,7 @@ def sidebar(tmp_path_factory):
 
 def test_an_element_scrolled_out_of_view_in_its_container_is_photographed_scrolled_into_view(sidebar):
     from PIL import Image
+
     _, out = sidebar
     [rec] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
     chapters = [x for x in rec["inventory"]["links"] if x["name"].startswith("Chapter ")]
@@ -460,6 +667,7 @@ def test_an_element_scrolled_out_of_view_in_its_container_is_photographed_scroll
 
 def test_an_element_further_down_than_the_screenshot_reaches_is_photographed_in_a_tile(sidebar):
     from PIL import Image
+
     _, out = sidebar
     [rec] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
     [far] = [x for x in rec["inventory"]["links"] if x["name"] == "Far down the page"]
@@ -472,11 +680,22 @@ def test_an_element_further_down_than_the_screenshot_reaches_is_photographed_in_
 
 def test_a_unit_scrolled_out_of_view_everywhere_is_cropped_from_its_reveal(sidebar):
     jfi, out = sidebar
-    places = jfi("query", "--inventory", str(out), "--format", "json", """
+    places = jfi(
+        "query",
+        "--inventory",
+        str(out),
+        "--format",
+        "json",
+        """
         SELECT u.name, p.shot, p.clipped, p.scrolled FROM audit_unit_places AS p JOIN audit_units AS u USING (id)
-        WHERE u.type = 'link'""").json
+        WHERE u.type = 'link'""",
+    ).json
     by_name = {p["name"]: p for p in places}
-    assert by_name["Chapter 1"]["shot"] == 0 and by_name["Chapter 60"]["shot"] > 0 and by_name["Far down the page"]["shot"] > 0
+    assert (
+        by_name["Chapter 1"]["shot"] == 0
+        and by_name["Chapter 60"]["shot"] > 0
+        and by_name["Far down the page"]["shot"] > 0
+    )
     assert not [p for p in places if p["clipped"]]  # every link has a picture that shows it
     # a screenful with the link scrolled into view in the sidebar, or a tile of the page further down: said as such
     assert by_name["Chapter 60"]["scrolled"] is True and by_name["Far down the page"]["scrolled"] is False
@@ -486,22 +705,38 @@ def test_a_unit_scrolled_out_of_view_everywhere_is_cropped_from_its_reveal(sideb
     assert "scrolled to show it in its container" in page and "further down the page than its screenshot" in page
 
 
-def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_views_notes(sidebar, tmp_path,
-                                                                                          monkeypatch):
+def test_elements_left_without_a_picture_when_time_runs_out_are_counted_in_the_views_notes(
+    sidebar, tmp_path, monkeypatch
+):
     from jfi.capture import reveal
+
     jfi, out = sidebar
     monkeypatch.setattr(reveal, "BUDGET_S", 0)
     again = tmp_path / "late"
-    r = jfi("audit", "inventory", "--urls-file", str(out.parent / "views.txt"), "--serve", str(out.parent),
-            "--out", str(again), "--settle", "0", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(out.parent / "views.txt"),
+        "--serve",
+        str(out.parent),
+        "--out",
+        str(again),
+        "--settle",
+        "0",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     [rec] = [json.loads(x) for x in (again / "inventory.jsonl").read_text().splitlines()[1:]]
     from jfi.manifest import SHOT_MAX_HEIGHT
+
     things = [x for kind in reveal.KINDS for x in rec["inventory"][kind] if x["box"]["width"] and x["box"]["height"]]
     unseen = [x for x in things if x.get("clipped") or x["box"]["y"] + x["box"]["height"] > SHOT_MAX_HEIGHT]
     assert len(unseen) > 30 and not [x for x in things if x.get("revealed")]
-    assert f"{len(unseen)} element(s) out of the screenshot's view left without a picture: the view's time for " \
-           "pictures ran out" in rec["environment_notes"]
+    assert (
+        f"{len(unseen)} element(s) out of the screenshot's view left without a picture: the view's time for "
+        "pictures ran out" in rec["environment_notes"]
+    )
     [done] = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()[1:]]
     assert not [n for n in done["environment_notes"] if "time for pictures" in n]
 
@@ -515,12 +750,14 @@ def compacting(tmp_path_factory):
     return out, json.loads((out / "inventory.jsonl").read_text().splitlines()[1])
 
 
-@pytest.mark.parametrize("name, colour", [("First mark", (250, 0, 250)), ("Second mark", (0, 250, 250)),
-                                          ("Far mark", (250, 250, 0))])
+@pytest.mark.parametrize(
+    "name, colour", [("First mark", (250, 0, 250)), ("Second mark", (0, 250, 250)), ("Far mark", (250, 250, 0))]
+)
 def test_a_crop_is_on_its_element_when_the_header_compacts_for_the_picture(compacting, name, colour):
     """The picture is laid out in a tall viewport (the header compacts: 67 px less) and a tile further down is taken
     scrolled (the header compacts on scroll): each box is where its picture draws the element."""
     from PIL import Image
+
     out, rec = compacting
     [mark] = [x for x in rec["inventory"]["links"] if x["name"] == name]
     seen = mark.get("revealed") or {"shot": 0, "box": mark["box"]}
@@ -541,6 +778,7 @@ def test_the_views_notes_say_that_the_layout_moved_for_the_picture(compacting):
 def test_a_review_bundle_carries_a_crop_of_every_element_its_tasks_show(sidebar, tmp_path):
     """One task per decision, each with a picture of the element (a family: of each row of its sample)."""
     from PIL import Image
+
     jfi, out = sidebar
     folder = tmp_path / "audit"
     shutil.copytree(out, folder, ignore=shutil.ignore_patterns(".jfi"))

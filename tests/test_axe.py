@@ -1,6 +1,7 @@
 """axe-core in the capture: every view checked in the page state jfi inventoried, its nodes deduplicated into finding
 rows like units (one per product, rule and element fingerprint), compared with jfi's own flags, and handed to the
 ratifier's tools; drafts are never verdicts here either."""
+
 import csv
 import io
 import json
@@ -8,7 +9,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import Jfi
 
 SITE = Path(__file__).resolve().parent.parent / "corpus" / "example-site"
@@ -16,8 +16,20 @@ PAGES = Path(__file__).resolve().parent / "pages_ax"
 
 
 def capture(jfi, views: Path, serve: Path, out: Path, *extra):
-    r = jfi("audit", "inventory", "--urls-file", str(views), "--serve", str(serve), "--out", str(out), "--settle", "0",
-            "--no-screenshots", *extra)
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(views),
+        "--serve",
+        str(serve),
+        "--out",
+        str(out),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        *extra,
+    )
     assert r.exit_code == 0, r.stderr
     return out
 
@@ -46,7 +58,11 @@ def test_each_view_records_what_axe_core_found_there(example):
     for r in results:
         assert r["rule"] and r["impact"] and r["help_url"].startswith("https://") and "wcag2a" in r["tags"] + ["wcag2a"]
         for n in r["nodes"]:
-            assert isinstance(n["target"], list) and n["html"].startswith("<") and set(n["box"]) == {"x", "y", "width", "height"}
+            assert (
+                isinstance(n["target"], list)
+                and n["html"].startswith("<")
+                and set(n["box"]) == {"x", "y", "width", "height"}
+            )
     assert any(r["rule"] == "link-name" for r in results)  # the alerts link holds an image with alt=""
 
 
@@ -55,9 +71,13 @@ def test_every_node_is_in_exactly_one_row_and_a_repeated_component_is_one(exampl
     [n] = query(jfi, out, "SELECT count(*) AS nodes FROM audit_axe_nodes")
     rows = query(jfi, out, "SELECT id, occurrences, view_count FROM audit_units WHERE type = 'finding'")
     assert sum(r["occurrences"] for r in rows) == n["nodes"] and len(rows) < n["nodes"]
-    [per_node] = query(jfi, out, """SELECT max(k) AS most, min(k) AS least FROM (
+    [per_node] = query(
+        jfi,
+        out,
+        """SELECT max(k) AS most, min(k) AS least FROM (
         SELECT f.pos, f.i, count(DISTINCT u.id) AS k FROM audit_finding_facts AS f
-        JOIN audit_units AS u ON u.type = f.type AND u.product = f.product AND u.unit_key = f.unit_key GROUP BY ALL)""")
+        JOIN audit_units AS u ON u.type = f.type AND u.product = f.product AND u.unit_key = f.unit_key GROUP BY ALL)""",
+    )
     assert per_node == {"most": 1, "least": 1}
     views = len((out / "inventory.jsonl").read_text().splitlines()) - 1
     assert any(r["view_count"] == views for r in rows)  # the header's links, on every page: one row each
@@ -95,8 +115,22 @@ def test_findings_reach_the_ratifiers_tools_and_count_only_once_ratified(example
     families = query(jfi, folder, "SELECT family_id, kind, units FROM audit_worklist_families WHERE type = 'finding'")
     assert families and all(f["kind"] == "names" for f in families)  # a family per rule, never across rules
     family = max(families, key=lambda f: f["units"])
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family["family_id"], "--ruling", "R-9", "--sentence",
-            "Checked in a browser: the targets are too small.", "--by", "Ana Ruiz", "--judgment", "no")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family["family_id"],
+        "--ruling",
+        "R-9",
+        "--sentence",
+        "Checked in a browser: the targets are too small.",
+        "--by",
+        "Ana Ruiz",
+        "--judgment",
+        "no",
+    )
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
@@ -117,7 +151,11 @@ def test_no_axe_and_the_rules_an_audit_chooses(tmp_path):
     (tmp_path / "chosen").mkdir()
     (tmp_path / "chosen" / "audit.toml").write_text('[axe]\nrules = ["link-name"]\n')
     out = capture(jfi, views, SITE, tmp_path / "chosen")
-    found = {r["rule"] for x in (out / "inventory.jsonl").read_text().splitlines()[1:] for r in json.loads(x)["axe"]["results"]}
+    found = {
+        r["rule"]
+        for x in (out / "inventory.jsonl").read_text().splitlines()[1:]
+        for r in json.loads(x)["axe"]["results"]
+    }
     assert found == {"link-name"}
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "audit.toml").write_text('[axe]\nrule = ["link-name"]\n')

@@ -1,4 +1,5 @@
 """`make bench`'s own measurements: a command's peak memory is the command's, not the bench's."""
+
 import sys
 
 import pytest
@@ -9,6 +10,7 @@ def test_a_commands_peak_memory_is_its_own_not_the_bench_processs():
     """The kernel's maximum resident size of a child counts what it shared with its parent before exec: a bench
     holding 600 MB saw every command peak at 600 MB or more. The command's own VmHWM is taken."""
     from jfi.bench import command
+
     held = bytearray(600 * 1024 * 1024)
     for i in range(0, len(held), 4096):  # resident, not only reserved
         held[i] = 1
@@ -20,8 +22,11 @@ def test_a_commands_peak_memory_is_its_own_not_the_bench_processs():
 def test_a_profiled_command_says_what_each_rule_file_took(tmp_path):
     """JFI_PROFILE=1: every rule file a command runs is timed on stderr; the bench sums them per file."""
     import os
+
     from inventories import link, view, write
+
     from jfi.bench import command, rule_times
+
     folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
     err: list[str] = []
     seconds, _ = command(["audit", "build", "--inventory", str(folder)], {**os.environ, "JFI_PROFILE": "1"}, err)

@@ -1,10 +1,10 @@
 """`jfi audit build`: units, keys, fan-out, every flag, identification, navigation order, batches."""
+
 import hashlib
 import json
 import os
 
 import pytest
-
 from conftest import Jfi
 from inventories import field, heading, image, link, nav, note, view, write
 
@@ -30,14 +30,19 @@ def test_unit_ids_keys_and_distinct_fan_out(tmp_path):
     assert u["id"] == "LINK-HA-" + hashlib.sha256(f"link|harbor|{key}".encode()).hexdigest()[:10]
     assert u["views"] == ["home", "fares"] and u["view_count"] == 2 and u["occurrences"] == 3
     titles = units(doc, "title")
-    assert [t["id"] for t in titles] == ["TITLE-HA-" + hashlib.sha256(f"title|harbor|{v}".encode()).hexdigest()[:10]
-                                         for v in ("home", "fares", "about")]
+    assert [t["id"] for t in titles] == [
+        "TITLE-HA-" + hashlib.sha256(f"title|harbor|{v}".encode()).hexdigest()[:10] for v in ("home", "fares", "about")
+    ]
 
 
 def test_query_strings_and_fragments_are_part_of_identity(tmp_path):
-    links = [link("Timetable", "/t?route=1", context=""), link("Timetable", "/t?route=2", context=""),
-             link("Timetable", "/t#north", context=""), link("Timetable", "/t/", context=""),
-             link("Timetable", "/t", context="")]
+    links = [
+        link("Timetable", "/t?route=1", context=""),
+        link("Timetable", "/t?route=2", context=""),
+        link("Timetable", "/t#north", context=""),
+        link("Timetable", "/t/", context=""),
+        link("Timetable", "/t", context=""),
+    ]
     r, doc, _ = build(tmp_path, [view("home", links=links)])
     got = sorted(u["href"] for u in units(doc, "link"))
     assert len(got) == 4  # /t/ and /t share a destination (one trailing slash removed)
@@ -72,7 +77,13 @@ FLAG_CASES = [
     ("link", dict(links=[link("https://site.example/x", "/x")]), "link_name_is_url"),
     ("link", dict(links=[link("Fare table", "/f.pdf", file_ext="pdf", context="")]), "file_pdf_not_indicated"),
     ("link", dict(links=[link("Portal", "/p", target="_blank")]), "new_window_not_indicated"),
-    ("link", dict(links=[link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow")]), "icon_only_link_weak_alt"),
+    (
+        "link",
+        dict(
+            links=[link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow")]
+        ),
+        "icon_only_link_weak_alt",
+    ),
     ("link", dict(links=[link("Fares", "/a"), link("Fares", "/b")]), "same_name_different_hrefs_in_page"),
     ("link", dict(links=[link("Fares", "/a", title="Fares")]), "title_duplicates_text"),
     ("link", dict(links=[link("Fares", "/a", name_source="title", text="")]), "name_from_title_only"),
@@ -83,9 +94,27 @@ FLAG_CASES = [
     ("image", dict(images=[image(src="/i/ferry_01.png", alt="ferry_01")]), "alt_is_filename"),
     ("image", dict(images=[image(alt="scan.JPG")]), "alt_is_filename"),
     ("image", dict(images=[image(alt="x" * 151)]), "alt_over_150"),
-    ("image", dict(images=[image(alt="", in_control={"tag": "a", "name": "", "href": "/x", "control_has_text": False})]), "functional_image_no_name"),
-    ("image", dict(images=[image(alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})]), "alt_duplicates_control_text"),
-    ("image", dict(images=[image(alt="Ferries", adjacent_text="Ferries leave every hour")]), "alt_repeats_adjacent_text"),
+    (
+        "image",
+        dict(images=[image(alt="", in_control={"tag": "a", "name": "", "href": "/x", "control_has_text": False})]),
+        "functional_image_no_name",
+    ),
+    (
+        "image",
+        dict(
+            images=[
+                image(
+                    alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True}
+                )
+            ]
+        ),
+        "alt_duplicates_control_text",
+    ),
+    (
+        "image",
+        dict(images=[image(alt="Ferries", adjacent_text="Ferries leave every hour")]),
+        "alt_repeats_adjacent_text",
+    ),
     ("image", dict(images=[image(tag="svg", src="(inline svg)", alt=None)]), "svg_unnamed_not_hidden"),
     ("image", dict(images=[image(src="/route-map.png", alt="Map")]), "complex_image_short_alt"),
     ("image", dict(images=[image(tag="canvas", src="", alt=None)]), "complex_image_short_alt"),
@@ -115,14 +144,27 @@ def test_each_flag_fires(flag_cases, k):
 
 
 def test_clean_elements_carry_no_flags(tmp_path):
-    r, doc, _ = build(tmp_path, [view("home", title="Harbor Transit — Fares", h1=["Fares and passes"],
-                                      headings=[heading("Fares and passes", level=1), heading("Weekly passes")],
-                                      links=[link("Weekly pass prices")], images=[image()], fields=[field()])])
+    r, doc, _ = build(
+        tmp_path,
+        [
+            view(
+                "home",
+                title="Harbor Transit — Fares",
+                h1=["Fares and passes"],
+                headings=[heading("Fares and passes", level=1), heading("Weekly passes")],
+                links=[link("Weekly pass prices")],
+                images=[image()],
+                fields=[field()],
+            )
+        ],
+    )
     assert {u["id"]: u["flags"] for u in doc["units"] if u["flags"]} == {}
 
 
 def test_title_shared_by_views_counts_per_product(tmp_path):
-    r, doc, _ = build(tmp_path, [view("a", title="Harbor"), view("b", title=" harbor "), view("c", title="Harbor", product="other")])
+    r, doc, _ = build(
+        tmp_path, [view("a", title="Harbor"), view("b", title=" harbor "), view("c", title="Harbor", product="other")]
+    )
     flags = {u["views"][0]: u["flags"] for u in units(doc, "title")}
     assert "title_shared_by_2_views" in flags["a"] and "title_shared_by_2_views" in flags["b"]
     assert not any(f.startswith("title_shared") for f in flags["c"])
@@ -130,9 +172,17 @@ def test_title_shared_by_views_counts_per_product(tmp_path):
 
 def test_fixed_flags(tmp_path):
     """The two reference defects: an aria-label names an icon link; alt repeating control text fires."""
-    named = link("Renew your card", "/renew", name_source="aria-label", text="", icon_only=True, has_img=True, img_alt="")
-    in_text_control = image(alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})
-    distinct = image(src="/i/b.png", alt="Magnifier", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True})
+    named = link(
+        "Renew your card", "/renew", name_source="aria-label", text="", icon_only=True, has_img=True, img_alt=""
+    )
+    in_text_control = image(
+        alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True}
+    )
+    distinct = image(
+        src="/i/b.png",
+        alt="Magnifier",
+        in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True},
+    )
     r, doc, _ = build(tmp_path, [view("home", links=[named], images=[in_text_control, distinct])])
     assert units(doc, "link")[0]["flags"] == []
     flags = {u["name"]: u["flags"] for u in units(doc, "image")}
@@ -141,8 +191,12 @@ def test_fixed_flags(tmp_path):
 
 
 def test_heading_level_skip_uses_the_last_heading_with_a_level(tmp_path):
-    r, doc, _ = build(tmp_path, [view("home", headings=[heading("A", level=2), heading("B", level=3), heading("C", level=5)])])
-    assert [f for u in units(doc, "heading") for f in u["flags"] if f.startswith("level_skip")] == ["level_skip_h3_to_h5"]
+    r, doc, _ = build(
+        tmp_path, [view("home", headings=[heading("A", level=2), heading("B", level=3), heading("C", level=5)])]
+    )
+    assert [f for u in units(doc, "heading") for f in u["flags"] if f.startswith("level_skip")] == [
+        "level_skip_h3_to_h5"
+    ]
 
 
 def test_ident_groups_names_by_destination_with_exclusions(tmp_path):
@@ -150,8 +204,14 @@ def test_ident_groups_names_by_destination_with_exclusions(tmp_path):
     navhome = link("Home", "/", landmark="nav", context="")
     js = [link("Print", "javascript:void(0)", context=""), link("Print page", "javascript:void(0)", context="")]
     hashes = [link("Top", "#", context=""), link("Back to top", "#", context="")]
-    paired = [link("R1", "/routes/r1", landmark="main", context=""), link("Harborfront Loop", "/routes/r1", landmark="main", context="")]
-    views = [view("home", links=[header, navhome, *js, *hashes, *paired]), view("fares", links=[header, navhome, *paired])]
+    paired = [
+        link("R1", "/routes/r1", landmark="main", context=""),
+        link("Harborfront Loop", "/routes/r1", landmark="main", context=""),
+    ]
+    views = [
+        view("home", links=[header, navhome, *js, *hashes, *paired]),
+        view("fares", links=[header, navhome, *paired]),
+    ]
     r, doc, _ = build(tmp_path, views)
     idents = units(doc, "ident")
     assert [u["href"] for u in idents] == ["site.example"]
@@ -173,8 +233,14 @@ def nav_rows(tmp_path, views):
 
 def test_nav_order_change_is_the_signal(tmp_path):
     main = ["Home", "Routes", "Fares", "Contact"]
-    rows = nav_rows(tmp_path, [view("a", navs=[nav(*main)]), view("b", navs=[nav(*main)]),
-                               view("c", navs=[nav("Home", "Fares", "Routes", "Contact")])])
+    rows = nav_rows(
+        tmp_path,
+        [
+            view("a", navs=[nav(*main)]),
+            view("b", navs=[nav(*main)]),
+            view("c", navs=[nav("Home", "Fares", "Routes", "Contact")]),
+        ],
+    )
     assert rows["a"]["order_consistent"] and rows["b"]["order_consistent"]
     assert rows["c"]["order_consistent"] is False
     assert rows["c"]["first_order_violation"] == '"fares" before "routes"'
@@ -182,9 +248,15 @@ def test_nav_order_change_is_the_signal(tmp_path):
 
 def test_nav_missing_extra_and_subnavigation_are_informational(tmp_path):
     main = ["Home", "Routes", "Fares", "Contact"]
-    rows = nav_rows(tmp_path, [view("a", navs=[nav(*main)]), view("b", navs=[nav(*main), nav("Weekday", "Weekend", label="Sub")]),
-                               view("c", navs=[nav("Home", "Fares", "Contact")]),
-                               view("d", navs=[nav(*main), nav("Skip", role="header")])])
+    rows = nav_rows(
+        tmp_path,
+        [
+            view("a", navs=[nav(*main)]),
+            view("b", navs=[nav(*main), nav("Weekday", "Weekend", label="Sub")]),
+            view("c", navs=[nav("Home", "Fares", "Contact")]),
+            view("d", navs=[nav(*main), nav("Skip", role="header")]),
+        ],
+    )
     assert all(r["order_consistent"] for r in rows.values())
     assert rows["b"]["extra_items"] == 2 and rows["c"]["missing_shared"] == 1
     assert "absent on this view" in rows["c"]["note"]
@@ -192,16 +264,25 @@ def test_nav_missing_extra_and_subnavigation_are_informational(tmp_path):
 
 
 def test_nav_two_view_groups_single_views_and_app_shells(tmp_path):
-    rows = nav_rows(tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", navs=[nav("Fares", "Home")]),
-                               view("solo", product="other", navs=[nav("Home")]),
-                               view("m1", product="maps", navs=[]), view("m2", product="maps", navs=[nav("Layer")])])
+    rows = nav_rows(
+        tmp_path,
+        [
+            view("a", navs=[nav("Home", "Fares")]),
+            view("b", navs=[nav("Fares", "Home")]),
+            view("solo", product="other", navs=[nav("Home")]),
+            view("m1", product="maps", navs=[]),
+            view("m2", product="maps", navs=[nav("Layer")]),
+        ],
+    )
     assert rows["b"]["order_consistent"] is False or rows["a"]["order_consistent"] is False
     assert rows["solo"]["note"].startswith("single view")
     assert rows["m1"]["note"].startswith("no shared navigation items") and rows["m1"]["order_consistent"]
 
 
 def test_nav_groups_by_host(tmp_path):
-    rows = nav_rows(tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", host="other.example", navs=[nav("Fares", "Home")])])
+    rows = nav_rows(
+        tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", host="other.example", navs=[nav("Fares", "Home")])]
+    )
     assert rows["a"]["views_in_group"] == 1 and rows["b"]["host"] == "other.example"
 
 
@@ -214,21 +295,43 @@ def test_batches_split_and_stale_ones_go_but_judged_files_stay(tmp_path):
     r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "2")
     assert r.exit_code == 0, r.stderr
     names = {p.name for p in (folder / "batches").iterdir()}
-    assert names == {"harbor-title-01.jsonl", "harbor-link-01.jsonl", "harbor-link-02.jsonl", "harbor-link-03.jsonl",
-                     "harbor-link-01.judged.jsonl"}
+    assert names == {
+        "harbor-title-01.jsonl",
+        "harbor-link-01.jsonl",
+        "harbor-link-02.jsonl",
+        "harbor-link-03.jsonl",
+        "harbor-link-01.judged.jsonl",
+    }
     lines = [json.loads(x) for x in (folder / "batches" / "harbor-link-01.jsonl").read_text().splitlines()]
-    assert len(lines) == 2 and list(lines[0]) == ["id", "type", "sc", "name", "detail", "href", "context", "landmark",
-                                                  "visible", "views", "flags", "other_hrefs"]
+    assert len(lines) == 2 and list(lines[0]) == [
+        "id",
+        "type",
+        "sc",
+        "name",
+        "detail",
+        "href",
+        "context",
+        "landmark",
+        "visible",
+        "views",
+        "flags",
+        "other_hrefs",
+    ]
     assert (folder / "batches" / "harbor-link-01.judged.jsonl").read_text() == "kept\n"
 
 
-def test_a_first_build_puts_its_batches_in_place_whole_and_a_build_again_leaves_unchanged_ones_alone(tmp_path, monkeypatch):
+def test_a_first_build_puts_its_batches_in_place_whole_and_a_build_again_leaves_unchanged_ones_alone(
+    tmp_path, monkeypatch
+):
     """Item 3 of the build's own writing: no batch file is renamed into place one by one when batches/ is new (the
     staged folder is, once), and a build again rewrites only the batch files whose bytes change."""
     import jfi.atomic
+
     renames = []
     real_replace = jfi.atomic.os.replace
-    monkeypatch.setattr(jfi.atomic.os, "replace", lambda a, b: (renames.append((str(a), str(b))), real_replace(a, b))[1])
+    monkeypatch.setattr(
+        jfi.atomic.os, "replace", lambda a, b: (renames.append((str(a), str(b))), real_replace(a, b))[1]
+    )
     links = [link(f"Route {k}", f"/r{k}", context="") for k in range(7)]
     folder = write(tmp_path / "audit", [view("home", links=links)])
     assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "2").exit_code == 0
@@ -246,12 +349,15 @@ def test_a_first_build_puts_its_batches_in_place_whole_and_a_build_again_leaves_
     assert changed == {"harbor-link-04.jsonl"} and again["harbor-link-04.jsonl"][0] != first["harbor-link-04.jsonl"][0]
     assert [b for a, b in renames if b.startswith(str(batches))] == [str(batches / "harbor-link-04.jsonl")]
     # and the files are those of a build from nothing
-    fresh = write(tmp_path / "fresh" / "audit", [view("home", links=links[:6] + [link("Route six", "/r6", context="")])])
+    fresh = write(
+        tmp_path / "fresh" / "audit", [view("home", links=links[:6] + [link("Route six", "/r6", context="")])]
+    )
     assert Jfi(tmp_path)("audit", "build", "--inventory", str(fresh), "--batch", "2").exit_code == 0
     assert {p.name: p.read_bytes() for p in (fresh / "batches").iterdir()} == {n: b for n, (_, b) in again.items()}
     # a query after the build again reads the batch lines the folder now holds
-    r = Jfi(tmp_path)("query", "--inventory", str(folder), "--format", "json",
-                      "SELECT count(*) AS n FROM audit_batch_lines")
+    r = Jfi(tmp_path)(
+        "query", "--inventory", str(folder), "--format", "json", "SELECT count(*) AS n FROM audit_batch_lines"
+    )
     assert r.exit_code == 0 and r.json == [{"n": 8}], r.stderr
 
 
@@ -267,7 +373,14 @@ def test_broken_inventory_is_refused_with_file_and_line(tmp_path):
 
 def test_flag_rules_are_listed_by_schema(tmp_path):
     folder = write(tmp_path / "audit", [view("home")])
-    r = Jfi(tmp_path)("query", "--inventory", str(folder), "SELECT flag, type, sc, informational, meaning FROM audit_flag_rules ORDER BY ord", "--format", "json")
+    r = Jfi(tmp_path)(
+        "query",
+        "--inventory",
+        str(folder),
+        "SELECT flag, type, sc, informational, meaning FROM audit_flag_rules ORDER BY ord",
+        "--format",
+        "json",
+    )
     rules = r.json
     assert {x["flag"] for x in rules} >= {"title_empty", "icon_only_link_weak_alt", "same_href_multiple_names"}
     assert all(x["meaning"] for x in rules)
@@ -281,7 +394,9 @@ def test_batch_numbers_keep_counting_past_99(tmp_path):
     r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder), "--batch", "1")
     assert r.exit_code == 0, r.stderr
     names = sorted(p.name for p in (folder / "batches").glob("harbor-link-*.jsonl"))
-    assert len(names) == 101 and {"harbor-link-09.jsonl", "harbor-link-100.jsonl", "harbor-link-101.jsonl"} <= set(names)
+    assert len(names) == 101 and {"harbor-link-09.jsonl", "harbor-link-100.jsonl", "harbor-link-101.jsonl"} <= set(
+        names
+    )
     assert all(len((folder / "batches" / n).read_text().splitlines()) == 1 for n in names)
 
 
@@ -294,9 +409,18 @@ def _doc_without_time(folder):
 
 def test_line_by_line_reading_builds_the_same_units_as_the_whole_file_reading(tmp_path):
     """A blank line sends the inventory through the exact line-by-line path; the units must not change."""
-    views = [view("home", links=[link("Fares", "/fares", title="Fares")], headings=[heading("Routes", level=3)],
-                  images=[image(alt=None)], fields=[field("", source="placeholder-only")], navs=[nav("Home", "Fares")]),
-             view("fares", links=[link("Fares", "/fares?x=1#y")], navs=[nav("Fares", "Home")]), note("down")]
+    views = [
+        view(
+            "home",
+            links=[link("Fares", "/fares", title="Fares")],
+            headings=[heading("Routes", level=3)],
+            images=[image(alt=None)],
+            fields=[field("", source="placeholder-only")],
+            navs=[nav("Home", "Fares")],
+        ),
+        view("fares", links=[link("Fares", "/fares?x=1#y")], navs=[nav("Fares", "Home")]),
+        note("down"),
+    ]
     whole = write(tmp_path / "whole", views)
     spaced = write(tmp_path / "spaced", views)
     text = (spaced / "inventory.jsonl").read_text().splitlines()
@@ -330,16 +454,22 @@ def test_a_problem_found_after_reading_whole_is_named_by_the_exact_line_reading(
 
 def test_image_judgment_flags_read_the_name_the_browser_gives(tmp_path):
     """alt_generic, alt_is_filename and the other judgment flags read Chromium's name where the capture has it."""
+
     def ax(name):
         return {"name": name, "name_source": "aria-label", "role": "image", "exposed": True}
-    images = [image("/img/logo.png", "image", aria_label="Harbor Ferries logo", ax=ax("Harbor Ferries logo"),
-                    selector="#a"),
-              image("/img/pier.png", None, aria_label="pier.png", ax=ax("pier.png"), selector="#b"),
-              image("/img/pier2.png", "image", selector="#c")]  # no tree: the alt is all there is
+
+    images = [
+        image("/img/logo.png", "image", aria_label="Harbor Ferries logo", ax=ax("Harbor Ferries logo"), selector="#a"),
+        image("/img/pier.png", None, aria_label="pier.png", ax=ax("pier.png"), selector="#b"),
+        image("/img/pier2.png", "image", selector="#c"),
+    ]  # no tree: the alt is all there is
     folder = write(tmp_path / "audit", [view("home", images=images)])
     assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
-    got = {u["selector"]: u["flags"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]
-           if u["type"] == "image"}
+    got = {
+        u["selector"]: u["flags"]
+        for u in json.loads((folder / "judgment-units.json").read_text())["units"]
+        if u["type"] == "image"
+    }
     assert "alt_generic" not in got["#a"] and "alt_is_filename" in got["#b"] and "alt_generic" in got["#c"]
 
 

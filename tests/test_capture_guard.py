@@ -1,9 +1,9 @@
 """Capture is read-only in fact, and a served folder needs no port: requests are routed, never served."""
+
 import json
 
-import pytest
-
 import pages
+import pytest
 from conftest import Jfi
 
 HOSTILE = """<!doctype html><html lang="en"><head><title>Caf\u00e9 hostile</title></head><body>
@@ -38,8 +38,21 @@ def served(live, tmp_path_factory):
     outs = []
     for n in range(2):
         out = site.parent / f"out{n}"
-        r = Jfi(site)("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site),
-                      "--out", str(out), "--settle", "300", "--no-screenshots", "--nav-timeout", "5000")
+        r = Jfi(site)(
+            "audit",
+            "inventory",
+            "--urls-file",
+            str(site / "views.txt"),
+            "--serve",
+            str(site),
+            "--out",
+            str(out),
+            "--settle",
+            "300",
+            "--no-screenshots",
+            "--nav-timeout",
+            "5000",
+        )
         outs.append((r, [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()]))
     return site, outs
 
@@ -55,7 +68,9 @@ def test_a_served_folder_needs_no_port_and_gives_the_same_ids_every_run(served):
     ids = []
     for n in range(2):
         assert jfi("audit", "build", "--inventory", str(site.parent / f"out{n}")).exit_code == 0
-        ids.append([u["id"] for u in json.loads((site.parent / f"out{n}" / "judgment-units.json").read_text())["units"]])
+        ids.append(
+            [u["id"] for u in json.loads((site.parent / f"out{n}" / "judgment-units.json").read_text())["units"]]
+        )
     assert ids[0] == ids[1] and ids[0]
 
 
@@ -83,8 +98,19 @@ def test_an_off_host_redirect_is_not_followed(live, tmp_path):
     pages.SEEN.clear()
     views = tmp_path / "views.txt"
     views.write_text(f"away,lab,{origin}/away\nplain,lab,{origin}/plain.html\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(views), "--out", str(tmp_path / "out"),
-                      "--settle", "0", "--no-screenshots", "--nav-timeout", "5000")
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(views),
+        "--out",
+        str(tmp_path / "out"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        "--nav-timeout",
+        "5000",
+    )
     assert r.exit_code == 1
     lines = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()]
     away = lines[1]
@@ -96,11 +122,29 @@ def test_an_off_host_redirect_is_not_followed(live, tmp_path):
 
 def test_origin_options_are_checked(tmp_path):
     (tmp_path / "views.txt").write_text("a,p,/\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                      "--origin", "ftp://x", "--out", str(tmp_path / "o"))
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(tmp_path),
+        "--origin",
+        "ftp://x",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert r.exit_code == 3 and "invalid_origin" in r.stderr
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--origin", "http://a.test",
-                      "--out", str(tmp_path / "o"))
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--origin",
+        "http://a.test",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert r.exit_code == 3
     assert not (tmp_path / "o").exists()
 
@@ -110,15 +154,32 @@ def test_a_huge_page_is_captured_capped_and_flagged_within_its_budget(tmp_path):
     """30,000 links and 6,000 images, past every cap and past the size whose accessibility tree is read
     (axnames.AX_MAX_ELEMENTS): the caps bound the work (at most the cap is read, the rest only counted)."""
     from jfi.capture.axnames import AX_MAX_ELEMENTS
+
     assert 36_000 > AX_MAX_ELEMENTS
     links = "".join(f'<a href="/p{i}">Link {i}</a> ' for i in range(30_000))
     images = "".join(f'<img src="/i{i % 50}.png" alt="Picture {i}">' for i in range(6_000))
-    (tmp_path / "index.html").write_text(f"<!doctype html><meta charset=utf-8><title>Huge</title><main><h1>Huge</h1>"
-                                         f"<p>Intro text.</p>{links}{images}</main>")
+    (tmp_path / "index.html").write_text(
+        f"<!doctype html><meta charset=utf-8><title>Huge</title><main><h1>Huge</h1>"
+        f"<p>Intro text.</p>{links}{images}</main>"
+    )
     (tmp_path / "views.txt").write_text("huge,big,/\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                      "--out", str(tmp_path / "out"), "--settle", "0", "--no-screenshots", "--view-budget", "120",
-                      "--nav-timeout", "100000")  # loading the page alone takes 5-15 s on a loaded 2-core machine
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "out"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        "--view-budget",
+        "120",
+        "--nav-timeout",
+        "100000",
+    )  # loading the page alone takes 5-15 s on a loaded 2-core machine
     assert r.exit_code == 0, r.stderr
     view = json.loads((tmp_path / "out" / "inventory.jsonl").read_text().splitlines()[1])
     inv = view["inventory"]
@@ -137,6 +198,7 @@ class Listener:
     def __init__(self):
         import socket
         import threading
+
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
@@ -183,8 +245,10 @@ def test_nothing_beneath_the_routing_reaches_another_port(live, tmp_path):
     pages.REDIRECTS["/redirect.png"] = f"http://127.0.0.1:{other.port}/redirected.png"
     (tmp_path / "live.txt").write_text(f"home,p,{origin}/beneath.html\n")
     jfi = Jfi(tmp_path)
-    for out, args in (("served", ["--serve", str(site), "--urls-file", str(site / "views.txt")]),
-                      ("live", ["--urls-file", str(tmp_path / "live.txt")])):
+    for out, args in (
+        ("served", ["--serve", str(site), "--urls-file", str(site / "views.txt")]),
+        ("live", ["--urls-file", str(tmp_path / "live.txt")]),
+    ):
         r = jfi("audit", "inventory", *args, "--out", str(tmp_path / out), "--settle", "1200")
         assert r.exit_code in (0, 1), r.stderr
         rec = json.loads((tmp_path / out / "inventory.jsonl").read_text().splitlines()[1])

@@ -1,6 +1,8 @@
 """--cluster: the address is checked before any browser starts, and views are cut into consecutive runs that keep
 the views file's order (the capture itself on a two-worker cluster: tests/conformance)."""
+
 from conftest import Jfi
+
 from jfi.capture.cluster import runs_of
 from jfi.capture.views import View
 

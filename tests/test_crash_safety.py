@@ -1,4 +1,5 @@
 """A writer killed at any step leaves every file of its group old or new, never a mix; leftovers are cleaned."""
+
 import hashlib
 import os
 import re
@@ -7,20 +8,26 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, item, snapshot
+
 from jfi.atomic import recover
 
 
 def run_jfi(project, *args, crash_at=0):
     env = {**os.environ, "JFI_CRASH_AT": str(crash_at)}
-    return subprocess.run([sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(project), *args],
-                          capture_output=True, text=True, cwd=REPO, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(project), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+    )
 
 
 def generation(folder, old, new):
     """Which export each file of the folder belongs to: 'old', 'new' (or 'other'); hidden files are listed apart."""
     import duckdb
+
     out = {}
     for p in sorted(folder.iterdir()):
         if not p.is_file() or p.name.startswith("."):
@@ -102,6 +109,7 @@ def test_lock_file_is_gone_after_a_writer_and_after_a_refusal(jfi):
 
 def test_a_second_writer_is_refused_while_the_first_holds_the_lock(jfi):
     from jfi.atomic import writer_lock
+
     jfi.write_corpus([item()])
     with writer_lock(jfi.project):
         r = jfi("corpus", "export")
@@ -112,6 +120,7 @@ def test_a_second_writer_is_refused_while_the_first_holds_the_lock(jfi):
 
 def test_jsonl_module_imports_no_fcntl():
     import jfi.jsonl
+
     source = open(jfi.jsonl.__file__).read() + open(sys.modules["jfi.atomic"].__file__).read()
     assert "import fcntl" not in source
 
@@ -119,9 +128,11 @@ def test_jsonl_module_imports_no_fcntl():
 def visible_files(root):
     """sha256 of each file of an audit folder outside its hidden ones (the kept store in .jfi/ is a cache, temp files
     and journals are the commit's own); judgment-units.json without its build time."""
-    return {str(p.relative_to(root)): hashlib.sha256(re.sub(rb'"built_utc": "[^"]*"', b"", p.read_bytes())).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()
-            and not any(part.startswith(".") for part in p.relative_to(root).parts)}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(re.sub(rb'"built_utc": "[^"]*"', b"", p.read_bytes())).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    }
 
 
 def killed_builds(tmp_path, folder, saved, *args):
@@ -143,6 +154,7 @@ def test_a_first_build_killed_at_every_step_leaves_nothing_or_everything(tmp_pat
     """A first build writes its batches into a staged folder put in place whole: killed at any step, the folder
     has no built units and no batches/, or all of them; the next writer removes a staged folder left behind."""
     from inventories import link, view, write
+
     folder = write(tmp_path / "audit", [view("home", links=[link(f"Route {k}", f"/r{k}") for k in range(7)])])
     saved = tmp_path / "saved"
     shutil.copytree(folder, saved)
@@ -167,6 +179,7 @@ def test_a_first_build_killed_at_every_step_leaves_nothing_or_everything(tmp_pat
 def test_build_killed_at_every_step_is_old_or_new_as_a_whole(tmp_path):
     """judgment-units.json, every batch file and the removal of batches no longer made land together."""
     from inventories import link, view, write
+
     folder = write(tmp_path / "audit", [view("home", links=[link(f"Route {k}", f"/r{k}") for k in range(7)])])
     assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), "--batch", "2").returncode == 0
     saved = tmp_path / "saved"

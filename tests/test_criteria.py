@@ -1,11 +1,24 @@
 """Goals, scaled count targets, shares, concentration, quiet rounds and the exit codes of validate."""
-import pytest
 
+import pytest
 from conftest import Jfi, item
 
-@pytest.mark.parametrize("n,cat,sub,dom", [(25, 4, 3, 3), (50, 6, 4, 3), (100, 12, 8, 3), (150, 18, 12, 5),
-                                          (200, 24, 16, 6), (250, 30, 20, 8), (1000, 120, 80, 32), (31, 4, 3, 3),
-                                          (60, 7, 5, 3), (175, 21, 14, 6)])
+
+@pytest.mark.parametrize(
+    "n,cat,sub,dom",
+    [
+        (25, 4, 3, 3),
+        (50, 6, 4, 3),
+        (100, 12, 8, 3),
+        (150, 18, 12, 5),
+        (200, 24, 16, 6),
+        (250, 30, 20, 8),
+        (1000, 120, 80, 32),
+        (31, 4, 3, 3),
+        (60, 7, 5, 3),
+        (175, 21, 14, 6),
+    ],
+)
 def test_targets_scale_with_halves_rounded_up(jfi, n, cat, sub, dom):
     jfi.write_corpus([item()])
     t = jfi("corpus", "validate", "--json", "--target", str(n)).json["targets"]
@@ -54,14 +67,24 @@ def test_no_corpus_file_is_exit_2_and_says_it_comes_with_the_first_round(jfi):
 
 def test_a_folder_that_is_not_a_project_is_refused_and_nothing_is_created(jfi, tmp_path):
     nowhere = tmp_path / "nope"
-    for args in (["corpus", "validate"], ["corpus", "export"], ["corpus", "target", "100"], ["query", "SELECT 1"],
-                 ["corpus", "apply-verdicts", "--round", "1"], ["corpus", "second-pass", "extract", "--round", "1"],
-                 ["corpus", "fetch-images"]):
+    for args in (
+        ["corpus", "validate"],
+        ["corpus", "export"],
+        ["corpus", "target", "100"],
+        ["query", "SELECT 1"],
+        ["corpus", "apply-verdicts", "--round", "1"],
+        ["corpus", "second-pass", "extract", "--round", "1"],
+        ["corpus", "fetch-images"],
+    ):
         for project in (nowhere, jfi.project):
             r = Jfi(project)(*args)
             assert r.exit_code == 2 and "no_project" in r.stderr, (args, r.stderr)
-    for args in (["query", "--inventory", str(nowhere), "SELECT 1"], ["audit", "merge", "--inventory", str(nowhere)],
-                 ["audit", "build", "--inventory", str(nowhere)], ["audit", "worklist", "--inventory", str(jfi.project)]):
+    for args in (
+        ["query", "--inventory", str(nowhere), "SELECT 1"],
+        ["audit", "merge", "--inventory", str(nowhere)],
+        ["audit", "build", "--inventory", str(nowhere)],
+        ["audit", "worklist", "--inventory", str(jfi.project)],
+    ):
         r = Jfi(jfi.project)(*args)
         assert r.exit_code == 2 and "no_audit" in r.stderr, (args, r.stderr)
     r = Jfi(jfi.project)("query", "--verify", str(nowhere), "SELECT 1")
@@ -80,10 +103,18 @@ def test_init_makes_a_project_once(jfi):
 
 
 def accepted(i, domain, **kw):
-    base = dict(id=f"fi-{i:04d}", status="accepted", image_url=None, implementation="inline-svg",
-                page_url=f"https://{domain}/p{i}", domain=domain,
-                gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": "r"},
-                                 {"author": "pass-b", "alt": "Settings", "rationale": "rationale of the pass b"}])
+    base = dict(
+        id=f"fi-{i:04d}",
+        status="accepted",
+        image_url=None,
+        implementation="inline-svg",
+        page_url=f"https://{domain}/p{i}",
+        domain=domain,
+        gold_alt_passes=[
+            {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+            {"author": "pass-b", "alt": "Settings", "rationale": "rationale of the pass b"},
+        ],
+    )
     base.update(kw)
     return item(**base)
 
@@ -100,8 +131,13 @@ def test_shares_and_concentration(jfi):
     for i in range(1, 21):
         kw = {}
         if i <= 4:
-            kw.update(gold_alt="", gold_alt_passes=[{"author": "pass-a", "alt": "", "rationale": "r"},
-                                                    {"author": "pass-b", "alt": "", "rationale": "rationale of the pass b"}])
+            kw.update(
+                gold_alt="",
+                gold_alt_passes=[
+                    {"author": "pass-a", "alt": "", "rationale": "r"},
+                    {"author": "pass-b", "alt": "", "rationale": "rationale of the pass b"},
+                ],
+            )
         if i == 5:
             kw["dual_purpose"] = True
         if 6 <= i <= 10:
@@ -138,9 +174,16 @@ def test_non_blocking_share_needs_a_round_and_quiet_needs_two_reports(jfi):
     r, c = criteria(jfi, recs)
     assert c["latest review not blocking share"]["actual"] is None
     assert not c["latest review not blocking share"]["met"]
-    ok = {"verdict": "accept", "reason_codes": ["CLEAN"], "evidence": "Checked the page and the markup.",
-          "required_change": None, "blocking": False}
-    jfi.write_round(1, "review.jsonl", [{"item_id": "fi-0001", "round": 1, **ok}, {"item_id": "fi-0002", "round": 1, **ok}])
+    ok = {
+        "verdict": "accept",
+        "reason_codes": ["CLEAN"],
+        "evidence": "Checked the page and the markup.",
+        "required_change": None,
+        "blocking": False,
+    }
+    jfi.write_round(
+        1, "review.jsonl", [{"item_id": "fi-0001", "round": 1, **ok}, {"item_id": "fi-0002", "round": 1, **ok}]
+    )
     r, c = criteria(jfi, recs)
     assert c["latest review not blocking share"]["actual"] == 1.0 and c["latest review not blocking share"]["met"]
     assert c["latest rounds quiet (new-blocking-findings=no)"]["actual"] == 0
@@ -157,26 +200,56 @@ def test_non_blocking_share_needs_a_round_and_quiet_needs_two_reports(jfi):
 
 
 def test_complete_corpus_exits_0(jfi):
-    subtypes = [("linked-standalone-logo", 1), ("standalone-navigational-link", 1), ("form-control-or-image-button", 2),
-                ("action-or-toggle-icon", 2), ("functional-non-unicode-emoji", 3),
-                ("linked-complex-graphic-or-image-map", 4), ("structural-break-or-reader-control", 5)]
+    subtypes = [
+        ("linked-standalone-logo", 1),
+        ("standalone-navigational-link", 1),
+        ("form-control-or-image-button", 2),
+        ("action-or-toggle-icon", 2),
+        ("functional-non-unicode-emoji", 3),
+        ("linked-complex-graphic-or-image-map", 4),
+        ("structural-break-or-reader-control", 5),
+    ]
     recs, reviews, n = [], [], 0
     for sub, cat in subtypes:
         for k in range(5):
             n += 1
             empty = n % 5 == 0
             alt = "" if empty else "Settings"
-            recs.append(accepted(n, f"d{n}.example", category=cat, subtype=sub, dual_purpose=n % 4 == 0,
-                                 difficulty="ambiguous" if n % 3 == 0 else "standard", gold_alt=alt,
-                                 gold_alt_passes=[{"author": "pass-a", "alt": alt, "rationale": "r"},
-                                                  {"author": "pass-b", "alt": alt, "rationale": "rationale of the pass b"}]))
-            reviews.append({"item_id": f"fi-{n:04d}", "round": 2, "verdict": "accept", "reason_codes": ["CLEAN"],
-                            "evidence": "Checked the page and the markup.", "required_change": None, "blocking": False})
+            recs.append(
+                accepted(
+                    n,
+                    f"d{n}.example",
+                    category=cat,
+                    subtype=sub,
+                    dual_purpose=n % 4 == 0,
+                    difficulty="ambiguous" if n % 3 == 0 else "standard",
+                    gold_alt=alt,
+                    gold_alt_passes=[
+                        {"author": "pass-a", "alt": alt, "rationale": "r"},
+                        {"author": "pass-b", "alt": alt, "rationale": "rationale of the pass b"},
+                    ],
+                )
+            )
+            reviews.append(
+                {
+                    "item_id": f"fi-{n:04d}",
+                    "round": 2,
+                    "verdict": "accept",
+                    "reason_codes": ["CLEAN"],
+                    "evidence": "Checked the page and the markup.",
+                    "required_change": None,
+                    "blocking": False,
+                }
+            )
     jfi.write_round(2, "review.jsonl", reviews)
     jfi.write_round(1, "report.md", "STATUS: new-blocking-findings=no\n")
     jfi.write_round(2, "report.md", "STATUS: new-blocking-findings=no\n")
     jfi.write_round(2, "second-pass-input.jsonl", [{"item_id": r["id"]} for r in recs])
-    jfi.write_round(2, "second-pass.jsonl", [{"item_id": r["id"], "alt": r["gold_alt"], "rationale": "rationale of the pass b"} for r in recs])
+    jfi.write_round(
+        2,
+        "second-pass.jsonl",
+        [{"item_id": r["id"], "alt": r["gold_alt"], "rationale": "rationale of the pass b"} for r in recs],
+    )
     r, c = criteria(jfi, recs, target=25)
     assert [k for k, v in c.items() if not v["met"]] == []
     assert r.json["goals_met"] and r.exit_code == 0 and r.json["warnings"] == []

@@ -1,4 +1,5 @@
 """Every CSV jfi writes round-trips through a strict reader, and no cell can start a spreadsheet formula."""
+
 import csv
 import io
 import json
@@ -6,14 +7,33 @@ import re
 import unicodedata
 
 import pytest
-
 from conftest import Jfi, item
 from inventories import link, view, write
+
 from jfi.canonical import digest
 from jfi.output import csv_lines
 
-PAYLOADS = ["=1+1", "@SUM(1)", "+1", "-1", "\t=1", "\r=1", "\n=1", "a\r=1", "x\r\n=2", " =3", "\u3000=4",
-            "\x00=5", "\u200b=6", "\uff1d7", "\uff0b8", "\uff0d9", "\uff2010", 'q"uote,comma', "plain text"]
+PAYLOADS = [
+    "=1+1",
+    "@SUM(1)",
+    "+1",
+    "-1",
+    "\t=1",
+    "\r=1",
+    "\n=1",
+    "a\r=1",
+    "x\r\n=2",
+    " =3",
+    "\u3000=4",
+    "\x00=5",
+    "\u200b=6",
+    "\uff1d7",
+    "\uff0b8",
+    "\uff0d9",
+    "\uff2010",
+    'q"uote,comma',
+    "plain text",
+]
 NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?")
 DANGER = set("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
 
@@ -65,8 +85,11 @@ def test_guard_leaves_ordinary_text_alone():
 def test_corpus_export_csvs_are_strict_and_guarded(jfi):
     records = []
     for k, payload in enumerate(PAYLOADS):
-        records.append(item(id=f"fi-{k + 1:04d}", surrounding_text=payload, provenance_note=payload,
-                            destination="Opens " + payload))
+        records.append(
+            item(
+                id=f"fi-{k + 1:04d}", surrounding_text=payload, provenance_note=payload, destination="Opens " + payload
+            )
+        )
     jfi.write_corpus(records)
     r = jfi("corpus", "export", "--format", "csv")
     assert r.exit_code == 0, r.stderr
@@ -74,14 +97,16 @@ def test_corpus_export_csvs_are_strict_and_guarded(jfi):
     assert csvs
     for path in csvs:
         strict_rows(path.read_bytes().decode("utf-8"))
-    rows = list(csv.DictReader(io.StringIO((jfi.project / "exports" / "corpus-items.csv").read_bytes().decode(), newline="")))
+    rows = list(
+        csv.DictReader(io.StringIO((jfi.project / "exports" / "corpus-items.csv").read_bytes().decode(), newline=""))
+    )
     assert len(rows) == len(PAYLOADS)
     assert {r["surrounding_text"].removeprefix("'") for r in rows} == set(PAYLOADS)
 
 
 def test_audit_csvs_are_strict_and_guarded(tmp_path):
     links = [link(f"Go {k}", f"/p{k}") for k in range(len(PAYLOADS))]
-    folder = write(tmp_path / "audit", [view("home", title="\r=HYPERLINK(\"x\")", links=links)])
+    folder = write(tmp_path / "audit", [view("home", title='\r=HYPERLINK("x")', links=links)])
     jfi = Jfi(tmp_path)
     assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
@@ -90,16 +115,34 @@ def test_audit_csvs_are_strict_and_guarded(tmp_path):
         for k, line in enumerate(batch.read_text().splitlines()):
             uid = json.loads(line)["id"]
             payload = PAYLOADS[k % len(PAYLOADS)]
-            lines.append(json.dumps({"id": uid, "judgment": "no", "confidence": "high", "rationale": payload,
-                                     "fix": payload, "needs_human": False, "drafted_by": payload.strip() or "x"}))
+            lines.append(
+                json.dumps(
+                    {
+                        "id": uid,
+                        "judgment": "no",
+                        "confidence": "high",
+                        "rationale": payload,
+                        "fix": payload,
+                        "needs_human": False,
+                        "drafted_by": payload.strip() or "x",
+                    }
+                )
+            )
         batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(lines) + "\n")
     ledger = []
     for k, unit in enumerate(units):
         payload = PAYLOADS[k % len(PAYLOADS)]
         # a signing name shows no control or invisible character (the ledger refuses one): the payload's visible part
-        ledger.append({"id": unit["id"], "ratified_by": "Ana " + "".join(ch for ch in payload if ch.isprintable()).strip(),
-                       "ratified_judgment": "no", "ratifier_note": payload, "ratified_utc": "2026-11-30T10:00:00Z",
-                       "unit_sha256": digest(unit)})
+        ledger.append(
+            {
+                "id": unit["id"],
+                "ratified_by": "Ana " + "".join(ch for ch in payload if ch.isprintable()).strip(),
+                "ratified_judgment": "no",
+                "ratifier_note": payload,
+                "ratified_utc": "2026-11-30T10:00:00Z",
+                "unit_sha256": digest(unit),
+            }
+        )
     (folder / "ratifications.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ledger))
     for command in (["merge"], ["receipts"], ["worklist"]):
         r = jfi("audit", *command, "--inventory", str(folder))
@@ -130,17 +173,37 @@ def test_sql_rendered_csv_lines_are_the_python_writers_bytes():
     text in every position, lists, booleans, numbers and NULLs."""
     from jfi.output import sql_csv_line
     from jfi.store import Store
-    texts = PAYLOADS + ["", "é=1", "ü", "\u2028=1", "\x85-2", "a,b", 'x"', "line\nbreak", "'=already", "1,5", "\u00a0@x"]
+
+    texts = PAYLOADS + [
+        "",
+        "é=1",
+        "ü",
+        "\u2028=1",
+        "\x85-2",
+        "a,b",
+        'x"',
+        "line\nbreak",
+        "'=already",
+        "1,5",
+        "\u00a0@x",
+    ]
     store = Store(sections=("audit",))
     try:
         store.con.execute("CREATE TABLE t (a VARCHAR, l VARCHAR[], b BOOLEAN, n BIGINT)")
-        rows = [(t, [t, "x"] if i % 2 else [], i % 3 == 0 if i % 4 else None, -i if i % 2 else i)
-                for i, t in enumerate(texts)] + [(None, None, None, None)]
+        rows = [
+            (t, [t, "x"] if i % 2 else [], i % 3 == 0 if i % 4 else None, -i if i % 2 else i)
+            for i, t in enumerate(texts)
+        ] + [(None, None, None, None)]
         store.con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
         types = {"a": "VARCHAR", "l": "VARCHAR[]", "b": "BOOLEAN", "n": "BIGINT"}
         select, line = sql_csv_line(["a", "l", "b", "n"], types)
-        got = [r[0] for r in store.con.execute(f"SELECT {line} FROM (SELECT rowid AS k, {select} FROM t) ORDER BY k").fetchall()]
+        got = [
+            r[0]
+            for r in store.con.execute(f"SELECT {line} FROM (SELECT rowid AS k, {select} FROM t) ORDER BY k").fetchall()
+        ]
     finally:
         store.close()
-    expected = csv_lines(["a", "l", "b", "n"], [(a, "; ".join(l) if l is not None else None, b, n) for a, l, b, n in rows])[1]
+    expected = csv_lines(
+        ["a", "l", "b", "n"], [(a, "; ".join(ls) if ls is not None else None, b, n) for a, ls, b, n in rows]
+    )[1]
     assert [g + "\n" for g in got] == expected

@@ -1,10 +1,10 @@
 """`audit eval` reads its bar and its expectations as strictly as JSONL: known keys, typed values in range, no
 alias bomb, no repeated key, no unknown key in a row, one run per folder; each refusal names file, line and key."""
+
 import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import Jfi, snapshot
 
 SITE = Path(__file__).resolve().parent.parent / "corpus" / "example-site"
@@ -15,8 +15,20 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("eval")
     jfi = Jfi(root)
     shutil.copytree(SITE, root / "site")
-    r = jfi("audit", "inventory", "--urls-file", str(root / "site" / "views.txt"), "--serve", str(root / "site"),
-            "--out", str(root / "audit"), "--settle", "0", "--no-screenshots", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(root / "site" / "views.txt"),
+        "--serve",
+        str(root / "site"),
+        "--out",
+        str(root / "audit"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "build", "--inventory", str(root / "audit")).exit_code == 0
     return jfi, root
@@ -32,18 +44,21 @@ def run_eval(jfi, root, expectations, *runs):
     return r
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("recall_min = -5\n", "recall_min must be a number from 0 to 1"),
-    ("recall_min = nan\n", "recall_min"),
-    ("recall_min = inf\n", "recall_min"),
-    ("recall_min = 1e308\n", "recall_min"),
-    ("inventions_max = 99999999999999999999\n", "inventions_max"),
-    ("promotion = 'recall_min'\n", "promotion must be a table"),
-    ("promotion = true\n", "promotion must be a table"),
-    ("promotion = [1, 2]\n", "promotion must be a table"),
-    ("recal_min = 0.9\n", "unknown key(s) recal_min"),
-    ("[promotion]\nrecall_min = 0.5\nfalse_alarm = 0.1\n", "unknown key(s) false_alarm"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("recall_min = -5\n", "recall_min must be a number from 0 to 1"),
+        ("recall_min = nan\n", "recall_min"),
+        ("recall_min = inf\n", "recall_min"),
+        ("recall_min = 1e308\n", "recall_min"),
+        ("inventions_max = 99999999999999999999\n", "inventions_max"),
+        ("promotion = 'recall_min'\n", "promotion must be a table"),
+        ("promotion = true\n", "promotion must be a table"),
+        ("promotion = [1, 2]\n", "promotion must be a table"),
+        ("recal_min = 0.9\n", "unknown key(s) recal_min"),
+        ("[promotion]\nrecall_min = 0.5\nfalse_alarm = 0.1\n", "unknown key(s) false_alarm"),
+    ],
+)
 def test_a_bar_that_could_promote_anything_is_refused(built, tmp_path, text, needle):
     jfi, root = built
     shutil.copy(SITE / "eval" / "expectations.yaml", tmp_path / "expectations.yaml")
@@ -63,10 +78,14 @@ def test_an_eval_toml_that_is_a_folder_is_refused(built, tmp_path):
 def test_hostile_or_ambiguous_expectations_are_refused_at_their_line(built, tmp_path):
     jfi, root = built
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
-    row = ("- view: home\n  type: link\n  locator: {text: Fares}\n  expected: yes\n  tier: must\n")
-    cases = {"bomb.yaml": (bomb, "aliases"), "repeated.yaml": (row + "  expected: no\n", "appears twice"),
-             "unknown.yaml": (row + "  expectd: no\n", "unknown_field")}
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi")
+    )
+    row = "- view: home\n  type: link\n  locator: {text: Fares}\n  expected: yes\n  tier: must\n"
+    cases = {
+        "bomb.yaml": (bomb, "aliases"),
+        "repeated.yaml": (row + "  expected: no\n", "appears twice"),
+        "unknown.yaml": (row + "  expectd: no\n", "unknown_field"),
+    }
     for name, (text, needle) in cases.items():
         (tmp_path / name).write_text(text)
         r = run_eval(jfi, root, tmp_path / name)

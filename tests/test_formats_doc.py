@@ -2,24 +2,33 @@
 as it is written (no error); the field tables there are the rulebook's own field_specs, row for row.
 
 `python tests/test_formats_doc.py` prints the tables as the rulebook has them, to paste after a field rule changes."""
+
 import json
 import re
 import shutil
 import sys
 from pathlib import Path
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import REPO, Jfi  # noqa: E402
 
 DOC = REPO / "docs" / "formats.md"
 # (table title in the doc, profile or "audit", field_specs kind)
-TABLES = [("round-v1 item", "round-v1", "item"), ("round-v2 item", "round-v2", "item"), ("harvest item", "harvest", "item"),
-          ("review verdict", "round-v1", "review"), ("second-pass answer", "round-v1", "second_pass"),
-          ("harvest review batch", "harvest", "batch"), ("judged batch line", "audit", "judged"),
-          ("spot check", "audit", "spot_check"), ("ratification record", "audit", "ratification")]
-SPEC_SQL = ("SELECT field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int, meaning "
-            "FROM field_specs WHERE kind = '{kind}' ORDER BY field = '*', rowid")
+TABLES = [
+    ("round-v1 item", "round-v1", "item"),
+    ("round-v2 item", "round-v2", "item"),
+    ("harvest item", "harvest", "item"),
+    ("review verdict", "round-v1", "review"),
+    ("second-pass answer", "round-v1", "second_pass"),
+    ("harvest review batch", "harvest", "batch"),
+    ("judged batch line", "audit", "judged"),
+    ("spot check", "audit", "spot_check"),
+    ("ratification record", "audit", "ratification"),
+]
+SPEC_SQL = (
+    "SELECT field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int, meaning "
+    "FROM field_specs WHERE kind = '{kind}' ORDER BY field = '*', rowid"
+)
 
 
 def examples() -> dict[str, str]:
@@ -30,7 +39,7 @@ def examples() -> dict[str, str]:
 def _rule(row: dict) -> str:
     parts = []
     if row["allowed"]:
-        parts.append("one of " + ", ".join(f"`{v}`" if v else "`\"\"`" for v in row["allowed"]))
+        parts.append("one of " + ", ".join(f"`{v}`" if v else '`""`' for v in row["allowed"]))
     if row["pattern"]:
         parts.append(f"matches `{row['pattern']}`")
     if row["format"]:
@@ -48,8 +57,10 @@ def table_text(rows: list[dict]) -> str:
     lines = ["| field | required | type | values | meaning |", "|---|---|---|---|---|"]
     for r in rows:
         field = "any other key" if r["field"] == "*" else f"`{r['field']}`"
-        lines.append(f"| {field} | {'yes' if r['required'] else 'no'} | {' or '.join(r['types'] or [])} | "
-                     f"{_rule(r).replace('|', '&#124;')} | {(r['meaning'] or '').replace('|', '&#124;')} |")
+        lines.append(
+            f"| {field} | {'yes' if r['required'] else 'no'} | {' or '.join(r['types'] or [])} | "
+            f"{_rule(r).replace('|', '&#124;')} | {(r['meaning'] or '').replace('|', '&#124;')} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -57,6 +68,7 @@ def specs(tmp: Path, profile: str, kind: str) -> list[dict]:
     jfi = Jfi(tmp / profile)
     if profile == "audit":
         from inventories import view, write
+
         folder = write(tmp / "audit-folder", [view("home")])
         r = jfi("query", "--inventory", str(folder), SPEC_SQL.format(kind=kind), "--format", "json")
     else:
@@ -72,8 +84,8 @@ def test_the_field_tables_are_the_rulebooks(tmp_path):
     for title, profile, kind in TABLES:
         expected = table_text(specs(tmp_path, profile, kind))
         assert f"**{title}**" in doc, title
-        after = doc[doc.index(f"**{title}**"):]
-        assert expected in after[:len(expected) + 400], f"the {title} table differs from field_specs:\n{expected}"
+        after = doc[doc.index(f"**{title}**") :]
+        assert expected in after[: len(expected) + 400], f"the {title} table differs from field_specs:\n{expected}"
 
 
 def _project(tmp: Path, profile: str, items: str) -> Jfi:
@@ -96,8 +108,9 @@ def test_the_round_examples_are_read_without_an_error(tmp_path):
     jfi.write_round(1, "second-pass.jsonl", ex["second-pass-answer"])
     _clean(jfi("corpus", "validate", "--json"))
     assert jfi("corpus", "second-pass", "apply", "--round", "1").exit_code == 0
-    assert (jfi.project / "rounds" / "round-01-report.md").write_text(ex["round-report"]) and \
-        jfi("corpus", "validate", "--json").json["errors"] == []
+    assert (jfi.project / "rounds" / "round-01-report.md").write_text(ex["round-report"]) and jfi(
+        "corpus", "validate", "--json"
+    ).json["errors"] == []
     v2 = _project(tmp_path, "round-v2", ex["round-v2-item"])
     _clean(v2("corpus", "validate", "--json"))
     assert json.loads(ex["round-v2-item"])["accessible_name"]
@@ -125,8 +138,19 @@ def test_the_audit_examples_are_read_as_written(tmp_path):
     folder.mkdir()
     (folder / "audit.toml").write_text(ex["audit-toml"])
     jfi = Jfi(tmp_path)
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(folder),
-            "--settle", "0", "--no-axe")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(folder),
+        "--settle",
+        "0",
+        "--no-axe",
+    )
     assert r.exit_code == 0, r.stderr
     header = json.loads((folder / "inventory.jsonl").read_text().splitlines()[0])
     assert [v["width"] for v in header.get("viewports", [header["viewport"]])] == [1440]
@@ -145,6 +169,7 @@ def test_the_audit_examples_are_read_as_written(tmp_path):
 
 if __name__ == "__main__":
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         for title, profile, kind in TABLES:
             print(f"**{title}**\n\n{table_text(specs(Path(tmp), profile, kind))}")

@@ -1,10 +1,11 @@
 """Hostile and careless input: refused with file:line:code and exit 2, never a traceback, nothing written."""
+
 import json
 
 import pytest
-
 from conftest import Jfi, dump, item, snapshot
 from inventories import link, view, write
+
 from jfi.canonical import digest
 
 
@@ -16,8 +17,9 @@ def refused(r, *needles):
 
 
 @pytest.mark.parametrize("bad", [b"\xff\xfe", b"\x80", b"\xed\xa0\x80", b"\xc3"])
-@pytest.mark.parametrize("command", [["corpus", "validate"], ["corpus", "export"],
-                                     ["corpus", "apply-verdicts", "--round", "1"]])
+@pytest.mark.parametrize(
+    "command", [["corpus", "validate"], ["corpus", "export"], ["corpus", "apply-verdicts", "--round", "1"]]
+)
 def test_invalid_utf8_in_the_corpus_is_refused_with_its_line(jfi, bad, command):
     text = dump([item(id="fi-0001"), item(id="fi-0002")]).encode()
     jfi.write_round(1, "review.jsonl", [])
@@ -37,11 +39,14 @@ def test_invalid_utf8_in_an_inventory_is_refused_with_its_line(tmp_path):
     assert snapshot(folder) == before
 
 
-@pytest.mark.parametrize("old,new,field", [
-    ('"product": "harbor"', '"product": "harbor", "product": "other"', "product"),
-    ('"title": "Harbor \\u2014 fares"', '"title": "x", "title": "Harbor \\u2014 fares"', "title"),
-    ('"href_raw": "/a"', '"href_raw": "/a", "href_raw": "/b"', "href_raw"),
-])
+@pytest.mark.parametrize(
+    "old,new,field",
+    [
+        ('"product": "harbor"', '"product": "harbor", "product": "other"', "product"),
+        ('"title": "Harbor \\u2014 fares"', '"title": "x", "title": "Harbor \\u2014 fares"', "title"),
+        ('"href_raw": "/a"', '"href_raw": "/a", "href_raw": "/b"', "href_raw"),
+    ],
+)
 def test_duplicate_keys_in_an_inventory_are_invalid_json(tmp_path, old, new, field):
     folder = write(tmp_path / "audit", [view("home"), view("fares", links=[link("A", "/a")])])
     lines = (folder / "inventory.jsonl").read_text().splitlines()
@@ -49,8 +54,11 @@ def test_duplicate_keys_in_an_inventory_are_invalid_json(tmp_path, old, new, fie
     lines[2] = lines[2].replace(old, new, 1)
     (folder / "inventory.jsonl").write_text("\n".join(lines) + "\n")
     before = snapshot(folder)
-    refused(Jfi(tmp_path)("audit", "build", "--inventory", str(folder)),
-            f"inventory.jsonl:3: {field}: invalid_json", "appears more than once")
+    refused(
+        Jfi(tmp_path)("audit", "build", "--inventory", str(folder)),
+        f"inventory.jsonl:3: {field}: invalid_json",
+        "appears more than once",
+    )
     assert snapshot(folder) == before
 
 
@@ -84,10 +92,17 @@ DEEP = "[" * 10_000 + "]" * 10_000
 @pytest.mark.parametrize("command", ["merge", "sample", "worklist"])
 def test_a_deeply_nested_ledger_value_is_a_located_refusal(built, command):
     jfi, folder, units = built
-    good = {"id": units[0]["id"], "ratified_by": "A", "ratified_judgment": "no", "ratifier_note": "n",
-            "ratified_utc": "2026-11-30T10:00:00Z", "unit_sha256": digest(units[0])}
-    (folder / "ratifications.jsonl").write_text(json.dumps(good) + "\n" +
-                                                json.dumps(good)[:-1] + ', "ruling": ' + DEEP + "}\n")
+    good = {
+        "id": units[0]["id"],
+        "ratified_by": "A",
+        "ratified_judgment": "no",
+        "ratifier_note": "n",
+        "ratified_utc": "2026-11-30T10:00:00Z",
+        "unit_sha256": digest(units[0]),
+    }
+    (folder / "ratifications.jsonl").write_text(
+        json.dumps(good) + "\n" + json.dumps(good)[:-1] + ', "ruling": ' + DEEP + "}\n"
+    )
     before = snapshot(folder)
     refused(jfi("audit", command, "--inventory", str(folder)), "ratifications.jsonl:2", "invalid_json")
     assert snapshot(folder) == before
@@ -114,8 +129,10 @@ def test_a_huge_value_is_clipped_in_messages(jfi):
 def test_a_view_id_too_long_for_a_file_name_is_invalid_value(tmp_path):
     views = tmp_path / "views.txt"
     views.write_text("home,harbor,http://127.0.0.1:1/a\n" + "v" * 300 + ",harbor,http://127.0.0.1:1/b\n")
-    refused(Jfi(tmp_path)("audit", "inventory", "--urls-file", str(views), "--out", str(tmp_path / "out")),
-            "views.txt:2: id: invalid_value")
+    refused(
+        Jfi(tmp_path)("audit", "inventory", "--urls-file", str(views), "--out", str(tmp_path / "out")),
+        "views.txt:2: id: invalid_value",
+    )
     assert not (tmp_path / "out").exists()
     folder = write(tmp_path / "audit", [view("v" * 300)])
     refused(Jfi(tmp_path)("audit", "build", "--inventory", str(folder)), "inventory.jsonl:2: view_id: invalid_value")

@@ -1,11 +1,11 @@
 """fetch-images against a real HTTP server on localhost; --verify re-hashes every copy."""
+
 import hashlib
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
 from conftest import item, snapshot
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108020000009077") + b"\x00" * 20
@@ -58,11 +58,21 @@ def records(jfi):
 
 
 def test_fetch_archives_checks_types_and_keeps_going(jfi, server):
-    urls = {"fi-0001": "/ok.png", "fi-0002": "/ok-no-type.svg", "fi-0003": "/gif-by-type", "fi-0004": "/error.png",
-            "fi-0005": "/lying.png", "fi-0006": "/missing.png", "fi-0007": "/hop/4", "fi-0008": "/hop/5",
-            "fi-0009": "/big.png"}
-    jfi.write_corpus([item(id=i, image_url=server + u) for i, u in urls.items()] +
-                     [item(id="fi-0010", status="rejected", image_url=server + "/ok.png")])
+    urls = {
+        "fi-0001": "/ok.png",
+        "fi-0002": "/ok-no-type.svg",
+        "fi-0003": "/gif-by-type",
+        "fi-0004": "/error.png",
+        "fi-0005": "/lying.png",
+        "fi-0006": "/missing.png",
+        "fi-0007": "/hop/4",
+        "fi-0008": "/hop/5",
+        "fi-0009": "/big.png",
+    }
+    jfi.write_corpus(
+        [item(id=i, image_url=server + u) for i, u in urls.items()]
+        + [item(id="fi-0010", status="rejected", image_url=server + "/ok.png")]
+    )
     r = jfi("corpus", "fetch-images")
     assert r.exit_code == 1, r.stderr
     recs = records(jfi)
@@ -117,16 +127,26 @@ def test_verify_reports_missing_mismatched_and_orphans(example):
 
 def test_a_harvest_project_archives_its_images_exactly_as_pinned(jfi, server):
     import base64
+
     from test_profiles import harvest_item
+
     pinned = hashlib.sha256(PNG).hexdigest()
-    jfi.write_corpus([
-        harvest_item(1, image_url=server + "/ok.png", image_file="pool/images/fi-0001.png", image_sha256=pinned),
-        harvest_item(2, image_url=server + "/ok.png", image_file="pool/images/fi-0002.png", image_sha256="0" * 64),
-        harvest_item(3, image_url="data:image/gif;base64," + base64.b64encode(GIF).decode()),
-        harvest_item(4, status="dropped", review_verdict="drop", review_reason="The alt is the file name.",
-                     alt_quality="wrong", image_url=server + "/ok.png"),
-        harvest_item(5, image_url=server + "/ok.png", image_file="../outside.png", image_sha256=pinned),
-    ])
+    jfi.write_corpus(
+        [
+            harvest_item(1, image_url=server + "/ok.png", image_file="pool/images/fi-0001.png", image_sha256=pinned),
+            harvest_item(2, image_url=server + "/ok.png", image_file="pool/images/fi-0002.png", image_sha256="0" * 64),
+            harvest_item(3, image_url="data:image/gif;base64," + base64.b64encode(GIF).decode()),
+            harvest_item(
+                4,
+                status="dropped",
+                review_verdict="drop",
+                review_reason="The alt is the file name.",
+                alt_quality="wrong",
+                image_url=server + "/ok.png",
+            ),
+            harvest_item(5, image_url=server + "/ok.png", image_file="../outside.png", image_sha256=pinned),
+        ]
+    )
     r = jfi("corpus", "fetch-images")
     assert r.exit_code in (1, 2), r.stderr
     if r.exit_code == 2:  # an image_file leaving the project is refused before anything is fetched

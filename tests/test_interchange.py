@@ -1,16 +1,16 @@
 """The audit's results for other tools — SARIF 2.1.0 (valid against the published schema), JUnit XML (read back with
 junitparser), W3C EARL in JSON-LD (read back as triples with rdflib) — the rule metadata every reader needs, and the
 CI gate with a baseline. Drafts never become passed or failed."""
+
 import json
 from pathlib import Path
 
 import jsonschema
 import pytest
 import rdflib
-from junitparser import JUnitXml
-
 from conftest import REPO, Jfi, snapshot
 from inventories import image, link, view, write
+from junitparser import JUnitXml
 
 STANDARDS = REPO.parent / "shared" / "standards"
 EARL = rdflib.Namespace("http://www.w3.org/ns/earl#")
@@ -19,8 +19,11 @@ OUTCOMES = {EARL.passed, EARL.failed, EARL.cantTell, EARL.inapplicable, EARL.unt
 
 def _views(extra_unnamed: bool = False):
     empty = [] if extra_unnamed else [link("", "/empty", selector="main > a.empty")]  # fixed when the other comes
-    home = view("home", links=[link("Learn more", "/a", selector="main > a.more"), link("Fares", "/f"), *empty],
-                images=[image("/img/x.png", None, selector="main > img.x")])
+    home = view(
+        "home",
+        links=[link("Learn more", "/a", selector="main > a.more"), link("Fares", "/f"), *empty],
+        images=[image("/img/x.png", None, selector="main > img.x")],
+    )
     views = [home, view("fares", links=[link("Fares", "/f")])]
     if extra_unnamed:
         views.append(view("about", links=[link("", "/blank", selector="main > a.blank")]))
@@ -28,8 +31,18 @@ def _views(extra_unnamed: bool = False):
 
 
 def _ledger(folder: Path, rulings: dict[str, str]) -> None:
-    lines = [json.dumps({"id": uid, "ratified_by": "Ana Ruiz", "ratified_judgment": judgment, "ratifier_note": "Checked.",
-                         "ratified_utc": "2026-11-30T16:20:00Z"}) for uid, judgment in rulings.items()]
+    lines = [
+        json.dumps(
+            {
+                "id": uid,
+                "ratified_by": "Ana Ruiz",
+                "ratified_judgment": judgment,
+                "ratifier_note": "Checked.",
+                "ratified_utc": "2026-11-30T16:20:00Z",
+            }
+        )
+        for uid, judgment in rulings.items()
+    ]
     (folder / "ratifications.jsonl").write_text("\n".join(lines) + "\n")
 
 
@@ -44,8 +57,19 @@ def audit(tmp_path):
     judged = []
     for line in batch.read_text().splitlines():
         unit = json.loads(line)
-        judged.append(json.dumps({"id": unit["id"], "judgment": "no", "confidence": "high", "rationale": "Vague.",
-                                  "fix": "Say more.", "needs_human": False, "drafted_by": "model"}))
+        judged.append(
+            json.dumps(
+                {
+                    "id": unit["id"],
+                    "judgment": "no",
+                    "confidence": "high",
+                    "rationale": "Vague.",
+                    "fix": "Say more.",
+                    "needs_human": False,
+                    "drafted_by": "model",
+                }
+            )
+        )
     batch.with_name(batch.stem + ".judged.jsonl").write_text("\n".join(judged) + "\n")
     title = next(uid for (t, _), uid in units.items() if t == "title" and uid)
     _ledger(folder, {units[("link", "Learn more")]: "no", title: "yes"})
@@ -60,12 +84,22 @@ def _export(jfi, folder, fmt, *extra):
 
 def test_every_flag_and_question_carries_its_criteria_act_rule_and_help_url(audit):
     jfi, folder, _ = audit
-    rules = {r["rule"]: r for r in jfi("query", "--inventory", str(folder), "--format", "json",
-                                       "SELECT * FROM audit_rule_metadata").json}
-    expected = {"question-image": "qt1vmo", "question-link": "5effbb", "question-heading": "b49b2e",
-                "question-title": "c4a8a4", "question-field": "cc0f0a", "image_no_accessible_name": "23a2a8"}
+    rules = {
+        r["rule"]: r
+        for r in jfi("query", "--inventory", str(folder), "--format", "json", "SELECT * FROM audit_rule_metadata").json
+    }
+    expected = {
+        "question-image": "qt1vmo",
+        "question-link": "5effbb",
+        "question-heading": "b49b2e",
+        "question-title": "c4a8a4",
+        "question-field": "cc0f0a",
+        "image_no_accessible_name": "23a2a8",
+    }
     assert {k: rules[k]["act_rule"] for k in expected} == expected
-    assert rules["question-link"]["help_url"] == "https://www.w3.org/WAI/WCAG22/Understanding/link-purpose-in-context.html"
+    assert (
+        rules["question-link"]["help_url"] == "https://www.w3.org/WAI/WCAG22/Understanding/link-purpose-in-context.html"
+    )
     assert rules["question-link"]["sc"] == ["2.4.4"] and "act:5effbb" in rules["question-link"]["tags"]
     assert len(rules) == len({r for r in rules})  # one row per rule, a flag over several types included
     assert all(r["help_url"] for r in rules.values() if r["sc"])
@@ -87,7 +121,9 @@ def test_sarif_is_valid_against_the_published_schema_and_keeps_drafts_apart(audi
         assert r["name"] != r["id"] and r["fullDescription"]["text"] and r["help"]["text"] and r["help"]["markdown"]
         assert not any(t in r["id"] for t in ("SOURCE", "EXT", "_N_")), r["id"]
     results = run["results"]
-    assert all(r["ruleId"] in rules and run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    assert all(
+        r["ruleId"] in rules and run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results
+    )
     prints = [r["partialFingerprints"]["jfiResult/v1"] for r in results]
     assert len(prints) == len(set(prints))
     assert all(loc["physicalLocation"]["region"]["snippet"]["text"] for r in results for loc in r["locations"])
@@ -96,13 +132,24 @@ def test_sarif_is_valid_against_the_published_schema_and_keeps_drafts_apart(audi
     assert (learn["kind"], learn["level"]) == ("fail", "error") and learn["properties"]["ratified_by"] == "Ana Ruiz"
     fares = by[(units[("link", "Fares")], "question-link")]
     assert (fares["kind"], fares["level"]) == ("fail", "note") and fares["properties"]["draft"] == "no"
-    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in fares["locations"]] == \
-        ["http://site.example/home.html", "http://site.example/fares.html"]
+    assert [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in fares["locations"]] == [
+        "http://site.example/home.html",
+        "http://site.example/fares.html",
+    ]
     title = next(u for (t, _), u in units.items() if t == "title")
     assert (by[(title, "question-title")]["kind"], by[(title, "question-title")]["level"]) == ("pass", "none")
     assert any((r["kind"], r["level"], r["ruleId"]) == ("fail", "warning", "link_empty_name") for r in results)
-    informational = {r["rule"] for r in jfi("query", "--inventory", str(folder), "--format", "json",
-                                            "SELECT rule FROM audit_rule_metadata WHERE informational").json}
+    informational = {
+        r["rule"]
+        for r in jfi(
+            "query",
+            "--inventory",
+            str(folder),
+            "--format",
+            "json",
+            "SELECT rule FROM audit_rule_metadata WHERE informational",
+        ).json
+    }
     assert not {r["properties"].get("flag") for r in results} & informational
 
 
@@ -110,14 +157,18 @@ def test_sarif_maps_pages_to_the_products_sources_where_audit_toml_says(audit):
     jfi, folder, units = audit
     (folder / "audit.toml").write_text('[sarif.sources]\n"http://site.example/" = "site/pages"\n')
     doc = json.loads(_export(jfi, folder, "sarif").read_text())
-    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"]
-            for loc in r["locations"]}
+    uris = {
+        loc["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"] for loc in r["locations"]
+    }
     assert uris == {"site/pages/home.html", "site/pages/fares.html"}
 
 
 def _multitool():
     import os
-    path = REPO / ".venv" / "sarif-multitool" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
+
+    path = (
+        REPO / ".venv" / "sarif-multitool" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
+    )
     if not path.is_file():
         if os.environ.get("JFI_REQUIRE_CONFORMANCE"):
             raise AssertionError(f"{path} is missing: `make test` installs the SARIF Multitool there")
@@ -128,20 +179,29 @@ def _multitool():
 def test_sarif_passes_the_multitool_with_githubs_rules(audit, tmp_path):
     """Microsoft's SARIF Multitool, its SARIF and GitHub (code scanning) rule sets: no error, warning or note."""
     import subprocess
+
     jfi, folder, _ = audit
     report = _export(jfi, folder, "sarif")
     out = tmp_path / "validation.sarif"
-    done = subprocess.run([str(_multitool()), "validate", str(report), "--rule-kind", "Gh;Sarif", "-o", str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [str(_multitool()), "validate", str(report), "--rule-kind", "Gh;Sarif", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.is_file(), done.stdout[-2000:]
-    found = [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", "")[:200])
-             for r in json.loads(out.read_text())["runs"][0]["results"]]
+    found = [
+        (r["ruleId"], r.get("level", "warning"), r["message"].get("text", "")[:200])
+        for r in json.loads(out.read_text())["runs"][0]["results"]
+    ]
     assert found == [], found
 
 
 def test_junit_is_valid_against_the_junit_10_shape_with_totals_and_failures_that_say_why(audit):
     import xml.etree.ElementTree as ET
+
     import xmlschema
+
     jfi, folder, units = audit
     path = _export(jfi, folder, "junit", "--flags-fail")
     xmlschema.XMLSchema(str(REPO / "tests" / "schemas" / "junit-10.xsd")).validate(str(path))
@@ -167,9 +227,14 @@ def test_junit_has_a_suite_per_product_and_fails_what_was_ratified_no(audit):
     assert suite.name == "harbor" and len(cases) == len(units)
     failed = {uid for uid, case in cases.items() if any(type(r).__name__ == "Failure" for r in case.result)}
     assert failed == {units[("link", "Learn more")]}  # the draft no for Fares fails nothing
-    assert cases[units[("link", "Fares")]].is_skipped and cases[next(u for (t, _), u in units.items() if t == "title")].is_passed
+    assert (
+        cases[units[("link", "Fares")]].is_skipped
+        and cases[next(u for (t, _), u in units.items() if t == "title")].is_passed
+    )
     strict = JUnitXml.fromfile(str(_export(jfi, folder, "junit", "--flags-fail")))
-    failed = {case.name.split()[0] for case in list(strict)[0] if any(type(r).__name__ == "Failure" for r in case.result)}
+    failed = {
+        case.name.split()[0] for case in list(strict)[0] if any(type(r).__name__ == "Failure" for r in case.result)
+    }
     assert units[("link", "")] in failed and units[("link", "Learn more")] in failed
 
 
@@ -184,9 +249,12 @@ def test_earl_reads_back_as_assertions_and_drafts_are_cant_tell(audit):
         test, result = graph.value(a, EARL.test), graph.value(a, EARL.result)
         assert test is not None and graph.value(result, EARL.outcome) in OUTCOMES
         pointer = graph.value(result, EARL.pointer)
-        expression = graph.value(pointer, rdflib.URIRef("http://www.w3.org/2009/pointers#expression")) if pointer else None
-        outcomes.setdefault(str(test).rsplit(":", 1)[1], []).append((graph.value(result, EARL.outcome),
-                                                                     graph.value(a, EARL.mode), str(expression)))
+        expression = (
+            graph.value(pointer, rdflib.URIRef("http://www.w3.org/2009/pointers#expression")) if pointer else None
+        )
+        outcomes.setdefault(str(test).rsplit(":", 1)[1], []).append(
+            (graph.value(result, EARL.outcome), graph.value(a, EARL.mode), str(expression))
+        )
     links = outcomes["question-link"]
     assert (EARL.failed, EARL.manual, "main > a.more") in links
     assert all(o in (EARL.failed, EARL.cantTell) for o, _, _ in links)  # the drafted no for Fares is cantTell
@@ -210,7 +278,7 @@ def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_p
     r = jfi("audit", "gate", "--inventory", str(folder), "--baseline", str(base))
     assert r.exit_code == 1
     new = [line for line in r.stdout.splitlines() if line.startswith("NEW ")]
-    assert len(new) == 1 and 'with no name on about' in new[0] and "1 in the baseline no longer found" in r.stderr
+    assert len(new) == 1 and "with no name on about" in new[0] and "1 in the baseline no longer found" in r.stderr
     # ratified-no findings are another level; a bad baseline is refused, nothing written
     assert jfi("audit", "gate", "--inventory", str(folder), "--fail-on", "ratified-no").exit_code == 1
     bad = tmp_path / "bad.json"
@@ -222,19 +290,26 @@ def test_the_gate_passes_on_its_baseline_and_names_each_new_finding(audit, tmp_p
 
 def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audit):
     import yaml
+
     jfi, folder, units = audit
     before = snapshot(folder)
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 2 and "[acr] author" in r.stderr and snapshot(folder) == before
-    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n')
+    (folder / "audit.toml").write_text(
+        '[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n'
+    )
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 2 and "acr.undecided" in r.stderr  # the author says what an undecided criterion reads as
     for bad in ("supports", "not-evaluated"):
-        (folder / "audit.toml").write_text(f'[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nundecided = "{bad}"\n')
+        (folder / "audit.toml").write_text(
+            f'[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nundecided = "{bad}"\n'
+        )
         r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
         assert r.exit_code == 2 and "acr.undecided" in r.stderr, r.stderr
-    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n'
-                                       'undecided = "partially-supports"\n')
+    (folder / "audit.toml").write_text(
+        '[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n'
+        'undecided = "partially-supports"\n'
+    )
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 0, r.stderr
     doc = yaml.safe_load((folder / "audit-openacr.yaml").read_text())
@@ -253,35 +328,72 @@ def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audi
     assert level["2.4.4"]["level"] == "partially-supports" and units[("link", "Learn more")] in level["2.4.4"]["notes"]
     assert level["1.4.3"]["level"] == "partially-supports" and "does not test" in level["1.4.3"]["notes"]
     assert level["1.4.6"]["level"] == "not-evaluated"  # AAA, nothing found
-    assert all(c["components"][0]["adherence"]["level"] != "supports" for ch in doc["chapters"].values()
-               for c in ch["criteria"])
+    assert all(
+        c["components"][0]["adherence"]["level"] != "supports"
+        for ch in doc["chapters"].values()
+        for c in ch["criteria"]
+    )
     assert doc["title"] == "Harbor Transit Accessibility Conformance Report"
-    (folder / "audit.toml").write_text('[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\n'
-                                       'undecided = "not-applicable"\nfailing = "does-not-support"\n')
+    (folder / "audit.toml").write_text(
+        '[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\n'
+        'undecided = "not-applicable"\nfailing = "does-not-support"\n'
+    )
     assert jfi("audit", "export", "--inventory", str(folder), "--format", "openacr").exit_code == 0
-    level = {str(c["num"]): c["components"][0]["adherence"]["level"]
-             for ch in yaml.safe_load((folder / "audit-openacr.yaml").read_text())["chapters"].values()
-             for c in ch["criteria"]}
+    level = {
+        str(c["num"]): c["components"][0]["adherence"]["level"]
+        for ch in yaml.safe_load((folder / "audit-openacr.yaml").read_text())["chapters"].values()
+        for c in ch["criteria"]
+    }
     assert (level["2.4.4"], level["2.4.2"]) == ("does-not-support", "not-applicable")
 
 
 def test_an_axe_core_finding_is_one_result_under_axe_cores_own_rule_and_help_page():
     from jfi.audit.interchange import sarif
-    base = {"id": "FINDING-HA-1", "type": "finding", "product": "p", "views": ["home"], "selector": "a.x",
-            "name": "Links must have discernible text", "sc": ["2.4.4"], "act_rule": None, "help_url": None,
-            "tags": [], "objective": False, "ratified_by": None, "decision_id": None, "draft_judgment": "",
-            "mode": None, "outcome": "cantTell", "meaning": "m"}
-    rows = [{**base, "kind": "flag", "flag": "axe_violation", "rule": "axe_violation", "decisive": True},
-            {**base, "kind": "flag", "flag": "jfi_agrees", "rule": "jfi_agrees", "decisive": False},
-            {**base, "kind": "question", "flag": None, "rule": "question-finding", "decisive": True}]
-    unit = {"FINDING-HA-1": {"name": base["name"], "detail": "violation; serious; link-name",
-                             "href": "https://dequeuniversity.com/rules/axe/4.12/link-name"}}
+
+    base = {
+        "id": "FINDING-HA-1",
+        "type": "finding",
+        "product": "p",
+        "views": ["home"],
+        "selector": "a.x",
+        "name": "Links must have discernible text",
+        "sc": ["2.4.4"],
+        "act_rule": None,
+        "help_url": None,
+        "tags": [],
+        "objective": False,
+        "ratified_by": None,
+        "decision_id": None,
+        "draft_judgment": "",
+        "mode": None,
+        "outcome": "cantTell",
+        "meaning": "m",
+    }
+    rows = [
+        {**base, "kind": "flag", "flag": "axe_violation", "rule": "axe_violation", "decisive": True},
+        {**base, "kind": "flag", "flag": "jfi_agrees", "rule": "jfi_agrees", "decisive": False},
+        {**base, "kind": "question", "flag": None, "rule": "question-finding", "decisive": True},
+    ]
+    unit = {
+        "FINDING-HA-1": {
+            "name": base["name"],
+            "detail": "violation; serious; link-name",
+            "href": "https://dequeuniversity.com/rules/axe/4.12/link-name",
+        }
+    }
     doc = sarif(rows, [], {"home": "http://x.example/"}, unit)
     [result] = doc["runs"][0]["results"]
     [rule] = doc["runs"][0]["tool"]["driver"]["rules"]
     assert (result["ruleId"], result["kind"], result["level"]) == ("axe/link-name", "fail", "warning")
-    assert rule["helpUri"] == "https://dequeuniversity.com/rules/axe/4.12/link-name" and "wcag244" in rule["properties"]["tags"]
-    ratified = [{**r, "mode": "manual", "outcome": "passed", "ratified_by": "Ana Ruiz", "decision_id": "sha256:1"}
-                if r["kind"] == "question" else r for r in rows]
+    assert (
+        rule["helpUri"] == "https://dequeuniversity.com/rules/axe/4.12/link-name"
+        and "wcag244" in rule["properties"]["tags"]
+    )
+    ratified = [
+        {**r, "mode": "manual", "outcome": "passed", "ratified_by": "Ana Ruiz", "decision_id": "sha256:1"}
+        if r["kind"] == "question"
+        else r
+        for r in rows
+    ]
     [result] = sarif(ratified, [], {"home": "http://x.example/"}, unit)["runs"][0]["results"]
     assert (result["ruleId"], result["kind"], result["level"]) == ("axe/link-name", "pass", "none")

@@ -1,11 +1,11 @@
 """`jfi audit inventory` against a real Chromium and purpose-built pages served on 127.0.0.1."""
+
 import json
 import socket
 from pathlib import Path
 
-import pytest
-
 import pages
+import pytest
 from conftest import Jfi
 
 
@@ -27,12 +27,36 @@ def capture(site, tmp_path_factory):
     root = tmp_path_factory.mktemp("capture")
     views = root / "views.txt"
     closed = free_port()
-    views.write_text("# purpose-built pages\n\n" + "\n".join([
-        f"names,lab,{site}/names.html", f"images,lab,{site}/images.html", f"skip\t{site}/skip.html",
-        f"caps,lab,{site}/caps.html,50", f"away,lab,{site}/away", f"missing,lab,{site}/missing.html",
-        f"closed,lab,http://127.0.0.1:{closed}/", f"plain,lab,{site}/plain.html"]) + "\n")
-    r = Jfi(root)("audit", "inventory", "--urls-file", str(views), "--out", str(root / "out"), "--settle", "0",
-                  "--workers", "3", "--nav-timeout", "5000")
+    views.write_text(
+        "# purpose-built pages\n\n"
+        + "\n".join(
+            [
+                f"names,lab,{site}/names.html",
+                f"images,lab,{site}/images.html",
+                f"skip\t{site}/skip.html",
+                f"caps,lab,{site}/caps.html,50",
+                f"away,lab,{site}/away",
+                f"missing,lab,{site}/missing.html",
+                f"closed,lab,http://127.0.0.1:{closed}/",
+                f"plain,lab,{site}/plain.html",
+            ]
+        )
+        + "\n"
+    )
+    r = Jfi(root)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(views),
+        "--out",
+        str(root / "out"),
+        "--settle",
+        "0",
+        "--workers",
+        "3",
+        "--nav-timeout",
+        "5000",
+    )
     lines = [json.loads(x) for x in (root / "out" / "inventory.jsonl").read_text().splitlines()]
     return r, lines, root
 
@@ -49,8 +73,19 @@ def test_exit_1_with_environment_notes_and_order_kept(capture):
     r, lines, root = capture
     assert r.exit_code == 1
     assert lines[0]["record"] == "run" and lines[0]["viewport"]["width"] == 1440
-    assert [v["view_id"] for v in lines[1:]] == ["names", "images", "skip", "caps", "away", "missing", "closed", "plain"]
-    assert lines[3]["product"] == "127.0.0.1:" + lines[3]["url"].split(":")[2].split("/")[0]  # id<TAB>url: product = host
+    assert [v["view_id"] for v in lines[1:]] == [
+        "names",
+        "images",
+        "skip",
+        "caps",
+        "away",
+        "missing",
+        "closed",
+        "plain",
+    ]
+    assert (
+        lines[3]["product"] == "127.0.0.1:" + lines[3]["url"].split(":")[2].split("/")[0]
+    )  # id<TAB>url: product = host
     manifest = json.loads((root / "out" / "inventory-run.json").read_text())
     assert manifest["schema"] == "content-inventory/v1" and manifest["view_count"] == 8
     assert [v["view_id"] for v in manifest["views"]] == [v["view_id"] for v in lines[1:]]
@@ -75,7 +110,7 @@ def test_screenshots_only_for_inventoried_views(capture):
 
 def test_names_follow_one_documented_order(capture):
     inv = views_of(capture)["names"]["inventory"]
-    got = {l["selector"]: (l["name"], l["name_source"]) for l in inv["links"]}
+    got = {k["selector"]: (k["name"], k["name_source"]) for k in inv["links"]}
     assert got["#l-lb"] == ("Labelled by span and more", "aria-labelledby")
     assert got["#l-al"] == ("Aria label wins", "aria-label")
     assert got["#l-content"] == ("Plain content", "content")
@@ -90,7 +125,11 @@ def test_names_follow_one_documented_order(capture):
     fields = {f["id"]: f for f in inv["fields"]}
     assert (fields["f-lb"]["label"], fields["f-lb"]["label_source"]) == ("Labelled by span", "aria-labelledby")
     assert fields["f-al"]["label_source"] == "aria-label"
-    assert (fields["f-for"]["label"], fields["f-for"]["label_source"], fields["f-for"]["type"]) == ("For label", "label[for]", "email")
+    assert (fields["f-for"]["label"], fields["f-for"]["label_source"], fields["f-for"]["type"]) == (
+        "For label",
+        "label[for]",
+        "email",
+    )
     assert fields["f-wrap"]["label_source"] == "wrapping-label"
     assert (fields["f-ph"]["label"], fields["f-ph"]["label_source"]) == ("", "placeholder-only")
     assert fields["f-title"]["label_source"] == "title-only"
@@ -104,7 +143,11 @@ def test_names_follow_one_documented_order(capture):
 def test_alt_null_versus_empty_and_control_detection(capture):
     imgs = {i["selector"]: i for i in views_of(capture)["images"]["inventory"]["images"]}
     assert (imgs["#no-alt"]["alt"], imgs["#no-alt"]["alt_present"]) == (None, False)
-    assert (imgs["#empty-alt"]["alt"], imgs["#empty-alt"]["alt_empty"], imgs["#empty-alt"]["src_basename"]) == ("", True, "e.png")
+    assert (imgs["#empty-alt"]["alt"], imgs["#empty-alt"]["alt_empty"], imgs["#empty-alt"]["src_basename"]) == (
+        "",
+        True,
+        "e.png",
+    )
     assert imgs["#with-alt"]["src_basename"] == "w.png"
     assert imgs["#in-link"]["in_control"] == {"tag": "a", "name": "Home", "href": "/home", "control_has_text": False}
     assert imgs["#in-link-text"]["in_control"]["control_has_text"] is True
@@ -141,9 +184,24 @@ def test_caps_say_so_and_keep_true_totals(capture):
 
 
 def test_hostile_pages_are_stopped_by_the_time_budget(site, tmp_path):
-    r = Jfi(tmp_path)("audit", "inventory", f"{site}/never", f"{site}/busy.html", f"{site}/plain.html",
-                      "--out", str(tmp_path / "out"), "--settle", "0", "--nav-timeout", "1500",
-                      "--view-budget", "6", "--no-screenshots", "--workers", "1")
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        f"{site}/never",
+        f"{site}/busy.html",
+        f"{site}/plain.html",
+        "--out",
+        str(tmp_path / "out"),
+        "--settle",
+        "0",
+        "--nav-timeout",
+        "1500",
+        "--view-budget",
+        "6",
+        "--no-screenshots",
+        "--workers",
+        "1",
+    )
     assert r.exit_code == 1
     v = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()][1:]
     assert [x["view_id"] for x in v] == ["V-001", "V-002", "V-003"]
@@ -157,6 +215,7 @@ def test_a_tab_whose_view_ran_out_of_time_is_closed_not_emptied_for_the_next():
     """A page over its budget may still run a script that would hold the emptying of its tab up to its time limit:
     its context is closed at once and the next view gets a new tab; a view within budget gives its tab back."""
     import asyncio
+
     from jfi.capture.browse import Tabs
 
     class Stub:
@@ -167,34 +226,60 @@ def test_a_tab_whose_view_ran_out_of_time_is_closed_not_emptied_for_the_next():
             async def call(*args, **kwargs):
                 self.calls.append(name)
                 return Stub()  # a DevTools session, when asked for one
+
             return call
+
     for reuse in (False, True):
         context, page = Stub(), Stub()
         context.pages = [page]
         tabs = Tabs(browser=None, opts=None)
-        asyncio.run(tabs.give_back((context, page, None), type("Guard", (), {"origin": "http://x.example"})(),
-                                   reuse=reuse))
-        assert (context.calls == ["close"] and tabs.free == []) if not reuse else \
-            ("close" not in context.calls and tabs.free == [(context, page, None)])
+        asyncio.run(
+            tabs.give_back((context, page, None), type("Guard", (), {"origin": "http://x.example"})(), reuse=reuse)
+        )
+        assert (
+            (context.calls == ["close"] and tabs.free == [])
+            if not reuse
+            else ("close" not in context.calls and tabs.free == [(context, page, None)])
+        )
 
 
 def test_workers_do_not_change_the_output(site, tmp_path):
     def run(n):
         out = tmp_path / f"w{n}"
-        Jfi(tmp_path)("audit", "inventory", f"{site}/names.html", f"{site}/images.html", f"{site}/plain.html",
-                      f"{site}/skip.html", "--out", str(out), "--settle", "0", "--workers", str(n), "--no-screenshots")
+        Jfi(tmp_path)(
+            "audit",
+            "inventory",
+            f"{site}/names.html",
+            f"{site}/images.html",
+            f"{site}/plain.html",
+            f"{site}/skip.html",
+            "--out",
+            str(out),
+            "--settle",
+            "0",
+            "--workers",
+            str(n),
+            "--no-screenshots",
+        )
         recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
         for rec in recs:
             rec.pop("load_ms")
         return recs
+
     assert run(1) == run(3)
 
 
-@pytest.mark.parametrize("text,where", [
-    ("home,prod\n", "views.txt:1"), ("# c\n\nhome,prod,/x.html\n", "views.txt:3"),
-    ("a,b,http://x.example/,soon\n", "views.txt:1"), ("ftp://x.example/\n", "views.txt:1"),
-    ("a\tb\tc\n", "views.txt:1"), ("a,p,http://x.example/\na,p,http://y.example/\n", "duplicate_view"),
-])
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ("home,prod\n", "views.txt:1"),
+        ("# c\n\nhome,prod,/x.html\n", "views.txt:3"),
+        ("a,b,http://x.example/,soon\n", "views.txt:1"),
+        ("ftp://x.example/\n", "views.txt:1"),
+        ("a\tb\tc\n", "views.txt:1"),
+        ("a,p,http://x.example/\na,p,http://y.example/\n", "duplicate_view"),
+    ],
+)
 def test_malformed_views_are_refused_before_any_browser(tmp_path, text, where, monkeypatch):
     monkeypatch.setenv("JFI_CHROMIUM", "/nonexistent/chromium")  # a browser start would fail differently
     (tmp_path / "views.txt").write_text(text)
@@ -210,6 +295,7 @@ def test_no_views_names_both_ways(tmp_path):
 
 def test_missing_browser_is_a_clear_error(tmp_path, monkeypatch):
     import jfi.browser
+
     monkeypatch.setattr(jfi.browser, "own_browser", lambda chromium: None)
     monkeypatch.setattr(jfi.browser, "DEBIAN_CHROMIUM", "/nonexistent")
     monkeypatch.setattr(jfi.browser.shutil, "which", lambda name: None)
@@ -222,7 +308,9 @@ def test_playwrights_own_browser_is_asked_of_the_running_playwright_and_home_is_
     """Inside a command the Playwright already started says where its own Chromium is (a second driver cannot be
     started inside its event loop); Chromium's throw-away home goes when the block ends, even on an error."""
     import types
+
     from jfi.browser import launch_options
+
     own = tmp_path / "chrome"
     own.write_text("")
     monkeypatch.setenv("JFI_CHROMIUM", "/nonexistent/chromium")
@@ -252,7 +340,9 @@ def test_existing_capture_is_kept_unless_replaced(capture):
 
 def test_import_gives_back_the_same_views(capture, tmp_path):
     _, lines, root = capture
-    r = Jfi(tmp_path)("audit", "import-inventory", str(root / "out" / "inventory-run.json"), "--out", str(tmp_path / "imp"))
+    r = Jfi(tmp_path)(
+        "audit", "import-inventory", str(root / "out" / "inventory-run.json"), "--out", str(tmp_path / "imp")
+    )
     assert r.exit_code == 0, r.stderr
     again = [json.loads(x) for x in (tmp_path / "imp" / "inventory.jsonl").read_text().splitlines()]
     assert again[1:] == lines[1:]
@@ -271,8 +361,20 @@ def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
         def isatty(self):
             return True
 
-    done = {"view_id": "a", "inventory": {"counts": {"headings": 1, "links": 2, "links_total": 2, "images": 0,
-                                                      "images_total": 0, "fields": 0, "navs": 1}}}
+    done = {
+        "view_id": "a",
+        "inventory": {
+            "counts": {
+                "headings": 1,
+                "links": 2,
+                "links_total": 2,
+                "images": 0,
+                "images_total": 0,
+                "fields": 0,
+                "navs": 1,
+            }
+        },
+    }
     noted = {"view_id": "b", "inventory": None, "nav_error": "HTTP 500", "final_url": "http://x/"}
 
     def run(stream, note=True):
@@ -292,11 +394,15 @@ def test_progress_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
 
 def test_a_manifest_view_whose_page_script_threw_imports_as_a_note(tmp_path):
     from inventories import view as make_view
+
     good, bad = make_view("home"), make_view("broken")
     bad["inventory"] = {"error": "TypeError: cannot read properties of null (reading 'matches')"}
-    manifest = {"schema": "content-inventory/v1", "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
-                "caps": {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120},
-                "views": [good, bad]}
+    manifest = {
+        "schema": "content-inventory/v1",
+        "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
+        "caps": {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120},
+        "views": [good, bad],
+    }
     (tmp_path / "run.json").write_text(json.dumps(manifest))
     jfi = Jfi(tmp_path)
     r = jfi("audit", "import-inventory", str(tmp_path / "run.json"), "--out", str(tmp_path / "imp"))
@@ -344,9 +450,24 @@ def test_a_reused_tab_forgets_everything_the_last_view_stored(tmp_path):
     served.mkdir()
     (served / "visit.html").write_text(REMEMBERS)
     (served / "other.html").write_text(REMEMBERS.replace("Visit", "Other"))
-    (tmp_path / "views.txt").write_text("one,p,/visit.html\ntwo,p,/visit.html\nthree,p,/other.html\nfour,p,/visit.html\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(served),
-                      "--out", str(tmp_path / "out"), "--settle", "300", "--workers", "1", "--no-screenshots")
+    (tmp_path / "views.txt").write_text(
+        "one,p,/visit.html\ntwo,p,/visit.html\nthree,p,/other.html\nfour,p,/visit.html\n"
+    )
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(served),
+        "--out",
+        str(tmp_path / "out"),
+        "--settle",
+        "300",
+        "--workers",
+        "1",
+        "--no-screenshots",
+    )
     assert r.exit_code == 0, r.stderr
     recs = [json.loads(x) for x in (tmp_path / "out" / "inventory.jsonl").read_text().splitlines()][1:]
     headings = [[h["text"] for h in rec["inventory"]["headings"]] for rec in recs]
@@ -357,11 +478,15 @@ def test_an_imported_view_reads_back_equal_to_the_manifests(tmp_path):
     """Views are written compact (through orjson): every value reads back equal, text beyond ASCII, escapes, floats
     and the 64-bit extremes included."""
     from inventories import view as make_view
+
     plain, other = make_view("home"), make_view("other")
     plain["inventory"]["meta"]["title"] = "Ünïcode – “quoted” \u2028 and \\ back"
-    other["inventory"]["extra"] = {"low": -2 ** 63 + 1, "high": 2 ** 63 - 1, "ratio": 0.1, "tiny": 5e-324}
-    manifest = {"schema": "content-inventory/v1", "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
-                "views": [plain, other]}
+    other["inventory"]["extra"] = {"low": -(2**63) + 1, "high": 2**63 - 1, "ratio": 0.1, "tiny": 5e-324}
+    manifest = {
+        "schema": "content-inventory/v1",
+        "viewport": {"id": "desktop-1440", "width": 1440, "height": 900},
+        "views": [plain, other],
+    }
     (tmp_path / "run.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     r = Jfi(tmp_path)("audit", "import-inventory", str(tmp_path / "run.json"), "--out", str(tmp_path / "imp"))
     assert r.exit_code == 0, r.stderr

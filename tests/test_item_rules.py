@@ -1,8 +1,8 @@
 """Every item rule, one mutation each: the rule's (field, code) must appear, and a valid item has none."""
+
 import json
 
 import pytest
-
 from conftest import item
 
 
@@ -36,10 +36,30 @@ CASES = [
     ("domain keeps subdomain", dict(page_url="https://mail.example.com/x"), "domain", "domain_mismatch"),
     ("image_url url", dict(image_url="not a url"), "image_url", "invalid_value"),
     ("image_url required", dict(image_url=None), "image_url", "image_url_required"),
-    ("image_file own id", dict(image_file="corpus/images/fi-0002.svg", image_sha256="a" * 64), "image_file", "image_file_mismatch"),
-    ("image_file folder", dict(image_file="images/fi-0001.svg", image_sha256="a" * 64), "image_file", "image_file_mismatch"),
-    ("image_file ext", dict(image_file="corpus/images/fi-0001.exe", image_sha256="a" * 64), "image_file", "image_file_mismatch"),
-    ("sha256 hex", dict(image_file="corpus/images/fi-0001.svg", image_sha256="A" * 64), "image_sha256", "invalid_value"),
+    (
+        "image_file own id",
+        dict(image_file="corpus/images/fi-0002.svg", image_sha256="a" * 64),
+        "image_file",
+        "image_file_mismatch",
+    ),
+    (
+        "image_file folder",
+        dict(image_file="images/fi-0001.svg", image_sha256="a" * 64),
+        "image_file",
+        "image_file_mismatch",
+    ),
+    (
+        "image_file ext",
+        dict(image_file="corpus/images/fi-0001.exe", image_sha256="a" * 64),
+        "image_file",
+        "image_file_mismatch",
+    ),
+    (
+        "sha256 hex",
+        dict(image_file="corpus/images/fi-0001.svg", image_sha256="A" * 64),
+        "image_sha256",
+        "invalid_value",
+    ),
     ("pair file only", dict(image_file="corpus/images/fi-0001.svg"), "image_sha256", "image_pair_mismatch"),
     ("pair hash only", dict(image_sha256="a" * 64), "image_file", "image_pair_mismatch"),
     ("implementation enum", dict(implementation="canvas"), "implementation", "invalid_value"),
@@ -52,18 +72,57 @@ CASES = [
     ("verdict enum", dict(observed_alt_verdict="ok"), "observed_alt_verdict", "invalid_value"),
     ("missing needs null", dict(observed_alt_verdict="missing"), "observed_alt_verdict", "alt_verdict_mismatch"),
     ("null needs missing", dict(observed_alt=None), "observed_alt_verdict", "alt_verdict_mismatch"),
-    ("gold_alt length", dict(gold_alt="x" * 126, gold_alt_passes=[{"author": "pass-a", "alt": "x" * 126, "rationale": "r"}]), "gold_alt", "too_long"),
-    ("starter", dict(gold_alt="Icon for settings", gold_alt_passes=[{"author": "pass-a", "alt": "Icon for settings", "rationale": "r"}]), "gold_alt", "redundant_starter"),
-    ("starter case", dict(gold_alt="GO TO LINK settings", gold_alt_passes=[{"author": "pass-a", "alt": "GO TO LINK settings", "rationale": "r"}]), "gold_alt", "redundant_starter"),
-    ("starter whole words", dict(gold_alt="Icon formatting", gold_alt_passes=[{"author": "pass-a", "alt": "Icon formatting", "rationale": "r"}]), None, None),
+    (
+        "gold_alt length",
+        dict(gold_alt="x" * 126, gold_alt_passes=[{"author": "pass-a", "alt": "x" * 126, "rationale": "r"}]),
+        "gold_alt",
+        "too_long",
+    ),
+    (
+        "starter",
+        dict(
+            gold_alt="Icon for settings",
+            gold_alt_passes=[{"author": "pass-a", "alt": "Icon for settings", "rationale": "r"}],
+        ),
+        "gold_alt",
+        "redundant_starter",
+    ),
+    (
+        "starter case",
+        dict(
+            gold_alt="GO TO LINK settings",
+            gold_alt_passes=[{"author": "pass-a", "alt": "GO TO LINK settings", "rationale": "r"}],
+        ),
+        "gold_alt",
+        "redundant_starter",
+    ),
+    (
+        "starter whole words",
+        dict(
+            gold_alt="Icon formatting",
+            gold_alt_passes=[{"author": "pass-a", "alt": "Icon formatting", "rationale": "r"}],
+        ),
+        None,
+        None,
+    ),
     ("gold in passes", dict(gold_alt="Preferences"), "gold_alt", "gold_alt_not_in_passes"),
     ("adjudication excuses gold", dict(gold_alt="Preferences", adjudication="Settled by the editor."), None, None),
     ("rationale length", dict(gold_alt_rationale="x" * 39), "gold_alt_rationale", "too_short"),
     ("passes non-empty", dict(gold_alt_passes=[]), "gold_alt_passes", "invalid_value"),
     ("passes array", dict(gold_alt_passes={"author": "pass-a"}), "gold_alt_passes", "invalid_type"),
     ("pass shape", dict(gold_alt_passes=[{"author": "pass-a", "alt": "Settings"}]), "gold_alt_passes", "invalid_value"),
-    ("pass extra key", dict(gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": "r", "x": 1}]), "gold_alt_passes", "invalid_value"),
-    ("pass string types", dict(gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": 5}]), "gold_alt_passes", "invalid_value"),
+    (
+        "pass extra key",
+        dict(gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": "r", "x": 1}]),
+        "gold_alt_passes",
+        "invalid_value",
+    ),
+    (
+        "pass string types",
+        dict(gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": 5}]),
+        "gold_alt_passes",
+        "invalid_value",
+    ),
     ("pass object", dict(gold_alt_passes=["Settings"]), "gold_alt_passes", "invalid_value"),
     ("adjudication type", dict(adjudication=5), "adjudication", "invalid_type"),
     ("difficulty enum", dict(difficulty="hard"), "difficulty", "invalid_value"),
@@ -73,12 +132,38 @@ CASES = [
     ("retrieved calendar", dict(retrieved="2026-02-30"), "retrieved", "invalid_value"),
     ("retrieved format", dict(retrieved="2026-8-27"), "retrieved", "invalid_value"),
     ("notes type", dict(notes=1), "notes", "invalid_type"),
-    ("accepted leaky", dict(status="accepted", leaky=True, image_url=None, implementation="inline-svg"), "leaky", "accepted_leaky"),
-    ("accepted two passes", dict(status="accepted", image_url=None, implementation="inline-svg"), "gold_alt_passes", "accepted_without_two_passes"),
-    ("accepted disagreeing", dict(status="accepted", image_url=None, implementation="inline-svg", gold_alt_passes=[
-        {"author": "pass-a", "alt": "Settings", "rationale": "r"}, {"author": "pass-b", "alt": "Options", "rationale": "r"}]),
-        "gold_alt_passes", "accepted_disagreeing_passes"),
-    ("accepted image copy", dict(status="accepted", adjudication="Editor settled it."), "image_file", "accepted_without_image_copy"),
+    (
+        "accepted leaky",
+        dict(status="accepted", leaky=True, image_url=None, implementation="inline-svg"),
+        "leaky",
+        "accepted_leaky",
+    ),
+    (
+        "accepted two passes",
+        dict(status="accepted", image_url=None, implementation="inline-svg"),
+        "gold_alt_passes",
+        "accepted_without_two_passes",
+    ),
+    (
+        "accepted disagreeing",
+        dict(
+            status="accepted",
+            image_url=None,
+            implementation="inline-svg",
+            gold_alt_passes=[
+                {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+                {"author": "pass-b", "alt": "Options", "rationale": "r"},
+            ],
+        ),
+        "gold_alt_passes",
+        "accepted_disagreeing_passes",
+    ),
+    (
+        "accepted image copy",
+        dict(status="accepted", adjudication="Editor settled it."),
+        "image_file",
+        "accepted_without_image_copy",
+    ),
 ]
 
 
@@ -97,10 +182,14 @@ def _own_id(value, new_id: str):
 def every_case(tmp_path_factory):
     """Every case's item on its own line (case N on line N, with its own id) of one corpus, validated once through
     the library: an item rule reads its own line (the cross-item rules have their own tests below)."""
-    import jfi
     from conftest import Jfi
+
+    import jfi
+
     root = tmp_path_factory.mktemp("cases")
-    Jfi(root).write_corpus([_own_id(item(**changes), f"fi-{1001 + n:04d}") for n, (_, changes, _, _) in enumerate(CASES)])
+    Jfi(root).write_corpus(
+        [_own_id(item(**changes), f"fi-{1001 + n:04d}") for n, (_, changes, _, _) in enumerate(CASES)]
+    )
     result = jfi.open_corpus(root).validate(target=25)
     found: dict[int, set] = {}
     for e in result.data["errors"]:
@@ -120,9 +209,18 @@ def test_rule(every_case, n):
 
 
 def test_accepted_item_with_everything_is_clean(jfi):
-    good = item(status="accepted", image_url=None, implementation="inline-svg", gold_alt_passes=[
-        {"author": "pass-a", "alt": "Settings", "rationale": "r"}, {"author": "pass-b", "alt": "Settings", "rationale": "Settings is what it opens."}])
-    jfi.write_round(1, "second-pass.jsonl", [{"item_id": "fi-0001", "alt": "Settings", "rationale": "Settings is what it opens."}])
+    good = item(
+        status="accepted",
+        image_url=None,
+        implementation="inline-svg",
+        gold_alt_passes=[
+            {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+            {"author": "pass-b", "alt": "Settings", "rationale": "Settings is what it opens."},
+        ],
+    )
+    jfi.write_round(
+        1, "second-pass.jsonl", [{"item_id": "fi-0001", "alt": "Settings", "rationale": "Settings is what it opens."}]
+    )
     jfi.write_round(1, "second-pass-input.jsonl", [{"item_id": "fi-0001"}])
     r, found = codes(jfi, [good])
     assert found == set()
@@ -136,13 +234,18 @@ def test_duplicate_id_names_first_line(jfi):
 
 
 def test_unrecorded_second_pass_is_a_warning_only(jfi):
-    passes = [{"author": "pass-a", "alt": "Settings", "rationale": "r"}, {"author": "pass-b", "alt": "Settings", "rationale": "s"}]
+    passes = [
+        {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+        {"author": "pass-b", "alt": "Settings", "rationale": "s"},
+    ]
     r, found = codes(jfi, [item(gold_alt_passes=passes)])
     assert found == set() and r.exit_code == 1
     assert [w["code"] for w in r.json["warnings"]] == ["unrecorded_second_pass"]
     assert any(p["work"] == "unrecorded_second_pass" for p in r.json["pending"])
     # recorded with a different rationale is still unrecorded
-    jfi.write_round(2, "second-pass.jsonl", [{"item_id": "fi-0001", "alt": "Settings", "rationale": "other words here"}])
+    jfi.write_round(
+        2, "second-pass.jsonl", [{"item_id": "fi-0001", "alt": "Settings", "rationale": "other words here"}]
+    )
     jfi.write_round(2, "second-pass-input.jsonl", [{"item_id": "fi-0001"}])
     r, _ = codes(jfi, [item(gold_alt_passes=passes)])
     assert [w["code"] for w in r.json["warnings"]] == ["unrecorded_second_pass"]

@@ -1,24 +1,32 @@
 """JSON Schemas of every format jfi reads or writes, made from the rulebook's own field rules: published in
 docs/schemas/ as `jfi schema --json-schema KIND` prints them, each accepting its format's complete example (the
 ones docs/formats.md shows, the bundled expectations, captured views) and refusing what the rulebook refuses."""
+
 import copy
 import json
 
 import pytest
 import yaml
-from jsonschema import Draft202012Validator
-
 from conftest import REPO, Jfi, item
 from inventories import image, link, view
-from jfi import schemas
+from jsonschema import Draft202012Validator
 from test_formats_doc import examples
 
+from jfi import schemas
+
 DOCS = REPO / "docs" / "schemas"
-EXAMPLES = {"round-v1-item": "corpus-item-round-v1", "round-v2-item": "corpus-item-round-v2",
-            "harvest-item": "corpus-item-harvest", "review-verdict": "review-verdict",
-            "second-pass-answer": "second-pass", "harvest-review-batch": "harvest-review-batch",
-            "judged-batch": "judged-line", "spot-checks": "spot-check", "ratification-hand": "ratification",
-            "ratification-pinned": "ratification"}
+EXAMPLES = {
+    "round-v1-item": "corpus-item-round-v1",
+    "round-v2-item": "corpus-item-round-v2",
+    "harvest-item": "corpus-item-harvest",
+    "review-verdict": "review-verdict",
+    "second-pass-answer": "second-pass",
+    "harvest-review-batch": "harvest-review-batch",
+    "judged-batch": "judged-line",
+    "spot-checks": "spot-check",
+    "ratification-hand": "ratification",
+    "ratification-pinned": "ratification",
+}
 
 
 def validator(name):
@@ -37,7 +45,9 @@ def test_the_published_schemas_are_what_jfi_prints_and_valid_schemas():
     assert sorted(p.name for p in DOCS.glob("*.schema.json")) == sorted(f"{n}.schema.json" for n in schemas.PUBLISHED)
     for name in schemas.PUBLISHED:
         doc = json.loads((DOCS / f"{name}.schema.json").read_text())
-        assert doc == schemas.published(name), f"docs/schemas/{name}.schema.json is stale: run `jfi schema --json-schema {name}`"
+        assert doc == schemas.published(name), (
+            f"docs/schemas/{name}.schema.json is stale: run `jfi schema --json-schema {name}`"
+        )
         Draft202012Validator.check_schema(doc)
     r = Jfi(REPO)("schema", "--json-schema", "judged-line")
     assert r.exit_code == 0 and json.loads(r.stdout) == schemas.published("judged-line")
@@ -61,11 +71,14 @@ def test_the_bundled_expectations_and_captured_views_are_accepted():
         assert not list(v.iter_errors(rec)), [e.message for e in v.iter_errors(rec)]
     assert list(v.iter_errors({**view("c"), "url": "javascript:alert(1)"}))  # build refuses it: invalid_url
     assert list(v.iter_errors({**view("c"), "view_id": "a/b"}))
-    from inventories import write
     import tempfile
     from pathlib import Path
-    header = json.loads((write(Path(tempfile.mkdtemp()) / "a", [view("d")]) / "inventory.jsonl").read_text()
-                        .splitlines()[0])
+
+    from inventories import write
+
+    header = json.loads(
+        (write(Path(tempfile.mkdtemp()) / "a", [view("d")]) / "inventory.jsonl").read_text().splitlines()[0]
+    )
     assert not list(validator("inventory-run").iter_errors(header))
 
 
@@ -87,8 +100,12 @@ REFUSED = [
 
 @pytest.mark.parametrize("name, change, code", REFUSED)
 def test_what_the_rulebook_refuses_the_schema_refuses(tmp_path, name, change, code):
-    base = {"judged-line": records(examples()["judged-batch"])[0], "spot-check": records(examples()["spot-checks"])[0],
-            "ratification": records(examples()["ratification-hand"])[0], "corpus-item-round-v1": item()}[name]
+    base = {
+        "judged-line": records(examples()["judged-batch"])[0],
+        "spot-check": records(examples()["spot-checks"])[0],
+        "ratification": records(examples()["ratification-hand"])[0],
+        "corpus-item-round-v1": item(),
+    }[name]
     rec = copy.deepcopy(base)
     for k, v in change.items():
         if v is ...:
@@ -104,6 +121,7 @@ def test_what_the_rulebook_refuses_the_schema_refuses(tmp_path, name, change, co
         found = {e["code"] for e in jfi("corpus", "validate", "--json").json["errors"]}
     else:
         from jfi.store import Store
+
         kind = {"judged-line": "judged", "spot-check": "spot_check", "ratification": "ratification"}[name]
         store = Store(sections=("audit",), needs=("field_violations",), inventory=False)
         try:

@@ -1,11 +1,12 @@
 """Strict line-numbered reading, byte-preserving rewrites, atomic writes and the writer lock."""
+
 import json
 import os
 from pathlib import Path
 
 import pytest
-
 from conftest import dump, item
+
 from jfi.errors import JfiError
 from jfi.jsonl import AtomicFiles, JsonlDocument, atomic_write, line_columns, read_lines, writer_lock
 
@@ -19,13 +20,16 @@ def test_truncated_object_on_line_3_is_reported_at_line_3(jfi):
     assert "functional-images.jsonl:3: invalid_json" in r.stderr
 
 
-@pytest.mark.parametrize("bad", [
-    lambda line: line[:-1] + ",}",                                      # a trailing comma
-    lambda line: line[:-1] + ', "n": NaN}',                             # NaN is no JSON number
-    lambda line: line[:-1] + ', "n": -Infinity}',
-    lambda line: line.replace('"gear"', '"gear\\ud800"', 1),         # half a character
-    lambda line: line.replace('"gear"', '"\\udc00gear"', 1),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda line: line[:-1] + ",}",  # a trailing comma
+        lambda line: line[:-1] + ', "n": NaN}',  # NaN is no JSON number
+        lambda line: line[:-1] + ', "n": -Infinity}',
+        lambda line: line.replace('"gear"', '"gear\\ud800"', 1),  # half a character
+        lambda line: line.replace('"gear"', '"\\udc00gear"', 1),
+    ],
+)
 def test_what_a_strict_json_parser_refuses_is_refused_at_its_line(jfi, bad):
     """RFC 8259, as every JSONL reader of jfi reads it: DuckDB's own JSON functions take these, jfi does not."""
     lines = [json.dumps(item(id="fi-0001")), json.dumps(item(id="fi-0002"))]
@@ -38,7 +42,7 @@ def test_what_a_strict_json_parser_refuses_is_refused_at_its_line(jfi, bad):
 
 
 def test_an_escaped_backslash_before_u_and_a_surrogate_pair_are_fine(jfi):
-    line = json.dumps(item(provenance_note="a backslash then u: \\ud800, a face: \U0001F600"))  # ASCII-escaped
+    line = json.dumps(item(provenance_note="a backslash then u: \\ud800, a face: \U0001f600"))  # ASCII-escaped
     assert "\\\\ud800" in line and "\\ud83d\\ude00" in line
     jfi.write_corpus(line + "\n")
     assert jfi("corpus", "validate", "--json").json["errors"] == []
@@ -124,10 +128,15 @@ def test_a_group_of_files_is_renamed_only_when_every_one_was_written(tmp_path):
 
 def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_path, monkeypatch):
     from conftest import Jfi
+
     monkeypatch.setenv("JFI_MEMORY_LIMIT", "300MB")
     (tmp_path / "rounds").mkdir()
-    r = Jfi(tmp_path)("query", "SELECT current_setting('memory_limit') AS m, current_setting('temp_directory') AS t",
-                      "--format", "json")
+    r = Jfi(tmp_path)(
+        "query",
+        "SELECT current_setting('memory_limit') AS m, current_setting('temp_directory') AS t",
+        "--format",
+        "json",
+    )
     assert r.exit_code == 0, r.stderr
     [row] = r.json
     assert row["m"].startswith("286") and "jfi-duckdb-" in row["t"]  # 300 MB is 286 MiB; spills never go to ./.tmp
@@ -139,6 +148,7 @@ def test_memory_limit_comes_from_the_environment_and_a_bad_one_is_refused(tmp_pa
 def test_a_store_spills_to_a_private_folder_made_only_when_it_spills_and_gone_on_close(monkeypatch):
     """A process killed before it spills leaves no temp folder behind; one that spills cleans up on close."""
     from jfi.store import Store
+
     monkeypatch.setenv("JFI_MEMORY_LIMIT", "64MB")
     store = Store(sections=("verify",))
     spill = Path(store.scalar("SELECT current_setting('temp_directory')"))
@@ -159,15 +169,55 @@ def test_a_line_duckdb_alone_passes_is_one_the_strict_reader_passes():
     from jfi.store import Store
 
     rng = random.Random(7)
-    pieces = ['{', '}', '[', ']', ',', ':', ' ', '"a"', '"b"', '1', 'NaN', '-Infinity', 'true', 'null', '"\\u00e9"',
-              '"\\ud800"', '1e5', '01', '"x\\ty"', '{"a":1}', '"a":1', '"a":2', ',]']
-    texts = ['{' + ','.join(rng.choice(['"a":1', '"b":[1,2]', '"a":"x"', '"c":{}', '"d":NaN', '"e":[1,]'])
-                            for _ in range(rng.randrange(1, 4))) + '}' for _ in range(3000)]
-    texts += [''.join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))) for _ in range(3000)]
+    pieces = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        " ",
+        '"a"',
+        '"b"',
+        "1",
+        "NaN",
+        "-Infinity",
+        "true",
+        "null",
+        '"\\u00e9"',
+        '"\\ud800"',
+        "1e5",
+        "01",
+        '"x\\ty"',
+        '{"a":1}',
+        '"a":1',
+        '"a":2',
+        ",]",
+    ]
+    texts = [
+        "{"
+        + ",".join(
+            rng.choice(['"a":1', '"b":[1,2]', '"a":"x"', '"c":{}', '"d":NaN', '"e":[1,]'])
+            for _ in range(rng.randrange(1, 4))
+        )
+        + "}"
+        for _ in range(3000)
+    ]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 9))) for _ in range(3000)]
     store = Store(sections=())
-    passed = [t for t, (ok,) in zip(texts, store.con.execute(
-        "SELECT plainly_strict_json(t) FROM (SELECT unnest(?::VARCHAR[]) AS t, generate_subscripts(?::VARCHAR[], 1) AS k) "
-        "ORDER BY k", [texts, texts]).fetchall()) if ok]
+    passed = [
+        t
+        for t, (ok,) in zip(
+            texts,
+            store.con.execute(
+                "SELECT plainly_strict_json(t) FROM "
+                "(SELECT unnest(?::VARCHAR[]) AS t, generate_subscripts(?::VARCHAR[], 1) AS k) "
+                "ORDER BY k",
+                [texts, texts],
+            ).fetchall(),
+        )
+        if ok
+    ]
     store.close()
     assert len(passed) > 300  # the screen does pass the plain lines
     assert json_problems("f", list(range(len(passed))), passed) == []
@@ -178,6 +228,7 @@ def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monke
     """Python holds at most FLUSH_ROWS waiting lines; a store filled in chunks equals one filled at once."""
     import jfi.store
     from jfi.store import Store
+
     files = {"a.jsonl": ['{"id": "a"}', '{"id": 1, "id": 2}', "not json"], "b.jsonl": ['{"x": NaN}', '{"y": []}']}
 
     def filled(flush_rows):
@@ -198,7 +249,9 @@ def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monke
 
 def test_a_spill_folder_open_to_others_is_not_used(tmp_path, monkeypatch):
     import tempfile
+
     from jfi.store import _spill_home, spill_folder
+
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     shared = tmp_path / f"jfi-duckdb-{os.getuid()}"
     assert spill_folder().parent == shared and oct(shared.stat().st_mode & 0o777) == "0o700"
@@ -214,6 +267,7 @@ def test_a_store_about_to_be_deleted_writes_nothing_back_on_closing(tmp_path):
     """A refused command's copy of the kept store is deleted: closing it does not checkpoint (its log stays, to be
     deleted with it); a store that is kept is checkpointed whole, with no log beside it."""
     from jfi.store import Store
+
     for keep in (True, False):
         path = tmp_path / f"{keep}.duckdb"
         store = Store(path, sections=("verify",))

@@ -1,17 +1,19 @@
 """`jfi audit judge` against a real HTTP server on 127.0.0.1 speaking the chat completions protocol: every batch
 judged or reported, nothing half written, retries on 429/5xx honouring Retry-After, lines that break the contract
 sent back once, a second run served from the cache, the judged rows merging as hand-written ones do."""
+
 import json
 import time
 
 import pytest
-
 from chat_server import ChatServer, completion, good, judged
 from conftest import Jfi, snapshot
 from inventories import link, made, view
 
-VIEWS = [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")], title="Harbor home"),
-         view("fares", title="Fares", links=[link("Learn more", "/b")])]
+VIEWS = [
+    view("home", links=[link("Learn more", "/a"), link("Fares", "/f")], title="Harbor home"),
+    view("fares", title="Fares", links=[link("Learn more", "/b")]),
+]
 TOML = '[products.harbor]\nnote = "Riders planning a trip."\n'
 
 
@@ -78,6 +80,7 @@ def test_rate_limits_and_server_errors_are_retried_honouring_retry_after(tmp_pat
         if n == 2:
             return 503, {}, b"busy"
         return good(n, request)
+
     started = time.monotonic()
     with ChatServer(script) as server:
         r = run(tmp_path, root, server, "--jobs", "1", "--batch", batches(root)[0])
@@ -97,6 +100,7 @@ def test_lines_that_break_the_contract_are_sent_back_once_then_reported_never_wr
             return completion(lines[:-1] if len(lines) > 1 else lines)
         assert "break the output contract" in request["messages"][-1]["content"]
         return good(n, request)
+
     with ChatServer(fixed_on_second) as server:
         r = run(tmp_path, root, server, "--batch", names[0])
         assert r.exit_code == 0, r.stderr
@@ -108,6 +112,7 @@ def test_lines_that_break_the_contract_are_sent_back_once_then_reported_never_wr
         lines = judged(request)
         lines[0]["confidence"] = "certain"
         return completion(lines)
+
     with ChatServer(always_bad) as server:
         before = {n: (root / "batches" / f"{n}.judged.jsonl").exists() for n in names}
         r = run(tmp_path, root, server, "--batch", names[1])
@@ -128,10 +133,12 @@ def test_a_run_that_failed_part_way_is_resumed_with_only_what_is_missing(tmp_pat
     broken = names[0]
 
     def down_for_one(n, request):
-        if json.dumps(request).count(json.loads(
-                (root / "batches" / f"{broken}.jsonl").read_text().splitlines()[0])["id"]):
+        if json.dumps(request).count(
+            json.loads((root / "batches" / f"{broken}.jsonl").read_text().splitlines()[0])["id"]
+        ):
             return 500, {}, b"down"
         return good(n, request)
+
     with ChatServer(down_for_one) as server:
         r = run(tmp_path, root, server, "--retries", "0")
         assert r.exit_code == 1 and "HTTP 500" in r.stderr
@@ -178,15 +185,32 @@ def test_killed_mid_run_nothing_is_half_written_and_the_next_run_pays_only_for_w
     import signal
     import subprocess
     import sys
+
     from chat_server import slow
+
     root = folder(tmp_path, "--batch", "1")
     names = batches(root)
     assert len(names) >= 3
     with ChatServer(slow(0.6)) as server:
         jfi = os.path.join(os.path.dirname(sys.executable), "jfi")
-        proc = subprocess.Popen([jfi, "audit", "judge", "--inventory", str(root), "--endpoint", server.url,
-                                 "--model", "m-1", "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+        proc = subprocess.Popen(
+            [
+                jfi,
+                "audit",
+                "judge",
+                "--inventory",
+                str(root),
+                "--endpoint",
+                server.url,
+                "--model",
+                "m-1",
+                "--jobs",
+                "1",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 30
         while len(server.requests) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -210,10 +234,15 @@ def test_the_judge_sees_where_links_go_and_an_image_rows_crop(tmp_path):
     each image row's crop (from judge-kit --images) goes with the batch as a data URL."""
     import base64
     import io
-    from PIL import Image
+
     from inventories import image, write
-    home = view("home", links=[link("Read more", "/a", context="Ferries"), link("Read more", "/b", context="Buses")],
-                images=[image(alt="", box={"x": 40, "y": 30, "width": 120, "height": 80})])
+    from PIL import Image
+
+    home = view(
+        "home",
+        links=[link("Read more", "/a", context="Ferries"), link("Read more", "/b", context="Buses")],
+        images=[image(alt="", box={"x": 40, "y": 30, "width": 120, "height": 80})],
+    )
     home["screenshot"] = "screenshots/home.png"
     root = write(tmp_path / "audit", [home])
     (root / "screenshots").mkdir()
@@ -231,8 +260,11 @@ def test_the_judge_sees_where_links_go_and_an_image_rows_crop(tmp_path):
     assert len(crops) == 1 and Image.open(crops[0]).size == (480, 180)
     with ChatServer() as server:
         assert run(tmp_path, root, server, "--images").exit_code == 0, r.stderr
-        sent = next(q for q in server.requests if "harbor-image" in json.dumps(q) or
-                    isinstance(q["messages"][1]["content"], list))
+        sent = next(
+            q
+            for q in server.requests
+            if "harbor-image" in json.dumps(q) or isinstance(q["messages"][1]["content"], list)
+        )
         parts = sent["messages"][1]["content"]
         urls = [p["image_url"]["url"] for p in parts if p["type"] == "image_url"]
         assert len(urls) == 1 and base64.b64decode(urls[0].split(",", 1)[1]) == crops[0].read_bytes()
@@ -250,12 +282,17 @@ def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_ren
     def reader(n, request):
         user = request["messages"][1]["content"].split("# Rows", 1)[1]
         rows = [json.loads(x) for x in user.splitlines() if x.startswith("{")]
-        checks = [{"id": r["id"], "spot_check": "overturn" if k == 0 else "agree", "note": "Read it."}
-                  | ({"judgment": "no"} if k == 0 else {}) for k, r in enumerate(rows)]
+        checks = [
+            {"id": r["id"], "spot_check": "overturn" if k == 0 else "agree", "note": "Read it."}
+            | ({"judgment": "no"} if k == 0 else {})
+            for k, r in enumerate(rows)
+        ]
         return completion(None, model="reader-9", as_text=json.dumps({"checks": checks}))
+
     with ChatServer(reader) as server:
-        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url,
-                          "--second-reader", "strong-1")
+        r = Jfi(tmp_path)(
+            "audit", "judge", "--inventory", str(root), "--endpoint", server.url, "--second-reader", "strong-1"
+        )
         assert r.exit_code == 0, r.stderr
         assert server.requests[0]["model"] == "strong-1"
     checks = [json.loads(x) for x in (root / "spot-checks.jsonl").read_text().splitlines()]
@@ -268,22 +305,40 @@ def test_a_second_reader_spot_checks_the_sample_into_spot_checks_which_merge_ren
     assert calibration["judge_runs"] and {r["outcome"] for r in calibration["judge_runs"]} == {"judged"}
     assert any(c["spot_checked"] for c in calibration["per_product_type"])
     with ChatServer(reader) as server:  # every sampled row is checked: nothing asked
-        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url,
-                          "--second-reader", "strong-1")
+        r = Jfi(tmp_path)(
+            "audit", "judge", "--inventory", str(root), "--endpoint", server.url, "--second-reader", "strong-1"
+        )
         assert r.exit_code == 1 and server.requests == []
 
 
 def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tmp_path):
     root = folder(tmp_path)
     expectations = tmp_path / "expectations.yaml"
-    expectations.write_text('- view: home\n  type: link\n  locator: {text: "Learn more"}\n  expected: "no"\n  tier: must\n'
-                            '- view: home\n  type: link\n  locator: {text: "Fares"}\n  expected: "yes"\n  tier: must\n')
+    expectations.write_text(
+        '- view: home\n  type: link\n  locator: {text: "Learn more"}\n  expected: "no"\n  tier: must\n'
+        '- view: home\n  type: link\n  locator: {text: "Fares"}\n  expected: "yes"\n  tier: must\n'
+    )
 
     def by_model(n, request):
         return completion(judged(request, "no" if request["model"] == "sharp" else "yes"), model=request["model"])
+
     with ChatServer(by_model) as server:
-        r = Jfi(tmp_path)("audit", "eval", "--inventory", str(root), "--expectations", str(expectations),
-                          "--judge", "sharp", "--judge", "blunt", "--draws", "2", "--endpoint", server.url)
+        r = Jfi(tmp_path)(
+            "audit",
+            "eval",
+            "--inventory",
+            str(root),
+            "--expectations",
+            str(expectations),
+            "--judge",
+            "sharp",
+            "--judge",
+            "blunt",
+            "--draws",
+            "2",
+            "--endpoint",
+            server.url,
+        )
         assert r.exit_code in (0, 1), r.stderr
         seeds = {(q["model"], q.get("seed")) for q in server.requests}
         assert seeds == {("sharp", 1), ("sharp", 2), ("blunt", 1), ("blunt", 2)}
@@ -292,8 +347,18 @@ def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tm
     assert {"sharp", "blunt"} <= tiers
     assert not list((root / "batches").glob("*.judged.jsonl"))  # eval runs are not drafts
     with ChatServer() as server:
-        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", server.url, "--model", "local-det",
-                          "--role", "detector")
+        r = Jfi(tmp_path)(
+            "audit",
+            "judge",
+            "--inventory",
+            str(root),
+            "--endpoint",
+            server.url,
+            "--model",
+            "local-det",
+            "--role",
+            "detector",
+        )
         assert r.exit_code == 0, r.stderr
     assert list((root / "detector" / "local-det").glob("*.judged.jsonl"))
     assert not list((root / "batches").glob("*.judged.jsonl"))
@@ -301,6 +366,7 @@ def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tm
 
 def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_format_is_asked_without(tmp_path):
     from chat_server import slow
+
     root = folder(tmp_path)
     name = batches(root)[0]
     with ChatServer(slow(3)) as server:
@@ -314,6 +380,7 @@ def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_form
         if "response_format" in request:
             return 400, {}, b'{"error": {"message": "response_format json_schema is not supported"}}'
         return good(n, request)
+
     with ChatServer(no_schema) as server:
         assert run(tmp_path, root, server, "--batch", name).exit_code == 0
         assert [("response_format" in q) for q in server.requests] == [True, False]
@@ -321,6 +388,7 @@ def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_form
 
 def test_the_api_judges_as_the_command_line_does(tmp_path):
     import jfi
+
     root = folder(tmp_path)
     with ChatServer() as server:
         result = jfi.open_audit(root).judge(server.url, "m-1", jobs=2)

@@ -1,21 +1,30 @@
 """Judge kit, strict judged import, the spot-check sample and the merge."""
+
 import csv
 import io
 import json
 
 import pytest
-
 from conftest import Jfi, snapshot
 from inventories import field, heading, image, link, made, view, write
+
 from jfi.audit.judging import CSV_COLUMNS
 
 
 def _built(root, *more_views):
-    views = [view("home", title="Harbor — Home", h1=["Harbor home"], headings=[heading("Overview")],
-                  links=[link("Learn more", "/a", context=""), link("Weekly passes", "/passes", context="")],
-                  images=[image()], fields=[field()]),
-             view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")]),
-             *more_views]
+    views = [
+        view(
+            "home",
+            title="Harbor — Home",
+            h1=["Harbor home"],
+            headings=[heading("Overview")],
+            links=[link("Learn more", "/a", context=""), link("Weekly passes", "/passes", context="")],
+            images=[image()],
+            fields=[field()],
+        ),
+        view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")]),
+        *more_views,
+    ]
     return Jfi(root), made(root, views, ("build", "--batch", "3"))
 
 
@@ -38,8 +47,15 @@ def judge(folder, decide=lambda uid: "yes", overrides=None):
         lines = []
         for uid in ids:
             j = decide(uid)
-            rec = {"id": uid, "judgment": j, "confidence": "high", "rationale": "Tells a rider where it goes.",
-                   "fix": "" if j == "yes" else "Name the destination.", "needs_human": False, "drafted_by": "judge-a"}
+            rec = {
+                "id": uid,
+                "judgment": j,
+                "confidence": "high",
+                "rationale": "Tells a rider where it goes.",
+                "fix": "" if j == "yes" else "Name the destination.",
+                "needs_human": False,
+                "drafted_by": "judge-a",
+            }
             rec.update(overrides.get(uid, {}))
             lines.append(json.dumps(rec))
         (folder / "batches" / name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(lines) + "\n")
@@ -93,10 +109,20 @@ BAD = [
 def every_bad_line(tmp_path_factory):
     """Every change of BAD made to its own judged line (the N-th unit across the batches takes the N-th change);
     one merge refuses them all and writes nothing. Returns (its stderr, where each change went: file name and line)."""
-    jfi, folder = _built(tmp_path_factory.mktemp("bad"), view("times", title="Harbor — Times", h1=["Times"], links=[
-        link("North pier", "/north", context=""), link("South pier", "/south", context="")]))
-    places = [(name.replace(".jsonl", ".judged.jsonl"), n, uid) for name, ids in batch_ids(folder).items()
-              for n, uid in enumerate(ids, 1)]
+    jfi, folder = _built(
+        tmp_path_factory.mktemp("bad"),
+        view(
+            "times",
+            title="Harbor — Times",
+            h1=["Times"],
+            links=[link("North pier", "/north", context=""), link("South pier", "/south", context="")],
+        ),
+    )
+    places = [
+        (name.replace(".jsonl", ".judged.jsonl"), n, uid)
+        for name, ids in batch_ids(folder).items()
+        for n, uid in enumerate(ids, 1)
+    ]
     assert len(places) >= len(BAD)
     judge(folder, overrides={uid: change for (_, _, uid), (change, _) in zip(places, BAD)})
     before = snapshot(folder)
@@ -128,8 +154,11 @@ def test_sample_reasons_and_reproducibility(built):
     us = units(folder)
     flagged_yes = next(u["id"] for u in us if "link_generic_text" in u["flags"])
     clean_no = next(u["id"] for u in us if not u["flags"] and u["type"] == "link")
-    info_only_yes = next(u["id"] for u in us if u["flags"] and all(f.startswith("name_from") for f in u["flags"])) \
-        if any(u["flags"] and all(f.startswith("name_from") for f in u["flags"]) for u in us) else None
+    info_only_yes = (
+        next(u["id"] for u in us if u["flags"] and all(f.startswith("name_from") for f in u["flags"]))
+        if any(u["flags"] and all(f.startswith("name_from") for f in u["flags"]) for u in us)
+        else None
+    )
     unsure = next(u["id"] for u in us if u["type"] == "title")
     decisions = {clean_no: "no", unsure: "unsure"}
     judge(folder, decide=lambda uid: decisions.get(uid, "yes"))
@@ -168,8 +197,9 @@ def test_merge_columns_sort_status_and_overturns(built):
     link_ids = [u["id"] for u in us if u["type"] == "link"]
     decisions = {link_ids[0]: "no"}
     judge(folder, decide=lambda uid: decisions.get(uid, "yes"))
-    (folder / "spot-checks.jsonl").write_text(json.dumps({"id": link_ids[1], "spot_check": "overturn", "judgment": "unsure",
-                                                          "note": "=check live"}) + "\n")
+    (folder / "spot-checks.jsonl").write_text(
+        json.dumps({"id": link_ids[1], "spot_check": "overturn", "judgment": "unsure", "note": "=check live"}) + "\n"
+    )
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 0, r.stderr
     text = (folder / "draft-judgments.csv").read_text()
@@ -190,30 +220,43 @@ def test_merge_columns_sort_status_and_overturns(built):
 
 
 def test_csv_cells_are_formula_safe(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", title="=HYPERLINK(\"x\")", h1=["@home"], links=[link("-1 day", "/d")])])
+    folder = write(
+        tmp_path / "audit", [view("home", title='=HYPERLINK("x")', h1=["@home"], links=[link("-1 day", "/d")])]
+    )
     jfi = Jfi(tmp_path)
     jfi("audit", "build", "--inventory", str(folder))
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     rows = list(csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text())))
-    assert rows[0]["name"] == "'=HYPERLINK(\"x\")" and rows[0]["detail"] == "h1: @home"
+    assert rows[0]["name"] == '\'=HYPERLINK("x")' and rows[0]["detail"] == "h1: @home"
     assert any(r["name"] == "'-1 day" for r in rows)
     doc = json.loads((folder / "draft-judgments.json").read_text())
-    assert doc["rows"][0]["name"] == "=HYPERLINK(\"x\")"
+    assert doc["rows"][0]["name"] == '=HYPERLINK("x")'
 
 
 def test_spot_checks_are_validated(built):
     jfi, folder = built
     judge(folder)
-    (folder / "spot-checks.jsonl").write_text('{"id": "NOPE", "spot_check": "agree"}\n{"id": "x", "spot_check": "overturn"}\nnot json\n')
+    (folder / "spot-checks.jsonl").write_text(
+        '{"id": "NOPE", "spot_check": "agree"}\n{"id": "x", "spot_check": "overturn"}\nnot json\n'
+    )
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 2
-    assert "spot-checks.jsonl:1: id: unknown_id" in r.stderr and "spot-checks.jsonl:2: judgment: missing_field" in r.stderr
+    assert (
+        "spot-checks.jsonl:1: id: unknown_id" in r.stderr and "spot-checks.jsonl:2: judgment: missing_field" in r.stderr
+    )
     assert "spot-checks.jsonl:3: invalid_json" in r.stderr
 
 
 def test_query_an_audit_folder(built):
     jfi, folder = built
-    r = jfi("query", "--inventory", str(folder), "SELECT flag FROM audit_flags WHERE flag = 'heading_generic'", "--format", "json")
+    r = jfi(
+        "query",
+        "--inventory",
+        str(folder),
+        "SELECT flag FROM audit_flags WHERE flag = 'heading_generic'",
+        "--format",
+        "json",
+    )
     assert r.exit_code == 0, r.stderr
     assert r.json == [{"flag": "heading_generic"}]
     r = jfi("query", "--inventory", str(folder), "SELECT count(*) AS n FROM audit_built_units", "--format", "json")
@@ -221,7 +264,9 @@ def test_query_an_audit_folder(built):
 
 
 def test_approximated_names_need_a_browser_check(tmp_path):
-    icon = link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context="")
+    icon = link(
+        "arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context=""
+    )
     plain = link("Weekly passes", "/passes", context="")
     folder = write(tmp_path / "audit", [view("home", title="Harbor routes", h1=["Harbor routes"], links=[icon, plain])])
     jfi = Jfi(tmp_path)
@@ -236,13 +281,17 @@ def test_a_name_the_browser_gave_needs_no_browser_check(tmp_path):
     """The same image-named link, captured with the accessibility tree: its name is Chromium's, so only the judge
     can ask for a person."""
     ax = {"name": "arrow", "name_source": "contents", "role": "link", "exposed": True}
-    icon = link("arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context="",
-                ax=ax)
+    icon = link(
+        "arrow", "/n", name_source="img-alt", text="", icon_only=True, has_img=True, img_alt="arrow", context="", ax=ax
+    )
     asked = link("Fares", "/fares", context="", ax={**ax, "name": "Fares"})
     folder = write(tmp_path / "audit", [view("home", title="Harbor routes", h1=["Harbor routes"], links=[icon, asked])])
     jfi = Jfi(tmp_path)
     assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
-    assert {u["name"]: u["needs_human"] for u in units(folder) if u["type"] == "link"} == {"arrow": False, "Fares": False}
+    assert {u["name"]: u["needs_human"] for u in units(folder) if u["type"] == "link"} == {
+        "arrow": False,
+        "Fares": False,
+    }
     fares = next(u["id"] for u in units(folder) if u["name"] == "Fares")
     judge(folder, overrides={fares: {"needs_human": True}})
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0

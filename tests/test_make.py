@@ -1,5 +1,6 @@
 """Rebuilds driven by make: the main job is a chain of file targets, so a second `make` runs no jfi command, a
 touched input reruns only what reads it, and `make -n` says so."""
+
 import os
 import re
 import shutil
@@ -8,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO
 
 VENV = Path(sys.prefix)  # the virtual environment the tests run in (make test: the one make set up)
@@ -16,7 +16,9 @@ VENV = Path(sys.prefix)  # the virtual environment the tests run in (make test: 
 
 def _commands(folder: Path, *args: str) -> list[str]:
     """The jfi commands `make -n` would run, as `audit build`, `corpus export`, ..."""
-    done = subprocess.run(["make", "-n", *args, f"VENV={VENV}"], cwd=folder, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["make", "-n", *args, f"VENV={VENV}"], cwd=folder, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return re.findall(r"/jfi (?:--project \S+ )?((?:audit|corpus) [a-z-]+)", done.stdout)
 
@@ -39,8 +41,13 @@ def test_a_second_make_runs_nothing_and_a_touched_input_reruns_only_what_reads_i
     assert _commands(tmp_path) == []  # everything is up to date
     judged = tmp_path / "exports" / "audit" / "batches" / "harbor-title-01.judged.jsonl"
     os.utime(judged)  # a judged batch came back again
-    assert sorted(_commands(tmp_path)) == ["audit merge", "audit receipts", "audit report", "audit sample",
-                                           "audit worklist"]
+    assert sorted(_commands(tmp_path)) == [
+        "audit merge",
+        "audit receipts",
+        "audit report",
+        "audit sample",
+        "audit worklist",
+    ]
     os.utime(tmp_path / "corpus" / "example-site" / "fares.html")  # the site changed: capture and all after it
     again = _commands(tmp_path)
     assert again[0] == "audit inventory" and "audit build" in again and "corpus export" not in again

@@ -1,8 +1,8 @@
 """`jfi query` is read-only in fact: every write, file read, attach and extension statement is refused."""
-import pytest
 
 import json
 
+import pytest
 from conftest import Jfi, dump, snapshot
 
 REFUSED = [
@@ -49,16 +49,19 @@ def test_query_refuses_writes_reads_attaches_and_extensions(example, sql):
     assert not (example.project / "out.csv").exists() and not (example.project / "dump").exists()
 
 
-@pytest.mark.parametrize("sql", [
-    "SELECT status, count(*) FROM corpus_items GROUP BY status",
-    "WITH a AS (SELECT 1 AS x) SELECT * FROM a",
-    "DESCRIBE corpus_items",
-    "SHOW TABLES",
-    "SUMMARIZE corpus_items",
-    "EXPLAIN SELECT * FROM corpus_items",
-    "PIVOT corpus_items ON status USING count(*) GROUP BY domain",
-    "FROM corpus_items LIMIT 1",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT status, count(*) FROM corpus_items GROUP BY status",
+        "WITH a AS (SELECT 1 AS x) SELECT * FROM a",
+        "DESCRIBE corpus_items",
+        "SHOW TABLES",
+        "SUMMARIZE corpus_items",
+        "EXPLAIN SELECT * FROM corpus_items",
+        "PIVOT corpus_items ON status USING count(*) GROUP BY domain",
+        "FROM corpus_items LIMIT 1",
+    ],
+)
 def test_query_accepts_read_statements(example, sql):
     r = example("query", sql)
     assert r.exit_code == 0, (sql, r.stderr)
@@ -66,14 +69,21 @@ def test_query_accepts_read_statements(example, sql):
 
 def test_lockdown_holds_even_past_the_parser(example):
     """A statement the parser lets through still cannot touch a file: the connection itself refuses."""
+    import duckdb
+
     from jfi import readonly
     from jfi.corpus.project import CorpusProject
-    import duckdb
+
     store = CorpusProject.at(example.project).store()
     try:
         readonly.lock_down(store.con)
-        for statement in ("COPY corpus_items TO 'x.csv'", "SELECT * FROM read_text('/etc/passwd')",
-                          "ATTACH 'x.duckdb'", "SET enable_external_access = true", "LOAD httpfs"):
+        for statement in (
+            "COPY corpus_items TO 'x.csv'",
+            "SELECT * FROM read_text('/etc/passwd')",
+            "ATTACH 'x.duckdb'",
+            "SET enable_external_access = true",
+            "LOAD httpfs",
+        ):
             with pytest.raises(duckdb.Error):
                 store.con.execute(statement)
         assert store.scalar("SELECT count(*) FROM corpus_items") > 0
@@ -122,15 +132,40 @@ AUDIT_QUERIES = [
 def audit_folder(tmp_path_factory):
     """A built and merged audit folder, and how many views and tables a store of the whole rulebook holds."""
     from inventories import image, link, made, nav, view
+
     from jfi import querying
-    folder = made(tmp_path_factory.mktemp("query"), [
-        view("home", links=[link("Fares", "/f"), link("Learn more", "/a")], images=[image()], navs=[nav("Home", "Fares")]),
-        view("fares", navs=[nav("Fares", "Home")])], ("build",))
+
+    folder = made(
+        tmp_path_factory.mktemp("query"),
+        [
+            view(
+                "home",
+                links=[link("Fares", "/f"), link("Learn more", "/a")],
+                images=[image()],
+                navs=[nav("Home", "Fares")],
+            ),
+            view("fares", navs=[nav("Fares", "Home")]),
+        ],
+        ("build",),
+    )
     for batch in sorted((folder / "batches").glob("*.jsonl")):  # every batch judged, then merged here: the kept store
         ids = [json.loads(x)["id"] for x in batch.read_text().splitlines()]  # is this folder's own
-        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text(dump(
-            [{"id": i, "judgment": "no", "confidence": "high", "rationale": "Vague.", "fix": "Name it.",
-              "needs_human": False, "drafted_by": "judge-a"} for i in ids]))
+        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text(
+            dump(
+                [
+                    {
+                        "id": i,
+                        "judgment": "no",
+                        "confidence": "high",
+                        "rationale": "Vague.",
+                        "fix": "Name it.",
+                        "needs_human": False,
+                        "drafted_by": "judge-a",
+                    }
+                    for i in ids
+                ]
+            )
+        )
     for command in ("merge", "report"):  # the stores kept without and with the inventory are this folder's own
         assert Jfi(folder.parent)("audit", command, "--inventory", str(folder)).exit_code == 0
     return folder, querying.rows(None, OBJECTS, folder)[1][0][0]
@@ -144,6 +179,7 @@ def test_a_query_runs_only_the_rules_it_names_and_answers_as_the_whole_rulebook_
     """A query's store runs the rule files making what it names (and what they read); the same query over a store of
     every rule (the catalog named in a comment asks for it) answers the same."""
     from jfi import querying
+
     folder, _ = audit_folder
     columns, rows = querying.rows(None, sql, folder)
     whole = querying.rows(None, sql + " -- information_schema", folder)
@@ -155,13 +191,24 @@ def test_a_query_runs_only_the_rules_it_names_and_answers_as_the_whole_rulebook_
 
 def test_a_query_naming_one_view_gets_a_store_without_the_others(audit_folder):
     from jfi import querying, readonly
+
     folder, every = audit_folder
     sql = "SELECT count(*) FROM audit_batch_lines"
     store = querying.open_project_store(None, folder, sql=sql, names=readonly.check(sql))
     try:
         assert store.scalar(OBJECTS) < every * 0.6
-        made = {r[0] for r in store.con.execute("SELECT view_name FROM duckdb_views() UNION SELECT table_name FROM duckdb_tables()").fetchall()}
-        assert not made & {"audit_views", "audit_units", "audit_link_facts", "audit_axe_nodes"}  # the capture's rules never ran
+        made = {
+            r[0]
+            for r in store.con.execute(
+                "SELECT view_name FROM duckdb_views() UNION SELECT table_name FROM duckdb_tables()"
+            ).fetchall()
+        }
+        assert not made & {
+            "audit_views",
+            "audit_units",
+            "audit_link_facts",
+            "audit_axe_nodes",
+        }  # the capture's rules never ran
         assert store.scalar(sql) == querying.rows(None, sql + " -- information_schema", folder)[1][0][0] > 0
     finally:
         store.close()
@@ -172,8 +219,10 @@ def test_a_query_reads_the_inventory_only_when_what_it_names_derives_from_it(aud
     read them; one of the units derived from the capture does."""
     from jfi import querying
     from jfi.audit.folder import AuditFolder
+
     folder, _ = audit_folder
     import jfi.audit.kept
+
     monkeypatch.setattr(jfi.audit.kept, "for_query", lambda root, needs: None)  # a load of the folder, every time
     read = []
     real = AuditFolder.load_inventory
@@ -187,8 +236,9 @@ def test_a_query_of_what_the_kept_store_holds_reads_it_as_it_is_and_writes_nothi
     """The judged, merged and built rows of a folder whose files are as the kept store was made from: the query reads
     that store (no load of the folder), answers as a load of the folder does, and leaves every file, the store's
     included, byte-identical. A changed file: the folder is loaded, and the answer is the new one."""
-    from jfi import querying
     import jfi.audit.folder
+    from jfi import querying
+
     folder, _ = audit_folder
     sql = "SELECT id, draft_judgment, status FROM audit_draft_rows ORDER BY id"
     whole = querying.rows(None, sql + " -- information_schema", folder)

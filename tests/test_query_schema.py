@@ -1,4 +1,5 @@
 """`jfi query` over every view and `jfi schema` listing views, columns and meanings."""
+
 import csv
 import io
 
@@ -31,8 +32,14 @@ def test_schema_lists_views_columns_and_meanings(jfi):
     assert r.exit_code == 0
     objects = {o["name"]: o for o in r.json}
     assert objects["corpus_items"]["type"] == "table" and objects["corpus_items"]["meaning"]
-    for view in ("corpus_violations", "corpus_criteria", "corpus_concentration", "corpus_pending",
-                 "corpus_warnings", "corpus_rounds"):
+    for view in (
+        "corpus_violations",
+        "corpus_criteria",
+        "corpus_concentration",
+        "corpus_pending",
+        "corpus_warnings",
+        "corpus_rounds",
+    ):
         assert objects[view]["type"] == "view" and objects[view]["meaning"]
     cols = {c["name"]: c for c in objects["corpus_violations"]["columns"]}
     assert list(cols) == ["source", "line", "record_id", "field", "code", "message"]
@@ -55,16 +62,25 @@ def test_schema_groups_the_views_people_query_and_hides_the_plumbing(jfi):
 
 def test_query_shows_shares_as_people_read_them_and_keeps_precision_in_csv(example):
     table = example("query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1").stdout
-    csv_out = example("query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1", "--format", "csv").stdout
+    csv_out = example(
+        "query", "SELECT share FROM corpus_concentration ORDER BY share DESC LIMIT 1", "--format", "csv"
+    ).stdout
     value = float(csv_out.splitlines()[1])
     assert f"{value:.1%}" in table and str(value) not in table and len(csv_out.splitlines()[1]) > 6
 
 
 def test_a_query_of_the_catalog_sees_the_meanings_of_views_and_columns(example):
-    sql = ("SELECT comment FROM duckdb_columns() WHERE table_name = 'corpus_violations' AND column_name = 'code' "
-           "UNION ALL SELECT comment FROM duckdb_views() WHERE view_name = 'corpus_violations'")
+    sql = (
+        "SELECT comment FROM duckdb_columns() WHERE table_name = 'corpus_violations' AND column_name = 'code' "
+        "UNION ALL SELECT comment FROM duckdb_views() WHERE view_name = 'corpus_violations'"
+    )
     column, view = [r["comment"] for r in example("query", sql, "--format", "json").json]
     assert column and view and column != view
-    r = example("query", "SELECT column_name FROM information_schema.columns WHERE table_name = 'corpus_items' "
-                "AND column_comment IS NOT NULL", "--format", "json")
+    r = example(
+        "query",
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'corpus_items' "
+        "AND column_comment IS NOT NULL",
+        "--format",
+        "json",
+    )
     assert r.exit_code == 0 and len(r.json) > 5

@@ -1,12 +1,13 @@
 """The ratification ledger: pins, decision ids, chains, drafts, client scope, and what merge makes of them."""
+
 import csv
 import io
 import json
 
 import pytest
-
 from conftest import Jfi, snapshot
 from inventories import link, made, view, write
+
 from jfi.canonical import decision_id, digest
 
 
@@ -22,12 +23,20 @@ def audit(tmp_path):
 
 
 def ledger(folder, *records):
-    (folder / "ratifications.jsonl").write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    (folder / "ratifications.jsonl").write_text(
+        "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+    )
 
 
 def signed(unit, **kw):
-    rec = {"id": unit["id"], "ratified_by": "Ana Ruiz", "ratified_judgment": "no", "ratifier_note": "Vague.",
-           "ratified_utc": "2026-11-30T10:00:00Z", "unit_sha256": digest(unit)}
+    rec = {
+        "id": unit["id"],
+        "ratified_by": "Ana Ruiz",
+        "ratified_judgment": "no",
+        "ratifier_note": "Vague.",
+        "ratified_utc": "2026-11-30T10:00:00Z",
+        "unit_sha256": digest(unit),
+    }
     rec.update(kw)
     return {k: v for k, v in rec.items() if v is not None}
 
@@ -45,7 +54,14 @@ def merge(jfi, folder):
 
 
 def chain(jfi, folder):
-    r = jfi("query", "--inventory", str(folder), "SELECT scope, id, line, change FROM ratification_chain", "--format", "json")
+    r = jfi(
+        "query",
+        "--inventory",
+        str(folder),
+        "SELECT scope, id, line, change FROM ratification_chain",
+        "--format",
+        "json",
+    )
     return [(x["line"], x["change"]) for x in r.json]
 
 
@@ -78,8 +94,11 @@ def test_signed_pinned_decision_ratifies_the_row(audit):
 def test_legacy_day_record_and_name_only_draft(audit):
     jfi, folder, units = audit
     a, b = list(units.values())[:2]
-    ledger(folder, {"id": a["id"], "ratified_by": "Bo", "ratified_judgment": "yes", "ratified_utc": "2026-11-01"},
-           {"id": b["id"], "ratified_by": "Cy"})
+    ledger(
+        folder,
+        {"id": a["id"], "ratified_by": "Bo", "ratified_judgment": "yes", "ratified_utc": "2026-11-01"},
+        {"id": b["id"], "ratified_by": "Cy"},
+    )
     r, rows = merge(jfi, folder)
     assert r.exit_code == 0, r.stderr
     assert rows[a["id"]]["status"] == "RATIFIED" and rows[a["id"]]["ratification_pin_status"] == "legacy_unpinned"
@@ -87,21 +106,40 @@ def test_legacy_day_record_and_name_only_draft(audit):
     assert rows[b["id"]]["status"] == "DRAFT_NOT_RATIFIED" and rows[b["id"]]["ratification_state"] == "DRAFT"
     assert rows[b["id"]]["ratification_diagnostic"] == "draft: missing ratified_judgment, ratified_utc"
     summary = json.loads((folder / "draft-judgments.json").read_text())["ratification_import"]
-    assert (summary["records"], summary["drafts"], summary["unpinned_legacy"], summary["legacy_day_precision_records"]) == (2, 1, 2, 1)
+    assert (
+        summary["records"],
+        summary["drafts"],
+        summary["unpinned_legacy"],
+        summary["legacy_day_precision_records"],
+    ) == (2, 1, 2, 1)
 
 
 def test_client_scope_never_touches_wcag_columns(audit):
     jfi, folder, units = audit
     unit = next(iter(units.values()))
-    ledger(folder, {"id": unit["id"], "scope": "client", "ratified_by": "Dee", "ratified_client_result": "pass",
-                    "ratified_utc": "2026-11-30T11:00:00.250Z", "unit_sha256": digest(unit)})
-    (folder / "standards.jsonl").write_text(json.dumps({"id": unit["id"], "epa_rules": ["R1", "R2"], "epa_result": "pass",
-                                                        "epa_note": "Meets R1."}) + "\n")
+    ledger(
+        folder,
+        {
+            "id": unit["id"],
+            "scope": "client",
+            "ratified_by": "Dee",
+            "ratified_client_result": "pass",
+            "ratified_utc": "2026-11-30T11:00:00.250Z",
+            "unit_sha256": digest(unit),
+        },
+    )
+    (folder / "standards.jsonl").write_text(
+        json.dumps({"id": unit["id"], "epa_rules": ["R1", "R2"], "epa_result": "pass", "epa_note": "Meets R1."}) + "\n"
+    )
     r, rows = merge(jfi, folder)
     row = rows[unit["id"]]
     assert row["status"] == "DRAFT_NOT_RATIFIED" and row["ratified_by"] == "" and row["ratification_state"] == ""
     assert (row["client_rules"], row["client_result"], row["client_note"]) == ("R1 R2", "pass", "Meets R1.")
-    assert (row["client_ratified_by"], row["client_ratified_result"], row["client_ratification_state"]) == ("Dee", "pass", "RATIFIED")
+    assert (row["client_ratified_by"], row["client_ratified_result"], row["client_ratification_state"]) == (
+        "Dee",
+        "pass",
+        "RATIFIED",
+    )
     assert row["client_ratified_rules"] == "R1 R2"
     assert json.loads((folder / "draft-judgments.json").read_text())["status"] == "DRAFT_NOT_RATIFIED"
 
@@ -111,14 +149,21 @@ def test_retry_supersession_withdrawal_and_completion(audit):
     unit = next(iter(units.values()))
     first = signed(unit)
     second = replacing(first, unit, ratified_judgment="yes")
-    withdrawn = signed(unit, ratified_judgment="", ratified_utc="", supersedes=decision_id(second),
-                       supersession_reason="Needs a live check.")
+    withdrawn = signed(
+        unit,
+        ratified_judgment="",
+        ratified_utc="",
+        supersedes=decision_id(second),
+        supersession_reason="Needs a live check.",
+    )
     ledger(folder, first, first, second, withdrawn)
     r, rows = merge(jfi, folder)
     assert r.exit_code == 0, r.stderr
     assert chain(jfi, folder) == [(1, "first"), (2, "retry"), (3, "supersession"), (4, "withdrawal")]
     assert rows[unit["id"]]["status"] == "DRAFT_NOT_RATIFIED" and rows[unit["id"]]["ratification_state"] == "DRAFT"
-    completed = signed(unit, ratified_judgment="yes", supersedes=decision_id(withdrawn), supersession_reason="Checked live.")
+    completed = signed(
+        unit, ratified_judgment="yes", supersedes=decision_id(withdrawn), supersession_reason="Checked live."
+    )
     ledger(folder, first, first, second, withdrawn, completed)
     r, rows = merge(jfi, folder)
     assert rows[unit["id"]]["status"] == "RATIFIED" and rows[unit["id"]]["ratified_judgment"] == "yes"
@@ -159,13 +204,22 @@ def test_chain_errors(audit):
     assert "ratifications.jsonl:1: orphan_supersession:" in err
     err = refused(jfi, folder, first, other)
     assert "ratifications.jsonl:2: conflicting_decision:" in err
-    err = refused(jfi, folder, first, signed(unit, ratified_judgment="yes", supersedes="sha256:" + "1" * 64,
-                                             supersession_reason="Wrong ref."))
+    err = refused(
+        jfi,
+        folder,
+        first,
+        signed(unit, ratified_judgment="yes", supersedes="sha256:" + "1" * 64, supersession_reason="Wrong ref."),
+    )
     assert "ratifications.jsonl:2: invalid_supersession:" in err and "not the decision in force" in err
     third = replacing(other, unit, ratified_judgment="unsure")
     err = refused(jfi, folder, first, replacing(third, unit, ratified_judgment="yes"), third)
     assert "ratifications.jsonl:2: invalid_supersession: supersedes names a later decision" in err
-    err = refused(jfi, folder, first, signed(unit, ratified_judgment="yes", supersedes=decision_id(first), supersession_reason=" "))
+    err = refused(
+        jfi,
+        folder,
+        first,
+        signed(unit, ratified_judgment="yes", supersedes=decision_id(first), supersession_reason=" "),
+    )
     assert "ratifications.jsonl:2: invalid_supersession: a supersession needs a non-blank supersession_reason" in err
 
 
@@ -195,8 +249,12 @@ def every_record_error(tmp_path_factory):
     """One ledger holding every broken record of RECORD_ERRORS, line N the N-th: one refused merge lists them all."""
     jfi, folder, units = _audit(tmp_path_factory.mktemp("ledger"))
     unit = next(iter(units.values()))
-    records = [{k: (unit["id"] if v == "@" else digest(unit) if v == "PIN" else v) for k, v in record.items()}
-               if isinstance(record, dict) else record for record, _ in RECORD_ERRORS]
+    records = [
+        {k: (unit["id"] if v == "@" else digest(unit) if v == "PIN" else v) for k, v in record.items()}
+        if isinstance(record, dict)
+        else record
+        for record, _ in RECORD_ERRORS
+    ]
     return refused(jfi, folder, *records)
 
 
@@ -233,8 +291,12 @@ def test_formula_is_inert_in_csv_and_intact_in_json(audit):
 def test_standards_are_validated(audit):
     jfi, folder, units = audit
     unit = next(iter(units.values()))
-    (folder / "standards.jsonl").write_text(json.dumps({"id": unit["id"], "epa_rules": 5, "epa_result": "x", "epa_note": ""}) + "\n"
-                                            + json.dumps({"id": unit["id"], "a_rules": [], "b_result": "x", "a_note": ""}) + "\n")
+    (folder / "standards.jsonl").write_text(
+        json.dumps({"id": unit["id"], "epa_rules": 5, "epa_result": "x", "epa_note": ""})
+        + "\n"
+        + json.dumps({"id": unit["id"], "a_rules": [], "b_result": "x", "a_note": ""})
+        + "\n"
+    )
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 2 and "standards.jsonl:1: epa_rules: invalid_type" in r.stderr
     assert "standards.jsonl:2: invalid_record" in r.stderr
@@ -250,5 +312,7 @@ def test_a_name_alone_never_shows_as_a_ratifier(audit):
     assert row["status"] == "DRAFT_NOT_RATIFIED"
     assert row["ratified_by"] == "" and row["ratified_judgment"] == "" and row["ratified_utc"] == ""
     assert "missing" in row["ratification_diagnostic"]
-    got = jfi("query", "--inventory", str(folder), "SELECT state, ratified_by FROM ratification_effective", "--format", "json")
+    got = jfi(
+        "query", "--inventory", str(folder), "SELECT state, ratified_by FROM ratification_effective", "--format", "json"
+    )
     assert got.json == [{"state": "DRAFT", "ratified_by": ""}]

@@ -1,5 +1,6 @@
 """The README's commands: the tour runs line by line as written; every synopsis (README and docs/) names commands and
 options that exist."""
+
 import os
 import re
 import shlex
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import typer
-
 from conftest import REPO
+
 from jfi.cli import app
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -27,8 +28,8 @@ def command_lines(block: str) -> list[str]:
     return [line for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-TOUR = README[README.index("## A five-minute tour\n"):]
-TOUR = TOUR[:TOUR.index("\n## ", 4)]
+TOUR = README[README.index("## A five-minute tour\n") :]
+TOUR = TOUR[: TOUR.index("\n## ", 4)]
 
 
 def test_the_tour_runs_line_by_line_as_written(tmp_path):
@@ -62,8 +63,13 @@ def _options(command) -> set[str]:
 
 
 DOCS = [README] + [p.read_text(encoding="utf-8") for p in sorted((REPO / "docs").glob("*.md"))]
-SYNOPSES = [line for text in DOCS for block in sh_blocks(text) for line in command_lines(block)
-            if line.startswith("jfi ") and block not in sh_blocks(TOUR)]
+SYNOPSES = [
+    line
+    for text in DOCS
+    for block in sh_blocks(text)
+    for line in command_lines(block)
+    if line.startswith("jfi ") and block not in sh_blocks(TOUR)
+]
 
 
 @pytest.mark.parametrize("line", SYNOPSES)

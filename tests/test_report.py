@@ -1,18 +1,28 @@
 """report.html in real Chromium: filters change what is shown and stay in the URL, every crop loads, no console
 error, and jfi's own audit of the report finds no objective defect."""
+
 import asyncio
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import Jfi
 
 SITE = Path(__file__).resolve().parent.parent / "corpus" / "example-site"
-OBJECTIVE = {"title_empty", "heading_empty", "link_empty_name", "img_missing_alt_attr", "functional_image_no_name",
-             "svg_unnamed_not_hidden", "field_unlabeled_none", "image_no_accessible_name", "link_no_accessible_name",
-             "field_no_accessible_name", "heading_no_accessible_name"}
+OBJECTIVE = {
+    "title_empty",
+    "heading_empty",
+    "link_empty_name",
+    "img_missing_alt_attr",
+    "functional_image_no_name",
+    "svg_unnamed_not_hidden",
+    "field_unlabeled_none",
+    "image_no_accessible_name",
+    "link_no_accessible_name",
+    "field_no_accessible_name",
+    "heading_no_accessible_name",
+}
 
 
 @pytest.fixture(scope="module")
@@ -20,8 +30,18 @@ def reported(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     jfi = Jfi(root)
     audit = root / "audit"
-    r = jfi("audit", "inventory", "--urls-file", str(SITE / "views.txt"), "--serve", str(SITE), "--out", str(audit),
-            "--settle", "0")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(SITE / "views.txt"),
+        "--serve",
+        str(SITE),
+        "--out",
+        str(audit),
+        "--settle",
+        "0",
+    )
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "build", "--inventory", str(audit)).exit_code == 0
     shutil.copy(SITE / "returns" / "harbor-title-01.judged.jsonl", audit / "batches")
@@ -34,7 +54,9 @@ def reported(tmp_path_factory):
 
 async def _look(page_url: str):
     from playwright.async_api import async_playwright
+
     from jfi.browser import launch_options
+
     async with async_playwright() as p:
         with launch_options(p.chromium) as options:
             browser = await p.chromium.launch(**options)
@@ -53,7 +75,8 @@ async def _look(page_url: str):
                 await page.select_option("#f-flag", "alt_is_filename")
                 both = await page.evaluate(visible)
                 shown_types = await page.evaluate(
-                    "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.dataset.type)")
+                    "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.dataset.type)"
+                )
                 await page.goto(page_url + "?type=link")  # a shared URL opens on its filter
                 reopened = (await page.evaluate(visible), await page.locator("#f-type").input_value())
                 crops = await page.evaluate("""async () => {
@@ -61,13 +84,24 @@ async def _look(page_url: str):
                     for (const crop of document.querySelectorAll('.crop')) {
                         const url = getComputedStyle(crop).backgroundImage.slice(5, -2);
                         const img = new Image();
-                        const ok = await new Promise((done) => { img.onload = () => done(img.naturalWidth > 0); img.onerror = () => done(false); img.src = url; });
+                        const ok = await new Promise((done) => {
+                            img.onload = () => done(img.naturalWidth > 0); img.onerror = () => done(false); img.src = url;
+                        });
                         out.push(ok);
                     }
                     return out;
                 }""")
-                return {"errors": errors, "total": total, "before": before, "images": images, "kept": kept, "both": both,
-                        "shown_types": shown_types, "reopened": reopened, "crops": crops}
+                return {
+                    "errors": errors,
+                    "total": total,
+                    "before": before,
+                    "images": images,
+                    "kept": kept,
+                    "both": both,
+                    "shown_types": shown_types,
+                    "reopened": reopened,
+                    "crops": crops,
+                }
             finally:
                 await browser.close()
 
@@ -90,8 +124,19 @@ def test_the_report_passes_jfis_own_audit(reported, tmp_path):
     site.mkdir()
     shutil.copy(audit / "report.html", site / "report.html")
     (site / "views.txt").write_text("report,jfi,/report.html\n")
-    r = jfi("audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out",
-            str(tmp_path / "self"), "--settle", "0", "--no-screenshots")
+    r = jfi(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(tmp_path / "self"),
+        "--settle",
+        "0",
+        "--no-screenshots",
+    )
     assert r.exit_code == 0, r.stderr
     assert jfi("audit", "build", "--inventory", str(tmp_path / "self")).exit_code == 0
     units = json.loads((tmp_path / "self" / "judgment-units.json").read_text())["units"]
@@ -102,45 +147,71 @@ def test_the_report_passes_jfis_own_audit(reported, tmp_path):
 
 def _png(width: int):
     from jfi.audit.report import Shot
+
     return Shot("screenshots/v.png", b"", width, 3000)
 
 
 def _window(html: str) -> dict:
     import re as _re
-    style = dict(_re.findall(r"(left|top|width|height):(-?\d+)px", _re.search(r'class="outline" style="([^"]*)"', html)[1]))
+
+    style = dict(
+        _re.findall(r"(left|top|width|height):(-?\d+)px", _re.search(r'class="outline" style="([^"]*)"', html)[1])
+    )
     pos = _re.search(r"background-position:-(\d+)px -(\d+)px", html)
     return {"outline": {k: int(v) for k, v in style.items()}, "left": int(pos[1]), "top": int(pos[2])}
 
 
 def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outlines():
     from jfi.audit.report import CROP_H, CROP_W, _crop
+
     row = {"type": "image", "name": "Timer diagram"}
     place = {"view_id": "timers", "box": {"x": 300, "y": 900, "width": 750, "height": 427}}
     html = _crop(row, place, {("timers", None, 0): _png(1440)}, {("timers", None, 0): "timers-0"}, "image")
     o = _window(html)["outline"]
     assert 0 <= o["left"] and o["left"] + o["width"] <= CROP_W and 0 <= o["top"] and o["top"] + o["height"] <= CROP_H
     import html as _html
-    assert "background-size:" in html and 'view timers around the image "Timer diagram", outlined (scaled to' in _html.unescape(html)
-    small = _crop(row, {"view_id": "timers", "box": {"x": 10, "y": 20, "width": 40, "height": 30}},
-                  {("timers", None, 0): _png(1440)}, {("timers", None, 0): "timers-0"}, "image")
+
+    assert (
+        "background-size:" in html
+        and 'view timers around the image "Timer diagram", outlined (scaled to' in _html.unescape(html)
+    )
+    small = _crop(
+        row,
+        {"view_id": "timers", "box": {"x": 10, "y": 20, "width": 40, "height": 30}},
+        {("timers", None, 0): _png(1440)},
+        {("timers", None, 0): "timers-0"},
+        "image",
+    )
     assert "background-size" not in small and "scaled" not in small
 
 
 def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
     from jfi.audit.report import _crop
+
     row = {"type": "field", "name": "Search"}
-    place = {"view_id": "v", "box": {"x": 400, "y": 100, "width": 60, "height": 30},
-             "label_box": {"x": 300, "y": 105, "width": 80, "height": 20}}
+    place = {
+        "view_id": "v",
+        "box": {"x": 400, "y": 100, "width": 60, "height": 30},
+        "label_box": {"x": 300, "y": 105, "width": 80, "height": 20},
+    }
     w = _window(_crop(row, place, {("v", None, 0): _png(1440)}, {("v", None, 0): "v-0"}, "searchbox"))
-    assert w["left"] <= 300 and w["outline"]["left"] == 400 - w["left"]  # the label is in the window, the field outlined
-    gone = _crop({"type": "link", "name": "Intro"}, {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
-                 {("v", None, 0): _png(1440)}, {("v", None, 0): "v-0"})
+    assert (
+        w["left"] <= 300 and w["outline"]["left"] == 400 - w["left"]
+    )  # the label is in the window, the field outlined
+    gone = _crop(
+        {"type": "link", "name": "Intro"},
+        {"view_id": "v", "box": {"x": 10, "y": -300, "width": 80, "height": 20}},
+        {("v", None, 0): _png(1440)},
+        {("v", None, 0): "v-0"},
+    )
     assert "scrolled out of view" in gone
 
 
 async def _navigate(report: Path):
     from playwright.async_api import async_playwright
+
     from jfi.browser import launch_options
+
     visible = "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden).map((r) => r.id)"
     async with async_playwright() as p:
         with launch_options(p.chromium) as options:
@@ -158,8 +229,10 @@ async def _navigate(report: Path):
                 family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
                 await family.click()
                 in_family = await page.evaluate(visible)
-                families = await page.evaluate("() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"
-                                               ".map((r) => r.dataset.families)")
+                families = await page.evaluate(
+                    "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"
+                    ".map((r) => r.dataset.families)"
+                )
                 await page.select_option("#f-type", "link")
                 narrowed = await page.evaluate(visible)
                 await page.go_back()
@@ -167,8 +240,16 @@ async def _navigate(report: Path):
                 await page.goto(report.resolve().as_uri())
                 await page.fill("#f-q", ids[0])
                 searched = await page.evaluate(visible)
-                return {"ids": ids, "seen": seen, "family_id": family_id, "in_family": in_family, "families": families,
-                        "narrowed": narrowed, "back": back, "searched": searched}
+                return {
+                    "ids": ids,
+                    "seen": seen,
+                    "family_id": family_id,
+                    "in_family": in_family,
+                    "families": families,
+                    "narrowed": narrowed,
+                    "back": back,
+                    "searched": searched,
+                }
             finally:
                 await browser.close()
 
@@ -186,7 +267,9 @@ def test_the_report_is_navigable_by_fragment_family_link_back_button_and_search(
 
 def test_rows_state_their_question_and_the_3_2_3_finding_reaches_report_and_workbook(reported):
     import html as _html
+
     import openpyxl
+
     _, audit = reported
     page = _html.unescape((audit / "report.html").read_text())
     nav = json.loads((audit / "judgment-units.json").read_text())["nav_consistency"]
@@ -205,7 +288,9 @@ def test_rows_state_their_question_and_the_3_2_3_finding_reaches_report_and_work
 async def _axe(report: Path):
     from axe_playwright_python.async_playwright import Axe
     from playwright.async_api import async_playwright
+
     from jfi.browser import launch_options
+
     async with async_playwright() as p:
         with launch_options(p.chromium) as options:
             browser = await p.chromium.launch(**options)
@@ -216,8 +301,15 @@ async def _axe(report: Path):
                 await page.goto(report.resolve().as_uri())
                 for summary in await page.locator("summary").all():  # the worklist opened too
                     await summary.click()
-                result = await Axe().run(page, options={"runOnly": {"type": "tag", "values": [
-                    "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
+                result = await Axe().run(
+                    page,
+                    options={
+                        "runOnly": {
+                            "type": "tag",
+                            "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+                        }
+                    },
+                )
                 return result.response["violations"], requests
             finally:
                 await browser.close()
@@ -233,6 +325,7 @@ def test_axe_core_finds_no_violation_in_the_report_and_it_needs_no_network(repor
 
 def test_screenshots_are_stored_once_per_view_beside_the_report_as_far_as_crops_show_them(reported):
     from PIL import Image
+
     _, audit = reported
     page = (audit / "report.html").read_text()
     assert "data:image" not in page
@@ -247,8 +340,11 @@ def test_screenshots_are_stored_once_per_view_beside_the_report_as_far_as_crops_
 
 def test_a_picture_keeps_what_the_crops_show_and_blanks_the_rest():
     import io as _io
+
     from PIL import Image
+
     from jfi.audit.report import Shot, _picture
+
     page = Image.new("RGB", (600, 400), (20, 90, 160))
     data = _io.BytesIO()
     page.save(data, format="PNG")
@@ -263,15 +359,18 @@ def test_a_picture_keeps_what_the_crops_show_and_blanks_the_rest():
 
 def test_rows_show_the_ratification_in_force_or_why_a_record_is_not(reported):
     import html as _html
+
     _, audit = reported
     page = _html.unescape((audit / "report.html").read_text())
     ledger = [json.loads(x) for x in (audit / "ratifications.jsonl").read_text().splitlines()]
     done = next(d for d in ledger if d.get("ratified_utc"))
-    assert (f"RATIFIED by {done['ratified_by']}: {done['ratified_judgment']}, {done['ratified_utc']}; decision "
-            f"{done['decision_id']}. Note: {done['ratifier_note']}") in page
+    assert (
+        f"RATIFIED by {done['ratified_by']}: {done['ratified_judgment']}, {done['ratified_utc']}; decision "
+        f"{done['decision_id']}. Note: {done['ratifier_note']}"
+    ) in page
     assert "DRAFT, not in force: the record lacks ratified_judgment, ratified_utc" in page
     assert "How to record decisions" in page and "jfi audit review export --inventory" in page
-    assert '<details><summary>' in page and "family decision(s) covering" in page
+    assert "<details><summary>" in page and "family decision(s) covering" in page
 
 
 def test_a_report_older_than_the_folders_files_is_said_to_be_so(reported, tmp_path):
@@ -293,8 +392,13 @@ def test_a_report_older_than_the_folders_files_is_said_to_be_so(reported, tmp_pa
 def test_a_counted_flag_says_its_own_count(tmp_path):
     """The meaning beside a flag that carries a number says that number, not the rule's N."""
     from inventories import made, view
-    folder = made(tmp_path, [view("home", title="Harbor", h1=["One", "Two", "Three"]), view("fares", title="Harbor")],
-                  ("build",), ("merge",))
+
+    folder = made(
+        tmp_path,
+        [view("home", title="Harbor", h1=["One", "Two", "Three"]), view("fares", title="Harbor")],
+        ("build",),
+        ("merge",),
+    )
     assert Jfi(tmp_path)("audit", "report", "--inventory", str(folder)).exit_code == 0
     page = (folder / "report.html").read_text()
     assert "<code>h1_count_3</code>: the page has 3 h1 elements" in page

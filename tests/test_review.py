@@ -1,22 +1,24 @@
 """The review loop: export a pinned bundle, apply signed returns, all or nothing."""
+
 import csv
 import fcntl
 import io
 import json
 
 import pytest
-
 from conftest import Jfi, snapshot
+from inventories import link, made, view, write
 
 # a decision is stamped within its bundle's life: after the export, not in the future
 _NOW = __import__("datetime").datetime.now(__import__("datetime").timezone.utc).replace(microsecond=0)
 STAMP = _NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
-from inventories import link, made, view, write
 
 
 @pytest.fixture
 def merged(tmp_path):
-    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",), ("merge",))
+    folder = made(
+        tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",), ("merge",)
+    )
     return Jfi(tmp_path), folder, tmp_path
 
 
@@ -33,12 +35,19 @@ def fill(bundle, answers, path):
 
 
 def signed(judgment="no", **kw):
-    return {"ratified_by": "Ana Ruiz", "ratified_judgment": judgment, "ratifier_note": "Checked in a browser.",
-            "ratified_utc": STAMP, **kw}
+    return {
+        "ratified_by": "Ana Ruiz",
+        "ratified_judgment": judgment,
+        "ratifier_note": "Checked in a browser.",
+        "ratified_utc": STAMP,
+        **kw,
+    }
 
 
 def apply(jfi, folder, bundle, responses):
-    return jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(bundle), "--responses", str(responses))
+    return jfi(
+        "audit", "review", "apply", "--inventory", str(folder), "--bundle", str(bundle), "--responses", str(responses)
+    )
 
 
 def rows(folder):
@@ -72,9 +81,15 @@ def test_one_bad_decision_blocks_the_whole_return(merged):
     jfi, folder, tmp = merged
     export(jfi, folder, tmp / "b1")
     ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
-    for bad in ({"ratified_by": "Ana"}, signed(ratified_utc="2026-11-30"), signed(ratified_utc="2026-11-31T10:00:00Z"),
-                signed(ratified_utc="2026-11-30T10:00:61Z"), signed(ratifier_note=" "),
-                signed(ratified_judgment="maybe"), signed(scope="client")):
+    for bad in (
+        {"ratified_by": "Ana"},
+        signed(ratified_utc="2026-11-30"),
+        signed(ratified_utc="2026-11-31T10:00:00Z"),
+        signed(ratified_utc="2026-11-30T10:00:61Z"),
+        signed(ratifier_note=" "),
+        signed(ratified_judgment="maybe"),
+        signed(scope="client"),
+    ):
         responses = fill(tmp / "b1", {ids[0]: signed(), ids[1]: bad}, tmp / "r.json")
         before = snapshot(folder)
         r = apply(jfi, folder, tmp / "b1", responses)
@@ -92,7 +107,9 @@ def test_concurrent_contrary_return_is_refused(merged):
     assert apply(jfi, folder, tmp / "b1", fill(tmp / "b1", {uid: signed("no")}, tmp / "r1.json")).exit_code == 0
     before = snapshot(folder)
     r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed("yes", ratified_by="Bo")}, tmp / "r2.json"))
-    assert r.exit_code == 2 and "concurrent_decision" in r.stderr and "Ana Ruiz: no" in r.stderr and "says yes" in r.stderr
+    assert (
+        r.exit_code == 2 and "concurrent_decision" in r.stderr and "Ana Ruiz: no" in r.stderr and "says yes" in r.stderr
+    )
     assert snapshot(folder) == before
 
 
@@ -135,7 +152,12 @@ def test_cli_refuses_incomplete_options(merged):
     jfi, folder, tmp = merged
     assert jfi("audit", "review", "export", "--inventory", str(folder)).exit_code == 3
     assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp)).exit_code == 3
-    assert jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp), "--responses", "x", "--all").exit_code == 3
+    assert (
+        jfi(
+            "audit", "review", "apply", "--inventory", str(folder), "--bundle", str(tmp), "--responses", "x", "--all"
+        ).exit_code
+        == 3
+    )
 
 
 def fill_sheet(bundle, answers, path):
@@ -147,6 +169,7 @@ def fill_sheet(bundle, answers, path):
             row[header.index(column)] = value
     if path.suffix == ".xlsx":
         import openpyxl
+
         wb = openpyxl.load_workbook(bundle / "review-tasks.xlsx")
         ws = wb.worksheets[0]
         for r, row in enumerate(table[1:], start=2):
@@ -161,8 +184,7 @@ def fill_sheet(bundle, answers, path):
 
 
 def person(decision="no", **kw):
-    return {"observation": "Checked in a browser.", "decision": decision, "reviewer": "Ana Ruiz",
-            "utc": STAMP, **kw}
+    return {"observation": "Checked in a browser.", "decision": decision, "reviewer": "Ana Ruiz", "utc": STAMP, **kw}
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
@@ -199,13 +221,18 @@ def test_a_spreadsheet_from_another_bundle_is_refused(merged):
     export(jfi, folder, tmp / "b1")
     ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
     path = fill_sheet(tmp / "b1", {ids[0]: person()}, tmp / "r.csv")
-    path.write_text(path.read_text().replace(json.loads((tmp / "b1" / "bundle.json").read_text())["bundle_id"], "sha256:" + "0" * 64))
+    path.write_text(
+        path.read_text().replace(
+            json.loads((tmp / "b1" / "bundle.json").read_text())["bundle_id"], "sha256:" + "0" * 64
+        )
+    )
     r = apply(jfi, folder, tmp / "b1", path)
     assert r.exit_code == 2 and "wrong_bundle" in r.stderr
 
 
 def test_tasks_carry_the_evidence_and_every_column_says_what_it_means(merged):
     import openpyxl
+
     jfi, folder, tmp = merged
     assert export(jfi, folder, tmp / "b1").exit_code == 0
     tasks = json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]
@@ -224,14 +251,20 @@ def test_tasks_carry_the_evidence_and_every_column_says_what_it_means(merged):
     assert set(meanings) == set(header) and all(meanings.values())
     [dv] = book["Review tasks"].data_validations.dataValidation
     letter = openpyxl.utils.get_column_letter(header.index("decision") + 1)
-    assert dv.type == "list" and dv.formula1 == '"yes,no,unsure"' and str(dv.sqref) == f"{letter}2:{letter}{len(tasks) + 1}"
+    assert (
+        dv.type == "list"
+        and dv.formula1 == '"yes,no,unsure"'
+        and str(dv.sqref) == f"{letter}2:{letter}{len(tasks) + 1}"
+    )
 
 
 def test_a_sheet_filled_as_people_type_goes_back_in(merged):
     """`Yes`, `No ` (a trailing space) and a date-and-time cell in utc are what they show; a fix reaches the
     receipts."""
     import datetime
+
     import openpyxl
+
     jfi, folder, tmp = merged
     assert export(jfi, folder, tmp / "b1").exit_code == 0
     ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
@@ -254,7 +287,9 @@ def test_a_sheet_filled_as_people_type_goes_back_in(merged):
     assert r.exit_code == 0, r.stderr
     ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
     assert [(d["id"], d["ratified_judgment"], d["ratified_utc"], d["ratified_by"]) for d in ledger] == [
-        (ids[0], "yes", STAMP, "Ana Ruiz"), (ids[1], "no", later.strftime("%Y-%m-%dT%H:%M:00Z"), "Ana Ruiz")]
+        (ids[0], "yes", STAMP, "Ana Ruiz"),
+        (ids[1], "no", later.strftime("%Y-%m-%dT%H:%M:00Z"), "Ana Ruiz"),
+    ]
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
     receipts = [json.loads(x) for x in (folder / "receipts.jsonl").read_text().splitlines()]
@@ -263,14 +298,20 @@ def test_a_sheet_filled_as_people_type_goes_back_in(merged):
 
 def test_a_refusal_names_the_value_it_found_and_what_it_expected(merged):
     import datetime
+
     import openpyxl
+
     jfi, folder, tmp = merged
     export(jfi, folder, tmp / "b1")
     book = openpyxl.load_workbook(tmp / "b1" / "review-tasks.xlsx")
     ws = book["Review tasks"]
     col = {c.value: c.column for c in ws[1]}
-    for name, value in (("decision", "maybe"), ("observation", "Checked."), ("reviewer", "Ana Ruiz"),
-                        ("utc", datetime.datetime(2026, 11, 30))):
+    for name, value in (
+        ("decision", "maybe"),
+        ("observation", "Checked."),
+        ("reviewer", "Ana Ruiz"),
+        ("utc", datetime.datetime(2026, 11, 30)),
+    ):
         ws.cell(row=2, column=col[name]).value = value
     ws.cell(row=2, column=col["utc"]).number_format = "yyyy-mm-dd"  # a day without its time
     book.save(tmp / "bad.xlsx")
@@ -291,7 +332,9 @@ def test_a_bundle_split_between_reviewers_goes_back_part_by_part(tmp_path, split
     parts = sorted(p for p in (tmp_path / "out").iterdir())
     assert len(parts) == 2 and all((p / "review-tasks.xlsx").is_file() for p in parts)
     tasks = [[t["id"] for t in json.loads((p / "bundle.json").read_text())["tasks"]] for p in parts]
-    assert sorted(sum(tasks, [])) == sorted({u["id"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]})
+    assert sorted(sum(tasks, [])) == sorted(
+        {u["id"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
+    )
     bad = fill_sheet(parts[0], {tasks[0][0]: person(), tasks[0][-1]: person(decision="maybe")}, tmp_path / "bad.csv")
     before = snapshot(folder)
     assert apply(jfi, folder, parts[0], bad).exit_code == 2 and snapshot(folder) == before  # all or nothing
@@ -308,18 +351,25 @@ def test_each_refused_decision_is_named_with_its_place_and_code(merged):
     ids = [t["id"] for t in json.loads((tmp / "b1" / "bundle.json").read_text())["tasks"]]
     template = json.loads((tmp / "b1" / "return-template.json").read_text())
     template["decisions"] = [
-        {"id": "LINK-XX-0000000000", **signed()}, {"id": ids[0], **signed()}, {"id": ids[0], **signed("yes")},
-        {"id": ids[1], **signed(scope="client", extra="x")}, {"id": ids[2], **signed(ratified_by=5)}, "a decision"]
+        {"id": "LINK-XX-0000000000", **signed()},
+        {"id": ids[0], **signed()},
+        {"id": ids[0], **signed("yes")},
+        {"id": ids[1], **signed(scope="client", extra="x")},
+        {"id": ids[2], **signed(ratified_by=5)},
+        "a decision",
+    ]
     (tmp / "r.json").write_text(json.dumps(template))
     before = snapshot(folder)
     r = apply(jfi, folder, tmp / "b1", tmp / "r.json")
     assert r.exit_code == 2 and snapshot(folder) == before
     where = f"{tmp / 'r.json'}: decision"
-    for expected in (f"{where} 1: unknown_task: LINK-XX-0000000000 is not a task of this bundle",
-                     f"{where} 3: duplicate_decision: {ids[0]} is answered twice (also {where} 2)",
-                     f"{where} 4: unknown_field: extra, scope (a review return carries wcag decisions only)",
-                     f"{where} 5: invalid_type: every field is a string",
-                     f'{where} 6: unknown_task: "a decision" is not a task of this bundle'):
+    for expected in (
+        f"{where} 1: unknown_task: LINK-XX-0000000000 is not a task of this bundle",
+        f"{where} 3: duplicate_decision: {ids[0]} is answered twice (also {where} 2)",
+        f"{where} 4: unknown_field: extra, scope (a review return carries wcag decisions only)",
+        f"{where} 5: invalid_type: every field is a string",
+        f'{where} 6: unknown_task: "a decision" is not a task of this bundle',
+    ):
         assert expected in r.stderr
     assert f"{where} 2:" not in r.stderr  # the first of two answers is itself fine
 
@@ -334,17 +384,39 @@ def test_a_decision_is_replaced_only_with_a_reason_and_pins_what_it_replaces(mer
     [task] = [t for t in json.loads((tmp / "b2" / "bundle.json").read_text())["tasks"] if t["id"] == uid]
     assert task["base_decision_id"] == first["decision_id"]
     before = snapshot(folder)
-    r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed("yes", supersession_reason="\u00a0 ")}, tmp / "r2.json"))
+    r = apply(
+        jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed("yes", supersession_reason="\u00a0 ")}, tmp / "r2.json")
+    )
     assert r.exit_code == 2 and snapshot(folder) == before
     assert f"supersession_reason: missing_reason: {uid} replaces {first['decision_id']}" in r.stderr
-    r = apply(jfi, folder, tmp / "b2", fill(tmp / "b2", {uid: signed(" YES\u2003", ratified_by="\u00a0Bo Li ",
-                                                                    supersession_reason="Seen again on a phone.")},
-                                         tmp / "r3.json"))
+    r = apply(
+        jfi,
+        folder,
+        tmp / "b2",
+        fill(
+            tmp / "b2",
+            {uid: signed(" YES\u2003", ratified_by="\u00a0Bo Li ", supersession_reason="Seen again on a phone.")},
+            tmp / "r3.json",
+        ),
+    )
     assert r.exit_code == 0, r.stderr
     second = json.loads((folder / "ratifications.jsonl").read_text().splitlines()[1])
-    assert second["ratified_by"] == "Bo Li" and second["ratified_judgment"] == "yes"  # blank around a value is no part of it
+    assert (
+        second["ratified_by"] == "Bo Li" and second["ratified_judgment"] == "yes"
+    )  # blank around a value is no part of it
     assert second["supersedes"] == first["decision_id"] and second["supersession_reason"] == "Seen again on a phone."
-    assert list(second) == ["id", "scope", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling",
-                            "unit_sha256", "supersedes", "supersession_reason", "decision_id"]
+    assert list(second) == [
+        "id",
+        "scope",
+        "ratified_by",
+        "ratified_judgment",
+        "ratifier_note",
+        "ratified_utc",
+        "ruling",
+        "unit_sha256",
+        "supersedes",
+        "supersession_reason",
+        "decision_id",
+    ]
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert rows(folder)[uid]["ratified_judgment"] == "yes"

@@ -2,6 +2,7 @@
 workbook, an oversized file, a row moved by a one-column sort, a column twice, a row twice, a time outside the
 bundle's life, a blank bundle id, a number for a name, cells beyond the header: each is refused with its row and
 column, never a traceback, and the ledger stays as it was."""
+
 import csv
 import datetime
 import io
@@ -9,7 +10,6 @@ import zipfile
 
 import openpyxl
 import pytest
-
 from conftest import Jfi, snapshot
 from inventories import link, made, view
 
@@ -18,14 +18,21 @@ STAMP = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S
 
 @pytest.fixture
 def bundle(tmp_path):
-    folder = made(tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
-                  ("build",), ("merge",), ("review", "export", "--out", "{root}/b"))
+    folder = made(
+        tmp_path,
+        [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
+        ("build",),
+        ("merge",),
+        ("review", "export", "--out", "{root}/b"),
+    )
     return Jfi(tmp_path), folder, tmp_path / "b"
 
 
 def apply(jfi, folder, bundle_dir, path):
     before = snapshot(folder)
-    r = jfi("audit", "review", "apply", "--inventory", str(folder), "--bundle", str(bundle_dir), "--responses", str(path))
+    r = jfi(
+        "audit", "review", "apply", "--inventory", str(folder), "--bundle", str(bundle_dir), "--responses", str(path)
+    )
     assert "Traceback" not in r.stderr
     if r.exit_code != 0:
         assert snapshot(folder) == before
@@ -60,10 +67,14 @@ def _rewrite(src, dst, change):
             out.writestr("xl/extra.bin", extra)
 
 
-BOMB = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;">'
-        b'<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><worksheet>&lol3;</worksheet>')
-EXTERNAL = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY ext SYSTEM "file:///etc/passwd">]>'
-            b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>&ext;</sheetData></worksheet>')
+BOMB = (
+    b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;">'
+    b'<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><worksheet>&lol3;</worksheet>'
+)
+EXTERNAL = (
+    b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY ext SYSTEM "file:///etc/passwd">]>'
+    b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>&ext;</sheetData></worksheet>'
+)
 
 
 @pytest.mark.parametrize("kind", ["cut", "no-sheet", "styles", "entities", "external", "inflates"])
@@ -75,6 +86,7 @@ def test_a_broken_or_hostile_workbook_is_refused(bundle, tmp_path, kind):
     if kind == "cut":
         bad.write_bytes((tmp_path / "ok.xlsx").read_bytes()[:2000])
     else:
+
         def change(name, data):
             if kind == "no-sheet" and name == "xl/worksheets/sheet1.xml":
                 return None
@@ -87,6 +99,7 @@ def test_a_broken_or_hostile_workbook_is_refused(bundle, tmp_path, kind):
             if kind == "inflates" and name == "":
                 return bytes(30_000_000)  # 30 MB of zeros: a few kB in the zip
             return data if name else None
+
         _rewrite(tmp_path / "ok.xlsx", bad, change)
     r = apply(jfi, folder, b, bad)
     assert r.exit_code == 2 and str(bad) in r.stderr
@@ -125,15 +138,18 @@ def _csv(b, edit):
     return out.getvalue()
 
 
-@pytest.mark.parametrize("case, needle", [
-    ("two decision columns", "decision twice"),
-    ("row twice", "duplicate_row"),
-    ("utc 2999", "expected a time between"),
-    ("utc 1970", "expected a time between"),
-    ("blank bundle", "missing_bundle"),
-    ("reviewer number", "reviewer: found \"12345\", expected a person's name"),
-    ("cells beyond", "beyond the header"),
-])
+@pytest.mark.parametrize(
+    "case, needle",
+    [
+        ("two decision columns", "decision twice"),
+        ("row twice", "duplicate_row"),
+        ("utc 2999", "expected a time between"),
+        ("utc 1970", "expected a time between"),
+        ("blank bundle", "missing_bundle"),
+        ("reviewer number", 'reviewer: found "12345", expected a person\'s name'),
+        ("cells beyond", "beyond the header"),
+    ],
+)
 def test_an_ambiguous_row_is_refused_with_its_row_and_column(bundle, tmp_path, case, needle):
     jfi, folder, b = bundle
 
@@ -154,6 +170,7 @@ def test_an_ambiguous_row_is_refused_with_its_row_and_column(bundle, tmp_path, c
         elif case == "cells beyond":
             table[1].append("stray")
         assert d >= 0
+
     path = tmp_path / "r.csv"
     path.write_text(_csv(b, edit))
     r = apply(jfi, folder, b, path)
@@ -180,9 +197,18 @@ def test_a_hidden_sheet_or_a_formula_never_speaks_for_the_reviewer(bundle, tmp_p
     assert '"ratified_judgment": "yes"' in (folder / "ratifications.jsonl").read_text()
     assert '"ratified_judgment": "no"' not in (folder / "ratifications.jsonl").read_text()
 
-    jfi2, folder2, b2 = Jfi(tmp_path / "two"), *(lambda f: (f, f.parent / "b"))(
-        made(tmp_path / "two", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
-             ("build",), ("merge",), ("review", "export", "--out", "{root}/b")))
+    jfi2, folder2, b2 = (
+        Jfi(tmp_path / "two"),
+        *(lambda f: (f, f.parent / "b"))(
+            made(
+                tmp_path / "two",
+                [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
+                ("build",),
+                ("merge",),
+                ("review", "export", "--out", "{root}/b"),
+            )
+        ),
+    )
     book, ws, col = filled_book(b2)
     ws.sheet_state = "hidden"
     book.create_sheet("Other")
@@ -203,7 +229,9 @@ def test_a_hidden_sheet_or_a_formula_never_speaks_for_the_reviewer(bundle, tmp_p
 
 def test_a_bundle_rewritten_with_its_id_recomputed_is_refused(bundle, tmp_path):
     import json
+
     from jfi.canonical import digest
+
     jfi, folder, b = bundle
     doc = json.loads((b / "bundle.json").read_text())
     doc["tasks"][0]["question"] = "Is this fine? (answer yes)"

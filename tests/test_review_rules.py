@@ -1,10 +1,17 @@
 """Review-record rules, each removed rule makes one case fail."""
-import pytest
 
+import pytest
 from conftest import item
 
-GOOD = {"item_id": "fi-0001", "round": 1, "verdict": "revise", "reason_codes": ["NO-SECOND-PASS"],
-        "evidence": "Only one pass exists for this item.", "required_change": "Run a blind second pass.", "blocking": True}
+GOOD = {
+    "item_id": "fi-0001",
+    "round": 1,
+    "verdict": "revise",
+    "reason_codes": ["NO-SECOND-PASS"],
+    "evidence": "Only one pass exists for this item.",
+    "required_change": "Run a blind second pass.",
+    "blocking": True,
+}
 
 
 def review_codes(jfi, records, round_no=1):
@@ -29,11 +36,19 @@ CASES = [
     (dict(reason_codes=["NOT-A-CODE"]), "reason_codes", "invalid_value"),
     (dict(reason_codes="CLEAN"), "reason_codes", "invalid_type"),
     (dict(evidence="short"), "evidence", "too_short"),
-    (dict(verdict="accept", reason_codes=["CLEAN", "LEAKAGE"], required_change=None, blocking=False), "reason_codes", "clean_mismatch"),
+    (
+        dict(verdict="accept", reason_codes=["CLEAN", "LEAKAGE"], required_change=None, blocking=False),
+        "reason_codes",
+        "clean_mismatch",
+    ),
     (dict(reason_codes=["CLEAN"]), "reason_codes", "clean_mismatch"),
     (dict(required_change=None), "required_change", "required_change_mismatch"),
     (dict(verdict="reject", reason_codes=["LEAKAGE"]), "required_change", "required_change_mismatch"),
-    (dict(verdict="accept", reason_codes=["CLEAN"], required_change=None, blocking=True), "blocking", "accept_blocking"),
+    (
+        dict(verdict="accept", reason_codes=["CLEAN"], required_change=None, blocking=True),
+        "blocking",
+        "accept_blocking",
+    ),
     (dict(blocking="yes"), "blocking", "invalid_type"),
 ]
 
@@ -48,6 +63,10 @@ def test_review_rule(jfi, changes, field, code):
 def test_round_number_comes_from_file_name_numerically(jfi):
     r, found = review_codes(jfi, [{**GOOD, "round": 10}], round_no=10)
     assert found == set()
-    jfi.write_round(9, "review.jsonl", [{**GOOD, "round": 9, "verdict": "reject", "reason_codes": ["LEAKAGE"], "required_change": None}])
+    jfi.write_round(
+        9,
+        "review.jsonl",
+        [{**GOOD, "round": 9, "verdict": "reject", "reason_codes": ["LEAKAGE"], "required_change": None}],
+    )
     r = jfi("query", "SELECT round, verdict FROM corpus_reviews WHERE is_latest", "--format", "json")
     assert r.json == [{"round": 10, "verdict": "revise"}]

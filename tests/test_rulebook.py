@@ -59,20 +59,36 @@ def _rulebook(tmp_path, files: dict[str, str]):
 
 
 def test_the_order_follows_dependencies_not_numbers(tmp_path):
-    files = _rulebook(tmp_path, {"core/00_in.sql": "-- t: input\nCREATE TABLE IF NOT EXISTS t (a INT);\n",
-                                 "core/10_late.sql": "-- b: reads a\nCREATE VIEW b AS SELECT * FROM a;\n",
-                                 "core/90_early.sql": "-- a: reads t\nCREATE VIEW a AS SELECT * FROM t;\n"})
-    assert [f.rel for f in rulebook.in_use(files, None, None)] == ["core/00_in.sql", "core/90_early.sql",
-                                                                   "core/10_late.sql"]
+    files = _rulebook(
+        tmp_path,
+        {
+            "core/00_in.sql": "-- t: input\nCREATE TABLE IF NOT EXISTS t (a INT);\n",
+            "core/10_late.sql": "-- b: reads a\nCREATE VIEW b AS SELECT * FROM a;\n",
+            "core/90_early.sql": "-- a: reads t\nCREATE VIEW a AS SELECT * FROM t;\n",
+        },
+    )
+    assert [f.rel for f in rulebook.in_use(files, None, None)] == [
+        "core/00_in.sql",
+        "core/90_early.sql",
+        "core/10_late.sql",
+    ]
     assert [f.rel for f in rulebook.in_use(files, None, None, needs=("a",))] == ["core/00_in.sql", "core/90_early.sql"]
     assert [f.input_layer for f in files] == [True, False, False]
 
 
-@pytest.mark.parametrize("files,words", [
-    ({"core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM b;\n",
-      "core/20_b.sql": "-- b: x\nCREATE VIEW b AS SELECT * FROM a;\n"}, "cycle"),
-    ({"core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM nowhere;\n"}, "nowhere"),
-])
+@pytest.mark.parametrize(
+    "files,words",
+    [
+        (
+            {
+                "core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM b;\n",
+                "core/20_b.sql": "-- b: x\nCREATE VIEW b AS SELECT * FROM a;\n",
+            },
+            "cycle",
+        ),
+        ({"core/10_a.sql": "-- a: x\nCREATE VIEW a AS SELECT * FROM nowhere;\n"}, "nowhere"),
+    ],
+)
 def test_a_cycle_or_a_missing_object_is_refused(tmp_path, files, words):
     loaded = _rulebook(tmp_path, files)
     with pytest.raises(rulebook.RulebookError, match=words):
@@ -126,14 +142,23 @@ def test_each_profile_runs_the_corpus_core_and_its_own_folders_and_hashes_only_t
         store.close()
 
 
-@pytest.mark.parametrize("sql,kinds", [
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' AND line > 1", ["judged"]),
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines AS r WHERE r.kind IN ('batch', 'unit')", ["batch", "unit"]),
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' OR line = 1", None),
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines JOIN raw_files USING (source) WHERE kind = 'judged'", None),
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM (SELECT * FROM raw_lines) WHERE kind = 'judged'", None),
-    ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = lower('JUDGED')", None),
-])
+@pytest.mark.parametrize(
+    "sql,kinds",
+    [
+        ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' AND line > 1", ["judged"]),
+        (
+            "CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines AS r WHERE r.kind IN ('batch', 'unit')",
+            ["batch", "unit"],
+        ),
+        ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = 'judged' OR line = 1", None),
+        (
+            "CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines JOIN raw_files USING (source) WHERE kind = 'judged'",
+            None,
+        ),
+        ("CREATE OR REPLACE TABLE t AS SELECT * FROM (SELECT * FROM raw_lines) WHERE kind = 'judged'", None),
+        ("CREATE OR REPLACE TABLE t AS SELECT * FROM raw_lines WHERE kind = lower('JUDGED')", None),
+    ],
+)
 def test_the_input_kinds_a_table_read_keeps_are_read_only_from_a_plain_filter(sql, kinds):
     """A table's rows come from the input kinds a plain `kind` filter beside the read keeps; anything less plain counts
     as every kind (the table is derived again whenever any input changes), never fewer."""
@@ -155,15 +180,21 @@ def test_a_store_that_never_holds_an_inventory_leaves_out_the_rules_of_the_inven
     """The commands after build keep a store without the inventory: the files deriving from it alone do not run, and
     every object the store has still reads (none of them reads what was left out)."""
     from jfi.audit.kept import NEEDS
+
     full, bare = Store(sections=("audit",), needs=NEEDS), Store(sections=("audit",), needs=NEEDS, inventory=False)
     left = {f.rel for f in full.files} - {f.rel for f in bare.files}
     assert {"audit/21_audit_elements.sql", "audit/39_audit_flags.sql", "audit/40_audit_units.sql"} <= left
     assert not any(f.input_layer for f in full.files if f.rel in left)
-    assert not left & {"audit/50_audit_built_units.sql", "audit/38_audit_flag_rules.sql", "audit/66_audit_draft_rows.sql"}
+    assert not left & {
+        "audit/50_audit_built_units.sql",
+        "audit/38_audit_flag_rules.sql",
+        "audit/66_audit_draft_rows.sql",
+    }
     bare.build()
     try:
-        names = bare.con.execute("SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() "
-                                 "WHERE NOT internal").fetchall()
+        names = bare.con.execute(
+            "SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal"
+        ).fetchall()
         assert len(names) > 40 and "audit_units" not in {n for (n,) in names}
         for (name,) in names:
             bare.con.execute(f"SELECT count(*) FROM {name}").fetchall()
@@ -176,7 +207,9 @@ def test_the_item_specs_kept_in_the_cache_are_the_rule_files_own(tmp_path, monke
     """What the corpus profiles' field specs say is kept beside the rulebook's parse, keyed by its digest; a cache
     that does not name every profile is computed again."""
     import json
+
     from jfi.corpus.project import PROFILES, _item_specs, item_specs
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     item_specs.cache_clear()
     try:

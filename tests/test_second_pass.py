@@ -1,22 +1,39 @@
 """Blind second passes: extract carries no answer; apply appends pass-b, all or nothing, idempotent."""
+
 import json
 
 from conftest import item, snapshot
 
-BLIND = ["item_id", "page_url", "image_url", "image_file", "implementation", "element_role", "element_html",
-         "surrounding_text", "destination"]
+BLIND = [
+    "item_id",
+    "page_url",
+    "image_url",
+    "image_file",
+    "implementation",
+    "element_role",
+    "element_html",
+    "surrounding_text",
+    "destination",
+]
 
 
 def test_extract_hands_out_only_blind_fields_for_due_items(jfi):
-    jfi.write_corpus([
-        item(id="fi-0001"),
-        item(id="fi-0002", status="needs-revision"),
-        item(id="fi-0003", leaky=True),
-        item(id="fi-0004", adjudication="Settled by the editor."),
-        item(id="fi-0005", status="rejected"),
-        item(id="fi-0006", gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": "r"},
-                                            {"author": "pass-c", "alt": "Settings", "rationale": "r"}]),
-    ])
+    jfi.write_corpus(
+        [
+            item(id="fi-0001"),
+            item(id="fi-0002", status="needs-revision"),
+            item(id="fi-0003", leaky=True),
+            item(id="fi-0004", adjudication="Settled by the editor."),
+            item(id="fi-0005", status="rejected"),
+            item(
+                id="fi-0006",
+                gold_alt_passes=[
+                    {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+                    {"author": "pass-c", "alt": "Settings", "rationale": "r"},
+                ],
+            ),
+        ]
+    )
     r = jfi("corpus", "second-pass", "extract", "--round", "2")
     assert r.exit_code == 0, r.stderr
     lines = (jfi.project / "rounds" / "round-02-second-pass-input.jsonl").read_text().splitlines()
@@ -41,20 +58,38 @@ def answers(jfi, records, round_no=2):
 
 
 def setup_round(jfi):
-    jfi.write_corpus([item(id="fi-0001"), item(id="fi-0002", gold_alt="Options", gold_alt_passes=[
-        {"author": "pass-a", "alt": "Options", "rationale": "r"}]), item(id="fi-0003", status="rejected")])
+    jfi.write_corpus(
+        [
+            item(id="fi-0001"),
+            item(
+                id="fi-0002",
+                gold_alt="Options",
+                gold_alt_passes=[{"author": "pass-a", "alt": "Options", "rationale": "r"}],
+            ),
+            item(id="fi-0003", status="rejected"),
+        ]
+    )
     assert jfi("corpus", "second-pass", "extract", "--round", "2").exit_code == 0
 
 
 def test_apply_appends_reports_disagreement_and_is_idempotent(jfi):
     setup_round(jfi)
-    answers(jfi, [{"item_id": "fi-0001", "alt": "Settings", "rationale": "Names what the button opens."},
-                  {"item_id": "fi-0002", "alt": "Preferences", "rationale": "Opens the preference panel."}])
+    answers(
+        jfi,
+        [
+            {"item_id": "fi-0001", "alt": "Settings", "rationale": "Names what the button opens."},
+            {"item_id": "fi-0002", "alt": "Preferences", "rationale": "Opens the preference panel."},
+        ],
+    )
     r = jfi("corpus", "second-pass", "apply", "--round", "2")
     assert r.exit_code == 0, r.stderr
     assert "fi-0002: disagreement" in r.stdout and "fi-0001: disagreement" not in r.stdout
     recs = [json.loads(x) for x in jfi.corpus.read_text().splitlines()]
-    assert recs[0]["gold_alt_passes"][-1] == {"author": "pass-b", "alt": "Settings", "rationale": "Names what the button opens."}
+    assert recs[0]["gold_alt_passes"][-1] == {
+        "author": "pass-b",
+        "alt": "Settings",
+        "rationale": "Names what the button opens.",
+    }
     assert len(recs[1]["gold_alt_passes"]) == 2
     once = jfi.corpus.read_bytes()
     r = jfi("corpus", "second-pass", "apply", "--round", "2")
@@ -84,7 +119,10 @@ def test_extract_never_overwrites_a_round_silently(jfi):
 def test_apply_refuses_bad_answers_all_or_nothing(jfi):
     setup_round(jfi)
     cases = [
-        ({"item_id": "fi-0001", "alt": "Settings", "rationale": "Names what the button opens.", "gold_alt": "x"}, "unknown_field"),
+        (
+            {"item_id": "fi-0001", "alt": "Settings", "rationale": "Names what the button opens.", "gold_alt": "x"},
+            "unknown_field",
+        ),
         ({"item_id": "fi-0003", "alt": "Settings", "rationale": "Names what the button opens."}, "unknown_item"),
         ({"item_id": "fi-0001", "alt": "x" * 126, "rationale": "Names what the button opens."}, "too_long"),
         ({"item_id": "fi-0001", "alt": "Settings", "rationale": "too short"}, "too_short"),

@@ -1,5 +1,6 @@
 """A folder from someone else is safe to open: what a planted file names is checked before jfi reads, writes,
 renames or removes anything, and a refusal touches nothing."""
+
 import base64
 import json
 import os
@@ -10,13 +11,15 @@ import time
 
 import duckdb
 import pytest
-
 from conftest import Jfi, snapshot
 from inventories import link, made, view, write
+
 from jfi import atomic
 from jfi.audit.folder import AuditFolder
 
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
 
 
 def refused(r, *needles):
@@ -27,8 +30,12 @@ def refused(r, *needles):
 
 
 def built(tmp_path, name="audit", views=None):
-    return made(tmp_path, views or [view("home", links=[link()]), view("fares", links=[link("Fares", "/f")])],
-                ("build",), name=name)
+    return made(
+        tmp_path,
+        views or [view("home", links=[link()]), view("fares", links=[link("Fares", "/f")])],
+        ("build",),
+        name=name,
+    )
 
 
 def outside(tmp_path):
@@ -44,18 +51,24 @@ def outside(tmp_path):
 
 
 @pytest.mark.parametrize("where", ["", "batches"])
-@pytest.mark.parametrize("journal", [
-    {"renames": [["../../outside/src.txt", "../../outside/dst.txt"]], "removals": []},
-    {"renames": [], "removals": ["VICTIM"]},
-    {"renames": [[".x.jfi-1-aa.tmp", "../outside/dst.txt"]], "removals": []},
-    {"renames": [["SRC", "inventory.jsonl"]], "removals": []},
-    "not json",
-])
+@pytest.mark.parametrize(
+    "journal",
+    [
+        {"renames": [["../../outside/src.txt", "../../outside/dst.txt"]], "removals": []},
+        {"renames": [], "removals": ["VICTIM"]},
+        {"renames": [[".x.jfi-1-aa.tmp", "../outside/dst.txt"]], "removals": []},
+        {"renames": [["SRC", "inventory.jsonl"]], "removals": []},
+        "not json",
+    ],
+)
 def test_a_planted_journal_is_refused_and_touches_nothing(tmp_path, where, journal):
     folder = built(tmp_path)
     out = outside(tmp_path)
-    text = json.dumps(journal).replace("VICTIM", str(out / "victim.txt")).replace("SRC", str(out / "src.txt")) \
-        if isinstance(journal, dict) else journal
+    text = (
+        json.dumps(journal).replace("VICTIM", str(out / "victim.txt")).replace("SRC", str(out / "src.txt"))
+        if isinstance(journal, dict)
+        else journal
+    )
     (folder / where / ".jfi-commit-1-aa.json").write_text(text)
     before, kept = snapshot(folder), snapshot(out)
     for command in (["query", "--inventory", str(folder), "select 1"], ["audit", "merge", "--inventory", str(folder)]):
@@ -77,9 +90,14 @@ def test_a_journal_jfi_wrote_is_still_rolled_forward(tmp_path):
     tmp = folder / ".report.html.jfi-77-cc.tmp"
     tmp.write_text("new")
     (folder / "batches" / ".old.jsonl.jfi-77-cc.tmp").write_text("x")
-    (folder / ".jfi-commit-77-cc.json").write_text(json.dumps(
-        {"renames": [[tmp.name, "report.html"], ["batches/.old.jsonl.jfi-77-cc.tmp", "batches/old.jsonl"]],
-         "removals": ["batches/old.jsonl"]}))
+    (folder / ".jfi-commit-77-cc.json").write_text(
+        json.dumps(
+            {
+                "renames": [[tmp.name, "report.html"], ["batches/.old.jsonl.jfi-77-cc.tmp", "batches/old.jsonl"]],
+                "removals": ["batches/old.jsonl"],
+            }
+        )
+    )
     atomic.recover(folder)
     assert (folder / "report.html").read_text() == "new" and not tmp.exists()
     assert not (folder / "batches" / "old.jsonl").exists()
@@ -114,7 +132,9 @@ def test_a_staged_folder_is_put_in_place_only_onto_nothing_and_a_left_one_goes_w
 # 2. products that would name files outside the folder
 
 
-@pytest.mark.parametrize("product", ["../../../outside/x", "/abs/x", "", "..", "a\nb", "a\x00b", "\u202eevil", ".hidden"])
+@pytest.mark.parametrize(
+    "product", ["../../../outside/x", "/abs/x", "", "..", "a\nb", "a\x00b", "\u202eevil", ".hidden"]
+)
 def test_a_product_that_cannot_name_a_file_is_refused_at_build(tmp_path, product):
     folder = write(tmp_path / "audit", [view("home", product=product, links=[link()])])
     before = snapshot(tmp_path)
@@ -122,13 +142,26 @@ def test_a_product_that_cannot_name_a_file_is_refused_at_build(tmp_path, product
     assert snapshot(tmp_path) == before and not (tmp_path / "outside").exists()
 
 
-@pytest.mark.parametrize("line,needle", [("V-001,../../../outside/x,/index.html", "product"),
-                                         ("V-001,..,/index.html", "product"),
-                                         ("../x,harbor,/index.html", "invalid_view")])
+@pytest.mark.parametrize(
+    "line,needle",
+    [
+        ("V-001,../../../outside/x,/index.html", "product"),
+        ("V-001,..,/index.html", "product"),
+        ("../x,harbor,/index.html", "invalid_view"),
+    ],
+)
 def test_a_product_or_id_that_cannot_name_a_file_is_refused_before_capture(tmp_path, line, needle):
     (tmp_path / "views.txt").write_text(line + "\n")
-    r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                      "--out", str(tmp_path / "o"))
+    r = Jfi(tmp_path)(
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(tmp_path / "views.txt"),
+        "--serve",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "o"),
+    )
     refused(r, "views.txt:1", needle)
     assert not (tmp_path / "o").exists()
 
@@ -139,8 +172,9 @@ def test_a_manifest_product_or_id_that_cannot_name_a_file_is_refused_at_import(t
     v[key] = value
     manifest = tmp_path / "run.json"
     manifest.write_text(json.dumps({"schema": "content-inventory/v1", "views": [v]}))
-    refused(Jfi(tmp_path)("audit", "import-inventory", str(manifest), "--out", str(tmp_path / "imp")),
-            f"views[0].{key}")
+    refused(
+        Jfi(tmp_path)("audit", "import-inventory", str(manifest), "--out", str(tmp_path / "imp")), f"views[0].{key}"
+    )
     assert not (tmp_path / "imp" / "inventory.jsonl").exists()
 
 
@@ -158,8 +192,17 @@ def _with_screenshot(tmp_path, shot):
     return folder
 
 
-@pytest.mark.parametrize("shot", ["/etc/passwd", "screenshots/../../outside/secret.png", "../outside/secret.png",
-                                  "inventory.jsonl", "screenshots/link.png", "screenshots/text.png"])
+@pytest.mark.parametrize(
+    "shot",
+    [
+        "/etc/passwd",
+        "screenshots/../../outside/secret.png",
+        "../outside/secret.png",
+        "inventory.jsonl",
+        "screenshots/link.png",
+        "screenshots/text.png",
+    ],
+)
 def test_the_report_embeds_only_png_screenshots_inside_the_folder(tmp_path, shot):
     out = outside(tmp_path)
     (out / "secret.png").write_bytes(PNG + b"SECRET")
@@ -180,15 +223,27 @@ def test_a_png_inside_screenshots_is_shown(tmp_path):
     folder = _with_screenshot(tmp_path, "screenshots/home.png")
     assert Jfi(tmp_path)("audit", "report", "--inventory", str(folder)).exit_code == 0
     [picture] = (folder / "report-files").iterdir()
-    assert picture.read_bytes()[8:12] == b"WEBP" and f"report-files/{picture.name}" in (folder / "report.html").read_text()
+    assert (
+        picture.read_bytes()[8:12] == b"WEBP" and f"report-files/{picture.name}" in (folder / "report.html").read_text()
+    )
 
 
 def test_combine_refuses_a_slice_whose_screenshot_is_a_symlink(tmp_path):
     out = outside(tmp_path)
     (out / "secret.png").write_bytes(PNG + b"SECRET")
-    header = {"record": "run", "schema": "content-inventory/v1", "engagement": None, "what_this_is": "", "method_boundary": [],
-              "urls_source": "v", "viewport": {"id": "d"}, "caps": {}, "run_started_utc": "a", "run_finished_utc": "b",
-              "shard": {"k": 1, "n": 1, "views_total": 1, "views_sha256": "sha256:x"}}
+    header = {
+        "record": "run",
+        "schema": "content-inventory/v1",
+        "engagement": None,
+        "what_this_is": "",
+        "method_boundary": [],
+        "urls_source": "v",
+        "viewport": {"id": "d"},
+        "caps": {},
+        "run_started_utc": "a",
+        "run_finished_utc": "b",
+        "shard": {"k": 1, "n": 1, "views_total": 1, "views_sha256": "sha256:x"},
+    }
     rec = {"record": "view", **view("home"), "screenshot": "screenshots/home.png"}
     part = tmp_path / "part"
     (part / "screenshots").mkdir(parents=True)
@@ -213,21 +268,26 @@ def test_an_edited_kept_store_is_rebuilt_and_its_sql_never_runs(tmp_path):
     store = folder / ".jfi" / "audit.duckdb"
     con = duckdb.connect(str(store))
     [(sql,)] = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = 'audit_draft_rows'").fetchall()
-    body = sql[sql.index(" AS ") + 4:].rstrip().rstrip(";")
-    con.execute(f"CREATE OR REPLACE VIEW audit_draft_rows AS SELECT * REPLACE "
-                f"((SELECT content FROM read_text('{out / 'victim.txt'}')) AS name) FROM ({body})")
+    body = sql[sql.index(" AS ") + 4 :].rstrip().rstrip(";")
+    con.execute(
+        f"CREATE OR REPLACE VIEW audit_draft_rows AS SELECT * REPLACE "
+        f"((SELECT content FROM read_text('{out / 'victim.txt'}')) AS name) FROM ({body})"
+    )
     assert "keep me" in str(con.execute("SELECT name FROM audit_draft_rows").fetchall())  # the edit works
     con.close()
     (folder / "draft-judgments.csv").unlink()
     assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert (folder / "draft-judgments.csv").read_bytes() == csv
-    assert b"keep me" not in b"".join(p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".duckdb")
+    assert b"keep me" not in b"".join(
+        p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.suffix != ".duckdb"
+    )
 
 
 def test_a_kept_store_from_another_user_is_not_reused(tmp_path, monkeypatch):
     folder, csv = _merged(tmp_path)
     spy = []
     from jfi.audit import kept
+
     real = kept.KeptStore.reuse
     monkeypatch.setattr(kept.KeptStore, "reuse", lambda self: spy.append(r := real(self)) or r)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "someone-else"))
@@ -302,8 +362,19 @@ def test_capture_reaches_no_local_port_by_websocket_or_webrtc(tmp_path):
     try:
         (tmp_path / "index.html").write_text(RTC.format(port=listener.port))
         (tmp_path / "views.txt").write_text("home,lab,/\n")
-        r = Jfi(tmp_path)("audit", "inventory", "--urls-file", str(tmp_path / "views.txt"), "--serve", str(tmp_path),
-                          "--out", str(tmp_path / "out"), "--settle", "2500", "--no-screenshots")
+        r = Jfi(tmp_path)(
+            "audit",
+            "inventory",
+            "--urls-file",
+            str(tmp_path / "views.txt"),
+            "--serve",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "out"),
+            "--settle",
+            "2500",
+            "--no-screenshots",
+        )
         assert r.exit_code == 0, r.stderr
         time.sleep(1)
         assert listener.seen == []
@@ -381,7 +452,7 @@ def test_a_kept_store_that_fails_on_read_is_rebuilt(tmp_path):
     store = folder / ".jfi" / "audit.duckdb"
     data = bytearray(store.read_bytes())
     for at in range(len(data) // 2, len(data), 4096):  # blocks past the header and catalog
-        data[at:at + 64] = os.urandom(64)
+        data[at : at + 64] = os.urandom(64)
     store.write_bytes(bytes(data))
     (folder / "draft-judgments.csv").unlink()
     r = Jfi(tmp_path)("audit", "merge", "--inventory", str(folder))
@@ -414,19 +485,36 @@ def test_units_built_from_another_inventory_are_not_used(tmp_path):
 def test_a_recapture_with_replace_removes_what_the_old_capture_derived(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
-    (site / "a.html").write_text("<!doctype html><html lang=en><title>A</title><main><h1>A</h1><a href='/b.html'>B</a></main>")
+    (site / "a.html").write_text(
+        "<!doctype html><html lang=en><title>A</title><main><h1>A</h1><a href='/b.html'>B</a></main>"
+    )
     (site / "b.html").write_text("<!doctype html><html lang=en><title>B</title><main><h1>B</h1></main>")
     (site / "views.txt").write_text("a,lab,/a.html\nb,lab,/b.html\n")
     jfi, out = Jfi(tmp_path), tmp_path / "out"
-    args = ["audit", "inventory", "--urls-file", str(site / "views.txt"), "--serve", str(site), "--out", str(out),
-            "--settle", "0"]
+    args = [
+        "audit",
+        "inventory",
+        "--urls-file",
+        str(site / "views.txt"),
+        "--serve",
+        str(site),
+        "--out",
+        str(out),
+        "--settle",
+        "0",
+    ]
     assert jfi(*args).exit_code == 0
     assert jfi("audit", "build", "--inventory", str(out)).exit_code == 0
     assert jfi("audit", "merge", "--inventory", str(out)).exit_code == 0
     (out / "ratifications.jsonl").write_text("")
     (site / "views.txt").write_text("a,lab,/a.html\n")
     assert jfi(*args, "--replace").exit_code == 0
-    for gone in ("judgment-units.json", "draft-judgments.csv", "nav-consistency.csv", "screenshots/b__desktop-1440.png"):
+    for gone in (
+        "judgment-units.json",
+        "draft-judgments.csv",
+        "nav-consistency.csv",
+        "screenshots/b__desktop-1440.png",
+    ):
         assert not (out / gone).exists(), gone
     assert not list((out / "batches").glob("*.jsonl")) and not list(out.glob(".jfi/*.duckdb"))
     assert (out / "ratifications.jsonl").exists() and (out / "screenshots" / "a__desktop-1440.png").exists()
@@ -438,13 +526,31 @@ def test_a_recapture_with_replace_removes_what_the_old_capture_derived(tmp_path)
 
 @pytest.mark.parametrize("name", ["\x1b]0;pwned\x07Ann", "Ann\u202e", "\u00a0\u200b", "Ann\x1b[2J"])
 def test_a_ruling_by_an_invisible_or_control_character_name_is_refused(tmp_path, name):
-    folder = built(tmp_path, views=[view("home", links=[link("Click here", "/a")]), view("fares", links=[link("Click here", "/b")])])
+    folder = built(
+        tmp_path,
+        views=[view("home", links=[link("Click here", "/a")]), view("fares", links=[link("Click here", "/b")])],
+    )
     jfi = Jfi(tmp_path)
-    family = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families",
-                 "--format", "json").json[0]["family_id"]
+    family = jfi(
+        "query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families", "--format", "json"
+    ).json[0]["family_id"]
     before = snapshot(folder)
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R1",
-            "--sentence", "Vague.", "--by", name, "--judgment", "no")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family,
+        "--ruling",
+        "R1",
+        "--sentence",
+        "Vague.",
+        "--by",
+        name,
+        "--judgment",
+        "no",
+    )
     refused(r, "ratifications.jsonl", "is not a person's name")
     assert "\x1b" not in r.stderr and "\u202e" not in r.stderr and "\x07" not in r.stderr
     assert snapshot(folder) == before
@@ -454,12 +560,27 @@ def test_control_characters_in_stored_text_are_shown_escaped_when_printed(tmp_pa
     folder = built(tmp_path, views=[view("home", title="T\x1b[2J\x07\u202eitle", links=[link()])])
     jfi = Jfi(tmp_path)
     for fmt in ("table", "csv", "json"):
-        r = jfi("query", "--inventory", str(folder), "--format", fmt, "SELECT name FROM audit_built_units WHERE type = 'title'")
+        r = jfi(
+            "query",
+            "--inventory",
+            str(folder),
+            "--format",
+            fmt,
+            "SELECT name FROM audit_built_units WHERE type = 'title'",
+        )
         assert r.exit_code == 0, r.stderr
         assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u202e" not in r.stdout
         assert "\\u001b" in r.stdout and "\\u202e" in r.stdout
-    got = json.loads(jfi("query", "--inventory", str(folder), "--format", "json",
-                         "SELECT name FROM audit_built_units WHERE type = 'title'").stdout)
+    got = json.loads(
+        jfi(
+            "query",
+            "--inventory",
+            str(folder),
+            "--format",
+            "json",
+            "SELECT name FROM audit_built_units WHERE type = 'title'",
+        ).stdout
+    )
     assert got[0]["name"] == "T\x1b[2J\x07\u202eitle"  # printed JSON still means the same text
 
 
@@ -486,6 +607,7 @@ class _held:
 
     def __init__(self, folder):
         from filelock import FileLock
+
         self.lock = FileLock(str(folder / atomic.LOCK_NAME), timeout=0, is_singleton=False)
 
     def __enter__(self):

@@ -1,7 +1,7 @@
 """Numbers and addresses are bounded where they are read: out of range, in other scripts' digits or of another
 scheme, each is refused there with its code, and nothing is written."""
-import pytest
 
+import pytest
 from conftest import Jfi, snapshot
 
 HUGE = "99999999999999999999"
@@ -14,24 +14,43 @@ def project(tmp_path):
     return jfi, tmp_path
 
 
-@pytest.mark.parametrize("args, code, needle", [
-    (["corpus", "target", HUGE + "999"], 2, "invalid_target"),
-    (["corpus", "target", "24"], 2, "invalid_target"),
-    (["corpus", "second-pass", "extract", "--round", "-1"], 3, "--round"),
-    (["corpus", "second-pass", "extract", "--round", "0"], 3, "--round"),
-    (["corpus", "second-pass", "extract", "--round", HUGE], 3, "--round"),
-    (["corpus", "apply-verdicts", "--round", HUGE], 3, "--round"),
-    (["audit", "build", "--inventory", ".", "--batch", HUGE], 3, "--batch"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", f"{HUGE}/{HUGE}"], 3, "invalid_shard"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", "2/2"], 3, "invalid_shard"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", "１/２"], 3, "invalid_shard"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "local:١"], 3, "invalid_cluster"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "inproc://x"], 3, "invalid_cluster"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "ucx://host:1"], 3, "invalid_cluster"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tls://host:1"], 3, "invalid_cluster"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tcp://localhost:1/../x"], 3, "invalid_cluster"),
-    (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tcp://localhost:99999"], 3, "invalid_cluster"),
-])
+@pytest.mark.parametrize(
+    "args, code, needle",
+    [
+        (["corpus", "target", HUGE + "999"], 2, "invalid_target"),
+        (["corpus", "target", "24"], 2, "invalid_target"),
+        (["corpus", "second-pass", "extract", "--round", "-1"], 3, "--round"),
+        (["corpus", "second-pass", "extract", "--round", "0"], 3, "--round"),
+        (["corpus", "second-pass", "extract", "--round", HUGE], 3, "--round"),
+        (["corpus", "apply-verdicts", "--round", HUGE], 3, "--round"),
+        (["audit", "build", "--inventory", ".", "--batch", HUGE], 3, "--batch"),
+        (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", f"{HUGE}/{HUGE}"], 3, "invalid_shard"),
+        (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", "2/2"], 3, "invalid_shard"),
+        (["audit", "inventory", "https://example.org/", "--out", "x", "--shard", "１/２"], 3, "invalid_shard"),
+        (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "local:١"], 3, "invalid_cluster"),
+        (["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "inproc://x"], 3, "invalid_cluster"),
+        (
+            ["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "ucx://host:1"],
+            3,
+            "invalid_cluster",
+        ),
+        (
+            ["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tls://host:1"],
+            3,
+            "invalid_cluster",
+        ),
+        (
+            ["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tcp://localhost:1/../x"],
+            3,
+            "invalid_cluster",
+        ),
+        (
+            ["audit", "inventory", "https://example.org/", "--out", "x", "--cluster", "tcp://localhost:99999"],
+            3,
+            "invalid_cluster",
+        ),
+    ],
+)
 def test_a_number_or_address_out_of_bounds_is_refused_where_it_is_read(project, args, code, needle):
     jfi, root = project
     before = snapshot(root)
@@ -42,20 +61,26 @@ def test_a_number_or_address_out_of_bounds_is_refused_where_it_is_read(project, 
 
 # upstream's validators decide these three of their own cases; jfi follows the validator of each profile
 
-UPSTREAM = __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "corpus" / "upstream"
+UPSTREAM = (
+    __import__("pathlib").Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "corpus" / "upstream"
+)
 
 
 def _v2_project(tmp_path):
     import json
+
     jfi = Jfi(tmp_path)
     assert jfi("corpus", "init", "--profile", "round-v2").exit_code == 0
-    items = [json.loads(x) for x in (UPSTREAM / "round-v2-f8931af7" / "tools" / "fixtures" / "valid-item.jsonl")
-             .read_text().splitlines()]
+    items = [
+        json.loads(x)
+        for x in (UPSTREAM / "round-v2-f8931af7" / "tools" / "fixtures" / "valid-item.jsonl").read_text().splitlines()
+    ]
     return jfi, items
 
 
 def test_round_v2_an_accepted_item_without_its_copy_is_pending_not_an_error(tmp_path):
     import json
+
     jfi, items = _v2_project(tmp_path)
     accepted = next(i for i in items if i["status"] == "accepted")
     accepted["image_url"] = "https://example.org/logo.png"
@@ -69,6 +94,7 @@ def test_round_v2_an_accepted_item_without_its_copy_is_pending_not_an_error(tmp_
 
 def test_round_v2_a_report_without_its_status_line_is_an_error(tmp_path):
     import json
+
     jfi, items = _v2_project(tmp_path)
     jfi.write_corpus("".join(json.dumps(i) + "\n" for i in items))
     (tmp_path / "rounds" / "round-01-report.md").write_text("# Round 1\nNothing to say.\n")
@@ -81,6 +107,7 @@ def test_round_v2_a_report_without_its_status_line_is_an_error(tmp_path):
 def test_harvest_a_zero_dimension_coordinate_space_is_refused(tmp_path):
     import json
     import shutil
+
     shutil.copytree(UPSTREAM / "harvest-67edd7e9" / "corpus", tmp_path / "corpus")
     shutil.copytree(UPSTREAM / "harvest-67edd7e9" / "review", tmp_path / "review")
     for p in tmp_path.rglob("*"):

@@ -1,6 +1,7 @@
 """The import graph of jfi/ as the design draws it: no cycle; the shared layer imports only itself; each workflow
 (capture, audit, corpus, verify) imports only itself and the shared layer, so capture and audit meet through the
 inventory files, never through imports; only the command line and the query and bench front ends sit above them."""
+
 import ast
 import functools
 from pathlib import Path
@@ -8,8 +9,26 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "jfi"
-SHARED = {"jfi.version", "jfi.atomic", "jfi.errors", "jfi.output", "jfi.jsonl", "jfi.store", "jfi.rulebook", "jfi.flagbook", "jfi.readonly",
-          "jfi.canonical", "jfi.paths", "jfi.manifest", "jfi.progress", "jfi.workbook", "jfi.browser", "jfi.audit_toml", "jfi.fetch", "jfi.schemas"}
+SHARED = {
+    "jfi.version",
+    "jfi.atomic",
+    "jfi.errors",
+    "jfi.output",
+    "jfi.jsonl",
+    "jfi.store",
+    "jfi.rulebook",
+    "jfi.flagbook",
+    "jfi.readonly",
+    "jfi.canonical",
+    "jfi.paths",
+    "jfi.manifest",
+    "jfi.progress",
+    "jfi.workbook",
+    "jfi.browser",
+    "jfi.audit_toml",
+    "jfi.fetch",
+    "jfi.schemas",
+}
 WORKFLOWS = ("jfi.capture", "jfi.audit", "jfi.corpus", "jfi.verify", "jfi.judge")
 FRONT = {"jfi", "jfi.cli", "jfi.api", "jfi.querying", "jfi.bench"}  # jfi: the package's door to its API
 
@@ -32,7 +51,7 @@ def imports() -> dict[str, set[str]]:
         found = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
-                base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
                 target = ".".join(base + ([node.module] if node.module else []))
                 submodules = {f"{target}.{a.name}" for a in node.names} & set(mods)
                 found |= submodules
@@ -63,10 +82,11 @@ def test_no_import_cycle():
         state[node] = "open"
         for nxt in sorted(graph[node]):
             if state.get(nxt) == "open":
-                cycles.append(path[path.index(nxt):] + [nxt])
+                cycles.append(path[path.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, path + [nxt])
         state[node] = "done"
+
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])

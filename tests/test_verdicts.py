@@ -1,4 +1,5 @@
 """apply-verdicts: statuses from a round's reviews, all or nothing, idempotent."""
+
 import json
 
 from conftest import item, snapshot
@@ -8,17 +9,29 @@ OK = {"evidence": "Checked the page and the markup.", "blocking": False}
 
 def review(item_id, verdict, round_no=1, **kw):
     codes = {"accept": ["CLEAN"], "revise": ["NO-RATIONALE"], "reject": ["LEAKAGE"]}[verdict]
-    rec = {"item_id": item_id, "round": round_no, "verdict": verdict, "reason_codes": codes, **OK,
-           "required_change": "Rewrite the rationale." if verdict == "revise" else None}
+    rec = {
+        "item_id": item_id,
+        "round": round_no,
+        "verdict": verdict,
+        "reason_codes": codes,
+        **OK,
+        "required_change": "Rewrite the rationale." if verdict == "revise" else None,
+    }
     rec["blocking"] = verdict != "accept"
     rec.update(kw)
     return rec
 
 
 def two_passes(**kw):
-    return item(gold_alt_passes=[{"author": "pass-a", "alt": "Settings", "rationale": "r"},
-                                 {"author": "pass-b", "alt": "Settings", "rationale": "the blind pass agrees"}],
-                image_url=None, implementation="inline-svg", **kw)
+    return item(
+        gold_alt_passes=[
+            {"author": "pass-a", "alt": "Settings", "rationale": "r"},
+            {"author": "pass-b", "alt": "Settings", "rationale": "the blind pass agrees"},
+        ],
+        image_url=None,
+        implementation="inline-svg",
+        **kw,
+    )
 
 
 def statuses(jfi):
@@ -27,8 +40,16 @@ def statuses(jfi):
 
 def test_maps_verdicts_last_record_wins_and_is_idempotent(jfi):
     jfi.write_corpus([two_passes(id="fi-0001"), two_passes(id="fi-0002"), two_passes(id="fi-0003")])
-    jfi.write_round(1, "review.jsonl", [review("fi-0001", "reject"), review("fi-0001", "accept"),
-                                        review("fi-0002", "revise"), review("fi-0003", "reject")])
+    jfi.write_round(
+        1,
+        "review.jsonl",
+        [
+            review("fi-0001", "reject"),
+            review("fi-0001", "accept"),
+            review("fi-0002", "revise"),
+            review("fi-0003", "reject"),
+        ],
+    )
     before = jfi.corpus.read_bytes()
     r = jfi("corpus", "apply-verdicts", "--round", "1", "--dry-run")
     assert r.exit_code == 0 and "would change" in r.stdout
@@ -51,8 +72,11 @@ def test_refused_round_leaves_every_file_byte_identical(example):
     corpus = [json.loads(line) for line in example.corpus.read_text().splitlines()]
     single = next(d for d in corpus if d["status"] == "candidate" and len(d["gold_alt_passes"]) == 1)
     leaky = next(d for d in corpus if d["leaky"])
-    example.write_round(2, "review.jsonl", [review(single["id"], "accept", 2), review(leaky["id"], "accept", 2),
-                                            review("fi-0011", "reject", 2)])
+    example.write_round(
+        2,
+        "review.jsonl",
+        [review(single["id"], "accept", 2), review(leaky["id"], "accept", 2), review("fi-0011", "reject", 2)],
+    )
     before = snapshot(example.project)
     r = example("corpus", "apply-verdicts", "--round", "2")
     assert r.exit_code == 2

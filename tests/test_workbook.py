@@ -1,5 +1,6 @@
 """Workbooks for people: draft-judgments.xlsx beside the merge's CSV, corpus.xlsx beside the corpus export's CSVs.
 Their cells are the CSVs' (without the CSV's formula guard) and never a formula."""
+
 import csv
 import io
 import json
@@ -7,12 +8,12 @@ import zipfile
 
 import openpyxl
 import pytest
-
 from conftest import Jfi
 from inventories import link, view, write
+
 from jfi.workbook import Sheet, workbook_bytes
 
-FORMULAS = ["=1+1", "@SUM(1)", "+1", "-1", "\t=1", "=HYPERLINK(\"http://evil.example\")", "plain"]
+FORMULAS = ["=1+1", "@SUM(1)", "+1", "-1", "\t=1", '=HYPERLINK("http://evil.example")', "plain"]
 
 
 def cells(ws):
@@ -49,8 +50,19 @@ def merged(tmp_path):
         lines = []
         for k, line in enumerate(batch.read_text().splitlines()):
             payload = FORMULAS[k % len(FORMULAS)]
-            lines.append(json.dumps({"id": json.loads(line)["id"], "judgment": "no", "confidence": "high",
-                                     "rationale": payload, "fix": payload, "needs_human": False, "drafted_by": "j"}))
+            lines.append(
+                json.dumps(
+                    {
+                        "id": json.loads(line)["id"],
+                        "judgment": "no",
+                        "confidence": "high",
+                        "rationale": payload,
+                        "fix": payload,
+                        "needs_human": False,
+                        "drafted_by": "j",
+                    }
+                )
+            )
         batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(lines) + "\n")
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 0, r.stderr
@@ -103,7 +115,9 @@ def test_the_corpus_workbook_holds_the_export_tables(example, tmp_path):
 
 def test_a_merge_too_long_for_a_desk_writes_no_workbook(merged, monkeypatch):
     from conftest import Jfi
+
     import jfi.audit.judging as judging
+
     assert (merged / "draft-judgments.xlsx").is_file()
     monkeypatch.setattr(judging, "WORKBOOK_MAX_ROWS", 3)
     r = Jfi(merged.parent)("audit", "merge", "--inventory", str(merged))

@@ -1,4 +1,5 @@
 """Worklist sections, family rulings fanned out as pinned ledger records, receipts and calibration."""
+
 import csv
 import io
 import json
@@ -9,8 +10,16 @@ from inventories import field, image, link, view, write
 
 def setup(tmp_path):
     cards = [link("Learn more", f"/p{k}", context=f"Card {k} text about a program.") for k in range(3)]
-    views = [view("home", title="Harbor home", h1=["Harbor home"], links=cards + [link("", "/x", empty_name=True), link("Weekly passes", "/passes", context="")],
-                  images=[image(alt=None)], fields=[field("", "none")])]
+    views = [
+        view(
+            "home",
+            title="Harbor home",
+            h1=["Harbor home"],
+            links=cards + [link("", "/x", empty_name=True), link("Weekly passes", "/passes", context="")],
+            images=[image(alt=None)],
+            fields=[field("", "none")],
+        )
+    ]
     folder = write(tmp_path / "audit", views)
     jfi = Jfi(tmp_path)
     assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
@@ -21,8 +30,19 @@ def setup(tmp_path):
         judged = []
         for uid in ids:
             j = "unsure" if uid.startswith("TITLE") else "no"
-            judged.append(json.dumps({"id": uid, "judgment": j, "confidence": "medium", "rationale": "Short reason.",
-                                      "fix": "" if j == "yes" else "Say more.", "needs_human": False, "drafted_by": "j"}))
+            judged.append(
+                json.dumps(
+                    {
+                        "id": uid,
+                        "judgment": j,
+                        "confidence": "medium",
+                        "rationale": "Short reason.",
+                        "fix": "" if j == "yes" else "Say more.",
+                        "needs_human": False,
+                        "drafted_by": "j",
+                    }
+                )
+            )
         lines[p.name] = judged
     for name, judged in lines.items():
         (folder / "batches" / name.replace(".jsonl", ".judged.jsonl")).write_text("\n".join(judged) + "\n")
@@ -35,11 +55,18 @@ def test_worklist_sections(tmp_path):
     assert r.exit_code == 0, r.stderr
     rows = list(csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())))
     sections = [x["section"] for x in rows]
-    assert sections == sorted(sections, key=["decisions", "family", "look", "fact"].index) and sections[0] == "decisions"
+    assert (
+        sections == sorted(sections, key=["decisions", "family", "look", "fact"].index) and sections[0] == "decisions"
+    )
     assert rows[0]["detail"].endswith(f"settle {len(units)} row(s) not yet ratified")
     card_ids = [u["id"] for u in units if u["name"] == "Learn more"]
     fam = next(x for x in rows if x["section"] == "family" and set(x["unit_ids"].split("; ")) == set(card_ids))
-    assert fam["units"] == "3" and fam["kind"] == "flags" and "link_generic_text" in fam["detail"] and "drafted no" in fam["detail"]
+    assert (
+        fam["units"] == "3"
+        and fam["kind"] == "flags"
+        and "link_generic_text" in fam["detail"]
+        and "drafted no" in fam["detail"]
+    )
     looks = {x["key"]: x["kind"] for x in rows if x["section"] == "look"}
     title = next(u["id"] for u in units if u["type"] == "title")
     assert looks[title] == "unsure"
@@ -51,10 +78,33 @@ def test_worklist_sections(tmp_path):
 
 def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     jfi, folder, units = setup(tmp_path)
-    r = jfi("query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families WHERE kind = 'flags' AND type = 'link'", "--format", "json")
+    r = jfi(
+        "query",
+        "--inventory",
+        str(folder),
+        "SELECT family_id FROM audit_worklist_families WHERE kind = 'flags' AND type = 'link'",
+        "--format",
+        "json",
+    )
     family = r.json[0]["family_id"]
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-7", "--sentence",
-            "Card links must carry their card's name", "--by", "Ana Ruiz", "--judgment", "no", "--utc", "2026-11-30T09:00:00Z")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family,
+        "--ruling",
+        "R-7",
+        "--sentence",
+        "Card links must carry their card's name",
+        "--by",
+        "Ana Ruiz",
+        "--judgment",
+        "no",
+        "--utc",
+        "2026-11-30T09:00:00Z",
+    )
     assert r.exit_code == 0, r.stderr
     ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
     assert len(ledger) == 3 and all(x["ruling"] == "R-7" and x["unit_sha256"].startswith("sha256:") for x in ledger)
@@ -69,21 +119,65 @@ def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     assert all(f["drafted_by"] == "j" and f["decision_id"].startswith("sha256:") for f in found)
     # re-running the completed ruling is nothing to do; a second ruling on the now-settled family is refused
     before = snapshot(folder)
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-7", "--sentence",
-            "Card links must carry their card's name", "--by", "Ana Ruiz", "--judgment", "no")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family,
+        "--ruling",
+        "R-7",
+        "--sentence",
+        "Card links must carry their card's name",
+        "--by",
+        "Ana Ruiz",
+        "--judgment",
+        "no",
+    )
     assert r.exit_code == 1 and "nothing to do" in r.stdout and snapshot(folder) == before
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-8", "--sentence", "x",
-            "--by", "Bo", "--judgment", "yes")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family,
+        "--ruling",
+        "R-8",
+        "--sentence",
+        "x",
+        "--by",
+        "Bo",
+        "--judgment",
+        "yes",
+    )
     assert r.exit_code == 2 and snapshot(folder) == before
-    r = jfi("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-8", "--sentence", " ",
-            "--by", "Bo", "--judgment", "yes")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--family",
+        family,
+        "--ruling",
+        "R-8",
+        "--sentence",
+        " ",
+        "--by",
+        "Bo",
+        "--judgment",
+        "yes",
+    )
     assert r.exit_code == 3
 
 
 def test_unratified_rows_never_become_receipts(tmp_path):
     jfi, folder, units = setup(tmp_path)
     uid = next(u["id"] for u in units if u["type"] == "link")
-    (folder / "ratifications.jsonl").write_text(json.dumps({"id": uid, "ratified_by": "Ana", "ratified_judgment": "no"}) + "\n")
+    (folder / "ratifications.jsonl").write_text(
+        json.dumps({"id": uid, "ratified_by": "Ana", "ratified_judgment": "no"}) + "\n"
+    )
     assert jfi("audit", "receipts", "--inventory", str(folder)).exit_code == 0
     assert (folder / "receipts.jsonl").read_text() == ""
 
@@ -92,10 +186,16 @@ def test_calibration_record_per_merge(tmp_path):
     jfi, folder, units = setup(tmp_path)
     link_id = next(u["id"] for u in units if u["name"] == "Learn more")
     (folder / "spot-checks.jsonl").write_text(json.dumps({"id": link_id, "spot_check": "agree"}) + "\n")
-    (folder / "ratifications.jsonl").write_text(json.dumps({"id": link_id, "ratified_by": "Ana", "ratified_judgment": "yes",
-                                                            "ratified_utc": "2026-11-30T09:00:00Z"}) + "\n")
+    (folder / "ratifications.jsonl").write_text(
+        json.dumps(
+            {"id": link_id, "ratified_by": "Ana", "ratified_judgment": "yes", "ratified_utc": "2026-11-30T09:00:00Z"}
+        )
+        + "\n"
+    )
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
-    cal = {(c["product"], c["type"]): c for c in json.loads((folder / "calibration.json").read_text())["per_product_type"]}
+    cal = {
+        (c["product"], c["type"]): c for c in json.loads((folder / "calibration.json").read_text())["per_product_type"]
+    }
     links = cal[("harbor", "link")]
     assert links["spot_checked"] == 1 and links["second_reader_agreement"] == 1.0
     assert links["ratified"] == 1 and links["ratifier_overturn_rate"] == 1.0
@@ -108,14 +208,18 @@ def test_a_unit_is_in_one_family_at_most_the_most_specific(tmp_path):
     """Five skip links share a name, an element path and a destination in their own page: one family (links into the
     page) holds them, not three; the nav's links share a container pattern."""
     skips = [link("Skip to main content", f"/home.html#main{k}", selector="html > body > a") for k in range(5)]
-    nav = [link(n, f"/{n.lower()}", selector=f"html > body > nav > a:nth-of-type({k + 1})") for k, n in
-           enumerate(["Fares", "Routes", "Contact"])]
+    nav = [
+        link(n, f"/{n.lower()}", selector=f"html > body > nav > a:nth-of-type({k + 1})")
+        for k, n in enumerate(["Fares", "Routes", "Contact"])
+    ]
     folder = write(tmp_path / "audit", [view("home", links=skips + nav)])
     jfi = Jfi(tmp_path)
     assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert jfi("audit", "worklist", "--inventory", str(folder)).exit_code == 0
-    families = [x for x in csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())) if x["section"] == "family"]
+    families = [
+        x for x in csv.DictReader(io.StringIO((folder / "worklist.csv").read_text())) if x["section"] == "family"
+    ]
     members = [uid for f in families for uid in f["unit_ids"].split("; ")]
     assert len(members) == len(set(members))
     kinds = {f["kind"]: f for f in families}
@@ -126,18 +230,60 @@ def test_a_unit_is_in_one_family_at_most_the_most_specific(tmp_path):
 def test_a_fact_class_is_signed_with_one_command(tmp_path):
     jfi, folder, units = setup(tmp_path)
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
-    r = jfi("audit", "rule", "--inventory", str(folder), "--fact-class", "img_missing_alt_attr", "--ruling", "F-1",
-            "--sentence", "An img with no alt attribute fails 1.1.1.", "--by", "Ana Ruiz", "--judgment", "no",
-            "--utc", "2026-11-30T12:00:00Z")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--fact-class",
+        "img_missing_alt_attr",
+        "--ruling",
+        "F-1",
+        "--sentence",
+        "An img with no alt attribute fails 1.1.1.",
+        "--by",
+        "Ana Ruiz",
+        "--judgment",
+        "no",
+        "--utc",
+        "2026-11-30T12:00:00Z",
+    )
     assert r.exit_code == 0, r.stderr
     records = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
     image_id = next(u["id"] for u in units if u["type"] == "image")
     assert [x["id"] for x in records] == [image_id] and records[0]["ruling"] == "F-1"
     before = snapshot(folder)
-    r = jfi("audit", "rule", "--inventory", str(folder), "--fact-class", "no such class", "--ruling", "F-2",
-            "--sentence", "x", "--by", "Ana Ruiz", "--judgment", "no")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--fact-class",
+        "no such class",
+        "--ruling",
+        "F-2",
+        "--sentence",
+        "x",
+        "--by",
+        "Ana Ruiz",
+        "--judgment",
+        "no",
+    )
     assert r.exit_code == 2 and "unknown_fact_class" in r.stderr and snapshot(folder) == before
-    r = jfi("audit", "rule", "--inventory", str(folder), "--ruling", "F-3", "--sentence", "x", "--by", "Ana", "--judgment", "no")
+    r = jfi(
+        "audit",
+        "rule",
+        "--inventory",
+        str(folder),
+        "--ruling",
+        "F-3",
+        "--sentence",
+        "x",
+        "--by",
+        "Ana",
+        "--judgment",
+        "no",
+    )
     assert r.exit_code == 3
 
 
@@ -156,5 +302,7 @@ def test_every_row_not_ratified_is_settled_by_exactly_one_decision(tmp_path):
     assert all(x["decision"] == x["id"] for x in alone)
     decisions = len({x["decision"] for x in rows})
     assert decisions < len(rows)
-    assert json.loads(r.stdout)["decisions"] == decisions and f"{decisions} decision(s) settle {len(rows)} row(s)" in \
-        (folder / "worklist.md").read_text()
+    assert (
+        json.loads(r.stdout)["decisions"] == decisions
+        and f"{decisions} decision(s) settle {len(rows)} row(s)" in (folder / "worklist.md").read_text()
+    )

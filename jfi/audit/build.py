@@ -1,5 +1,6 @@
 """`jfi audit build`: judgment units, flags, the navigation-order check and judge batches, from SQL views.
 Units and batch lines stream from DuckDB to the files in chunks, so memory does not grow with the inventory."""
+
 from __future__ import annotations
 
 import hashlib
@@ -11,13 +12,13 @@ from pathlib import Path
 import pyarrow as pa
 
 from ..errors import JfiError
-from ..store import sql_string
-from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import note, say, utc_now, write_json_document
-from .worklist import decisions_of
+from ..store import sql_string
+from ..version import __version__
 from .folder import AuditFolder, load_folder
 from .kept import Provided, drop_pending, keep_pending
+from .worklist import decisions_of
 
 UNITS_PER_CHUNK = 2_000
 
@@ -27,8 +28,10 @@ def _unit_chunks(con):
     inventory."""
     total = con.execute("SELECT count(*) FROM audit_units").fetchone()[0]
     for start in range(1, total + 1, UNITS_PER_CHUNK):  # one small aggregate per chunk, never one over every unit
-        yield con.execute("SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units "
-                          "WHERE unit_ord BETWEEN ? AND ?", [start, start + UNITS_PER_CHUNK - 1]).fetchone()[0]
+        yield con.execute(
+            "SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units WHERE unit_ord BETWEEN ? AND ?",
+            [start, start + UNITS_PER_CHUNK - 1],
+        ).fetchone()[0]
 
 
 def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str, str]) -> dict[str, int]:
@@ -37,7 +40,9 @@ def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str,
     100,000 views). A first build writes them into a staged batches/ folder put in place whole; a build again leaves
     each batch file whose bytes do not change as it is."""
     files.stage(folder.batches)
-    counts = dict(con.execute("SELECT batch, count(*) FROM audit_batches GROUP BY batch ORDER BY min(unit_ord)").fetchall())
+    counts = dict(
+        con.execute("SELECT batch, count(*) FROM audit_batches GROUP BY batch ORDER BY min(unit_ord)").fetchall()
+    )
     cur = con.execute("SELECT batch, line FROM audit_batches ORDER BY batch, line_no")
     name, lines = None, []
 
@@ -45,6 +50,7 @@ def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str,
         data = ("\n".join(lines) + "\n").encode("utf-8")
         files.write(folder.batches / name, data, keep_same=True)
         shas[str(folder.batches / name)] = hashlib.sha256(data).hexdigest()
+
     while rows := cur.fetchmany(10_000):
         for batch, line in rows:
             if batch != name:
@@ -73,10 +79,15 @@ def _written_lines(con, folder: AuditFolder) -> Path:
     which the kept store maps from disk once the build's own store is closed: memory does not grow with the audit."""
     fd, name = tempfile.mkstemp(prefix="jfi-written-", suffix=".arrow")
     os.close(fd)
-    reader = con.cursor().sql(
-        f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
-        f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
-        "FROM audit_batches").to_arrow_reader(50_000)
+    reader = (
+        con.cursor()
+        .sql(
+            f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
+            f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
+            "FROM audit_batches"
+        )
+        .to_arrow_reader(50_000)
+    )
     try:
         with pa.OSFile(name, "wb") as sink, pa.ipc.new_file(sink, reader.schema) as writer:
             for batch in reader:
@@ -116,35 +127,55 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             if not views_ok:
                 say("no view of the inventory has content (every view has only an environment note); nothing written")
                 return 1
-            skipped = store.rows("SELECT view_id, nav_error FROM audit_views WHERE NOT ok AND folded_into IS NULL ORDER BY pos")
+            skipped = store.rows(
+                "SELECT view_id, nav_error FROM audit_views WHERE NOT ok AND folded_into IS NULL ORDER BY pos"
+            )
             caps_hit = store.rows("SELECT * FROM audit_caps_hit")
-            folded = store.rows("SELECT DISTINCT view_id, url, final_url, folded_into FROM audit_views "
-                                "WHERE folded_into IS NOT NULL ORDER BY view_id")
-            by_type = dict(con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall())
+            folded = store.rows(
+                "SELECT DISTINCT view_id, url, final_url, folded_into FROM audit_views "
+                "WHERE folded_into IS NOT NULL ORDER BY view_id"
+            )
+            by_type = dict(
+                con.execute("SELECT type, count(*) FROM audit_units GROUP BY type ORDER BY min(unit_ord)").fetchall()
+            )
             # "flagged": a decisive (not informational) flag, as everywhere
-            flagged = store.scalar("SELECT count(DISTINCT id) FROM (SELECT id, unnest(flags) AS f FROM audit_units) "
-                                   "WHERE is_decisive(f)")
+            flagged = store.scalar(
+                "SELECT count(DISTINCT id) FROM (SELECT id, unnest(flags) AS f FROM audit_units) WHERE is_decisive(f)"
+            )
             hidden = store.scalar("SELECT count(*) FROM audit_hidden_units")
-            nav = con.execute("SELECT CAST(to_json(n) AS VARCHAR), order_consistent FROM audit_nav_consistency AS n").fetchall()
+            nav = con.execute(
+                "SELECT CAST(to_json(n) AS VARCHAR), order_consistent FROM audit_nav_consistency AS n"
+            ).fetchall()
             axe = store.rows("""SELECT (SELECT count(*) FROM audit_axe_runs) AS views_checked,
                 (SELECT count(*) FROM audit_axe_runs WHERE error IS NOT NULL) AS views_failed,
-                (SELECT count(*) FROM audit_axe_nodes) AS nodes, (SELECT count(*) FROM audit_units WHERE type = 'finding') AS rows,
+                (SELECT count(*) FROM audit_axe_nodes) AS nodes,
+                (SELECT count(*) FROM audit_units WHERE type = 'finding') AS rows,
                 (SELECT max(engine) FROM audit_axe_runs) AS engine""")[0]
             axe["dedupe_ratio"] = round(axe["nodes"] / axe["rows"], 2) if axe["rows"] else None
             head = {
-                "schema": "judgment-units/v1", "built_utc": utc_now(), "inventory_sha256": inventory_sha,
-                "rulebook_sha256": store.rulebook_sha256, "jfi_version": __version__, "views_ok": views_ok,
-                "views_skipped": skipped, **({"views_folded": folded} if folded else {}),
-                **({"caps_hit": caps_hit} if caps_hit else {}), "viewport": header.get("viewport"), "caps": header.get("caps"),
+                "schema": "judgment-units/v1",
+                "built_utc": utc_now(),
+                "inventory_sha256": inventory_sha,
+                "rulebook_sha256": store.rulebook_sha256,
+                "jfi_version": __version__,
+                "views_ok": views_ok,
+                "views_skipped": skipped,
+                **({"views_folded": folded} if folded else {}),
+                **({"caps_hit": caps_hit} if caps_hit else {}),
+                "viewport": header.get("viewport"),
+                "caps": header.get("caps"),
                 **({"viewports": header["viewports"]} if header.get("viewports") else {}),
-                "unit_count": sum(by_type.values()), **({"axe": axe} if axe["views_checked"] else {}),
+                "unit_count": sum(by_type.values()),
+                **({"axe": axe} if axe["views_checked"] else {}),
             }
             shas: dict[str, str] = {}
             with AtomicFiles() as files:  # nothing is renamed into place before every file is written
                 batches = _write_batches(con, folder, files, shas)
                 with files.open(folder.units_path) as fh:  # one unit and one nav row per line
                     hashing = _Hashing(fh)
-                    write_json_document(hashing, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]})
+                    write_json_document(
+                        hashing, head, {"units": _unit_chunks(con), "nav_consistency": [t for t, _ in nav]}
+                    )
                 shas[str(folder.units_path)] = hashing.sha.hexdigest()
                 for stale in folder.batches.glob("*.jsonl"):  # batch files this build no longer makes
                     if not stale.name.endswith(".judged.jsonl") and stale.name not in batches:
@@ -158,12 +189,27 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             decisions = _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
-    say(json.dumps({"views_ok": views_ok, "skipped": skipped, **({"folded": folded} if folded else {}),
-                    **({"caps_hit": caps_hit} if caps_hit else {}),
-                    **({"decisions": decisions[0], "rows": decisions[1]} if decisions else {}), "unit_count": head["unit_count"], "by_type": by_type,
-                    "hidden_units": hidden, **({"axe": axe} if axe["views_checked"] else {}),
-                      "flagged": flagged, "nav_rows": len(nav), "nav_order_violations": sum(1 for _, ok in nav if not ok),
-                      "batches": batches, "rulebook_sha256": store.rulebook_sha256}, indent=1))
+    say(
+        json.dumps(
+            {
+                "views_ok": views_ok,
+                "skipped": skipped,
+                **({"folded": folded} if folded else {}),
+                **({"caps_hit": caps_hit} if caps_hit else {}),
+                **({"decisions": decisions[0], "rows": decisions[1]} if decisions else {}),
+                "unit_count": head["unit_count"],
+                "by_type": by_type,
+                "hidden_units": hidden,
+                **({"axe": axe} if axe["views_checked"] else {}),
+                "flagged": flagged,
+                "nav_rows": len(nav),
+                "nav_order_violations": sum(1 for _, ok in nav if not ok),
+                "batches": batches,
+                "rulebook_sha256": store.rulebook_sha256,
+            },
+            indent=1,
+        )
+    )
     if decisions:
         note(f"{decisions[0]} decision(s) settle {decisions[1]} row(s)")
     return 0

@@ -1,6 +1,7 @@
 """`jfi audit eval`: score judge runs (one model tier and one draw each) and the deterministic flags against planted
 expectations. Python reads the YAML and the runs into the store and writes eval.md and eval.json; matching, scoring,
 agreement and the verdict per tier are the eval_* rule files."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,11 @@ from .folder import AuditFolder, load_folder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
 # each key's range and type: a recall or false-alarm rate is a share (NaN and infinities are outside every range)
-BAR_RANGES = {"recall_min": (0, 1, (int, float)), "false_alarm_max": (0, 1, (int, float)), "inventions_max": (0, 10_000, int)}
+BAR_RANGES = {
+    "recall_min": (0, 1, (int, float)),
+    "false_alarm_max": (0, 1, (int, float)),
+    "inventions_max": (0, 10_000, int),
+}
 INPUTS = "eval-inputs.json"  # what the last eval read, so that `jfi query --inventory` sees its views too
 VIEWS = ("eval_verdicts", "eval_scores", "eval_agreement", "eval_pattern_groups", "eval_rows", "eval_results")
 
@@ -60,16 +65,29 @@ def _compose(path: Path):
             if isinstance(event, yaml.AliasEvent):
                 aliases += 1
                 if aliases > YAML_MAX_ALIASES:
-                    raise JfiError("invalid_yaml", f"more than {YAML_MAX_ALIASES} aliases (*name); write the rows out",
-                                   source=str(path), line=event.start_mark.line + 1)
+                    raise JfiError(
+                        "invalid_yaml",
+                        f"more than {YAML_MAX_ALIASES} aliases (*name); write the rows out",
+                        source=str(path),
+                        line=event.start_mark.line + 1,
+                    )
         return yaml.load(text, Loader=_StrictLoader), yaml.compose(text, Loader=yaml.SafeLoader)
     except _Repeated as e:
-        raise JfiError("invalid_yaml", f"key {e.key!r} appears twice in one row (first on line {e.first})",
-                       source=str(path), line=e.line, field=e.key) from None
+        raise JfiError(
+            "invalid_yaml",
+            f"key {e.key!r} appears twice in one row (first on line {e.first})",
+            source=str(path),
+            line=e.line,
+            field=e.key,
+        ) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
-        raise JfiError("invalid_yaml", str(getattr(e, "problem", None) or e).splitlines()[0], source=str(path),
-                       line=mark.line + 1 if mark else None) from None
+        raise JfiError(
+            "invalid_yaml",
+            str(getattr(e, "problem", None) or e).splitlines()[0],
+            source=str(path),
+            line=mark.line + 1 if mark else None,
+        ) from None
     except UnicodeDecodeError as e:
         raise JfiError("invalid_utf8", f"not UTF-8 ({e.reason})", source=str(path)) from None
 
@@ -86,19 +104,27 @@ def override_records(path: Path) -> list[tuple[int, dict]]:
     """overrides.yaml: `rows` (fields by unit id) and `invalid` (a reason by unit id), as records with an id."""
     data, root = _compose(path)
     if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
-        raise JfiError("invalid_overrides", "overrides must be a YAML mapping with rows and invalid", source=str(path), line=1)
+        raise JfiError(
+            "invalid_overrides", "overrides must be a YAML mapping with rows and invalid", source=str(path), line=1
+        )
     out = []
     for key, value in root.value:
         if key.value not in ("rows", "invalid"):
             continue
         section = data.get(key.value) or {}
         if not isinstance(section, dict) or not isinstance(value, yaml.MappingNode):
-            raise JfiError("invalid_overrides", f"{key.value} must map unit ids", source=str(path), line=key.start_mark.line + 1)
+            raise JfiError(
+                "invalid_overrides", f"{key.value} must map unit ids", source=str(path), line=key.start_mark.line + 1
+            )
         for unit_key, _ in value.value:
             fields = section.get(unit_key.value)
             record = {"invalid": fields} if key.value == "invalid" else fields
-            out.append((unit_key.start_mark.line + 1, {"id": unit_key.value, **(record if isinstance(record, dict) else
-                                                                             {"invalid": record})}))
+            out.append(
+                (
+                    unit_key.start_mark.line + 1,
+                    {"id": unit_key.value, **(record if isinstance(record, dict) else {"invalid": record})},
+                )
+            )
     return out
 
 
@@ -106,7 +132,9 @@ def parse_run(text: str) -> tuple[str, str, str, Path]:
     """LABEL=DIR, the label TIER/DRAW (a label without / is its own tier, draw 1)."""
     label, sep, folder = text.partition("=")
     if not sep or not label.strip() or not folder.strip():
-        raise JfiError("invalid_run", f"--run takes LABEL=JUDGED_DIR, e.g. sonnet/1=runs/sonnet-1; got {text!r}", exit_code=3)
+        raise JfiError(
+            "invalid_run", f"--run takes LABEL=JUDGED_DIR, e.g. sonnet/1=runs/sonnet-1; got {text!r}", exit_code=3
+        )
     tier, _, draw = label.strip().partition("/")
     path = Path(folder.strip())
     if not path.is_dir():
@@ -127,28 +155,43 @@ def bar_of(expectations: Path) -> dict:
         raise JfiError("invalid_toml", str(e), source=str(path)) from None
     if "promotion" in doc:
         if not isinstance(doc["promotion"], dict) or set(doc) != {"promotion"}:
-            raise JfiError("invalid_toml", "promotion must be a table ([promotion] with recall_min, false_alarm_max, "
-                           "inventions_max), and the only key beside it", source=str(path), field="promotion")
+            raise JfiError(
+                "invalid_toml",
+                "promotion must be a table ([promotion] with recall_min, false_alarm_max, "
+                "inventions_max), and the only key beside it",
+                source=str(path),
+                field="promotion",
+            )
         doc = doc["promotion"]
     unknown = sorted(set(doc) - set(DEFAULT_BAR))
     if unknown:
-        raise JfiError("invalid_toml", f"unknown key(s) {', '.join(unknown)}; the bar takes "
-                       f"{', '.join(DEFAULT_BAR)}", source=str(path), field=unknown[0])
+        raise JfiError(
+            "invalid_toml",
+            f"unknown key(s) {', '.join(unknown)}; the bar takes {', '.join(DEFAULT_BAR)}",
+            source=str(path),
+            field=unknown[0],
+        )
     out = dict(DEFAULT_BAR)
     for key, (low, high, kind) in BAR_RANGES.items():
         if key in doc:
             value = doc[key]
             if isinstance(value, bool) or not isinstance(value, kind) or not low <= value <= high:
-                raise JfiError("invalid_toml", f"{key} must be {'a whole number' if kind is int else 'a number'} from "
-                               f"{low} to {high}, got {value!r}", source=str(path), field=key)
+                raise JfiError(
+                    "invalid_toml",
+                    f"{key} must be {'a whole number' if kind is int else 'a number'} from "
+                    f"{low} to {high}, got {value!r}",
+                    source=str(path),
+                    field=key,
+                )
             out[key] = value
     return out
 
 
 def _add(store: Store, kind: str, source: Path, records: list[tuple[int, dict]]) -> None:
     """YAML records as JSON lines numbered by the YAML line they start on."""
-    store.add_file(kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records],
-                   [n for n, _ in records])
+    store.add_file(
+        kind, source, [json.dumps(r, ensure_ascii=False, default=str) for _, r in records], [n for n, _ in records]
+    )
 
 
 def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: list[str]) -> None:
@@ -163,12 +206,25 @@ def load_inputs(store: Store, expectations: Path, overrides: Path | None, runs: 
     folders = [p[3].resolve() for p in parsed]
     twice = sorted({str(f) for f in folders if folders.count(f) > 1})
     if twice:  # one run under two labels would score as perfect agreement with itself
-        raise JfiError("invalid_run", f"{twice[0]} is given under two labels; each --run is a run of its own",
-                       source=twice[0], exit_code=3)
-    rows = [(0, "flags", "flags", "0", "")] + [(i, label, tier, draw, str(folder))
-                                              for i, (label, tier, draw, folder) in enumerate(parsed, 1)]
-    store.append("eval_runs", {"run": [r[0] for r in rows], "label": [r[1] for r in rows], "tier": [r[2] for r in rows],
-                               "draw": [r[3] for r in rows], "folder": [r[4] for r in rows]})
+        raise JfiError(
+            "invalid_run",
+            f"{twice[0]} is given under two labels; each --run is a run of its own",
+            source=twice[0],
+            exit_code=3,
+        )
+    rows = [(0, "flags", "flags", "0", "")] + [
+        (i, label, tier, draw, str(folder)) for i, (label, tier, draw, folder) in enumerate(parsed, 1)
+    ]
+    store.append(
+        "eval_runs",
+        {
+            "run": [r[0] for r in rows],
+            "label": [r[1] for r in rows],
+            "tier": [r[2] for r in rows],
+            "draw": [r[3] for r in rows],
+            "folder": [r[4] for r in rows],
+        },
+    )
     for run, (_, _, _, folder) in enumerate(parsed, 1):
         for path in sorted(folder.glob("*.judged.jsonl")):
             store.add_file("eval_judged", path, round_no=run)
@@ -183,8 +239,12 @@ def load_saved(store: Store, root: Path) -> None:
         return
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
-        load_inputs(store, Path(saved["expectations"]), Path(saved["overrides"]) if saved.get("overrides") else None,
-                    saved.get("runs", []))
+        load_inputs(
+            store,
+            Path(saved["expectations"]),
+            Path(saved["overrides"]) if saved.get("overrides") else None,
+            saved.get("runs", []),
+        )
     except (JfiError, OSError, ValueError, KeyError, TypeError):
         return
 
@@ -195,19 +255,29 @@ def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, ru
         if path is not None and not path.is_file():
             raise JfiError("no_file", f"{path} does not exist", source=str(path))
     with writer_lock(folder.root):
-        store = load_folder(folder, strict=False, before_build=lambda s: load_inputs(s, expectations, overrides, runs))[0]
+        store = load_folder(folder, strict=False, before_build=lambda s: load_inputs(s, expectations, overrides, runs))[
+            0
+        ]
         try:
-            refuse(store.rows("SELECT source, line, record_id, field, code, message FROM field_violations "
-                              "WHERE kind IN ('expectation', 'override', 'eval_judged') ORDER BY source, line, field"),
-                   "invalid_input", "problem(s) listed above; nothing written")
+            refuse(
+                store.rows(
+                    "SELECT source, line, record_id, field, code, message FROM field_violations "
+                    "WHERE kind IN ('expectation', 'override', 'eval_judged') ORDER BY source, line, field"
+                ),
+                "invalid_input",
+                "problem(s) listed above; nothing written",
+            )
             result = {view: store.rows(f"SELECT * FROM {view}") for view in VIEWS}
             result["bar"] = store.rows("SELECT * FROM eval_settings")[0]
             result["rulebook_sha256"] = store.rulebook_sha256
         finally:
             store.close()
         result["expectations"], result["overrides"] = str(expectations), str(overrides) if overrides else None
-        inputs = {"expectations": str(expectations.resolve()), "overrides": str(overrides.resolve()) if overrides else None,
-                  "runs": [f"{label}={folder_.resolve()}" for label, _, _, folder_ in (parse_run(r) for r in runs)]}
+        inputs = {
+            "expectations": str(expectations.resolve()),
+            "overrides": str(overrides.resolve()) if overrides else None,
+            "runs": [f"{label}={folder_.resolve()}" for label, _, _, folder_ in (parse_run(r) for r in runs)],
+        }
         with AtomicFiles() as files:
             files.write(folder.root / "eval.json", json.dumps(to_jsonable(result), ensure_ascii=False, indent=2) + "\n")
             files.write(folder.root / "eval.md", render(result))
@@ -228,49 +298,82 @@ def render(result: dict) -> str:
     rows = result["eval_rows"]
     scored = [r for r in rows if not r["excluded"]]
     bar = result["bar"]
-    out = ["# Judge evaluation", "",
-           f"Expectations: `{result['expectations']}`" + (f", overrides `{result['overrides']}`" if result["overrides"] else ""),
-           f"{len(scored)} scored row(s): {sum(r['tier'] == 'must' for r in scored)} must, "
-           f"{sum(r['tier'] == 'calibration' for r in scored)} calibration; "
-           f"{sum(r['problem'] == 'unmatched_expectation' for r in scored)} unmatched, "
-           f"{sum(r['problem'] == 'ambiguous_expectation' for r in scored)} ambiguous (scored as missed); "
-           f"{len(rows) - len(scored)} excluded as invalid.",
-           "", f"Promotion bar, in every draw: must recall >= {bar['recall_min']:.2f}, must false-alarm rate <= "
-           f"{bar['false_alarm_max']:.2f}, at most {bar['inventions_max']} inventing rationale(s).", "",
-           "## Verdicts", "", "| tier | draws | verdict | reasons |", "|---|---|---|---|"]
+    out = [
+        "# Judge evaluation",
+        "",
+        f"Expectations: `{result['expectations']}`"
+        + (f", overrides `{result['overrides']}`" if result["overrides"] else ""),
+        f"{len(scored)} scored row(s): {sum(r['tier'] == 'must' for r in scored)} must, "
+        f"{sum(r['tier'] == 'calibration' for r in scored)} calibration; "
+        f"{sum(r['problem'] == 'unmatched_expectation' for r in scored)} unmatched, "
+        f"{sum(r['problem'] == 'ambiguous_expectation' for r in scored)} ambiguous (scored as missed); "
+        f"{len(rows) - len(scored)} excluded as invalid.",
+        "",
+        f"Promotion bar, in every draw: must recall >= {bar['recall_min']:.2f}, must false-alarm rate <= "
+        f"{bar['false_alarm_max']:.2f}, at most {bar['inventions_max']} inventing rationale(s).",
+        "",
+        "## Verdicts",
+        "",
+        "| tier | draws | verdict | reasons |",
+        "|---|---|---|---|",
+    ]
     for v in result["eval_verdicts"]:
         out.append(f"| {v['tier']} | {', '.join(v['draws'])} | {v['verdict']} | {'; '.join(v['reasons']) or '-'} |")
-    out += ["", "## Scores (run 0 is the deterministic flags alone: no where a counted flag fires)", "",
-            "| run | rows | n | recall (no found) | false alarms (on yes) | unsure against | missing | inventions | evidence missing |",
-            "|---|---|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## Scores (run 0 is the deterministic flags alone: no where a counted flag fires)",
+        "",
+        "| run | rows | n | recall (no found) | false alarms (on yes) | unsure against | missing | inventions "
+        "| evidence missing |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for s in result["eval_scores"]:
-        out.append(f"| {s['label']} | {s['row_tier']} | {s['rows']} | {_pct(s['recall'])} ({s['found']}/{s['expected_no']}) | "
-                   f"{_pct(s['false_alarm_rate'])} ({s['false_alarms']}/{s['expected_yes']}) | {s['unsure_against']} | "
-                   f"{s['missing']} | {s['inventions']} | {s['evidence_missing']} |")
+        out.append(
+            f"| {s['label']} | {s['row_tier']} | {s['rows']} | {_pct(s['recall'])} ({s['found']}/{s['expected_no']}) | "
+            f"{_pct(s['false_alarm_rate'])} ({s['false_alarms']}/{s['expected_yes']}) | {s['unsure_against']} | "
+            f"{s['missing']} | {s['inventions']} | {s['evidence_missing']} |"
+        )
     if result["eval_agreement"]:
-        out += ["", "## Agreement", "", "| runs | kind | both judged | agree | agreement | judged differently |", "|---|---|---|---|---|---|"]
+        out += [
+            "",
+            "## Agreement",
+            "",
+            "| runs | kind | both judged | agree | agreement | judged differently |",
+            "|---|---|---|---|---|---|",
+        ]
         for a in result["eval_agreement"]:
-            out.append(f"| {a['label_a']} ~ {a['label_b']} | {a['kind']} | {a['both_judged']} | {a['agree']} | "
-                       f"{_pct(a['agreement'])} | {', '.join(a['disagree']) or '-'} |")
+            out.append(
+                f"| {a['label_a']} ~ {a['label_b']} | {a['kind']} | {a['both_judged']} | {a['agree']} | "
+                f"{_pct(a['agreement'])} | {', '.join(a['disagree']) or '-'} |"
+            )
     split = [g for g in result["eval_pattern_groups"] if g["split"]]
     labels = {s["run"]: s["label"] for s in result["eval_scores"]}
     if split:
         out += ["", "## Pattern groups judged apart", ""]
-        out += [f"- {labels.get(g['run'], g['run'])}: {g['pattern_group']}: "
-                + ", ".join(f"{m} {j}" for m, j in zip(g["members"], g["judgments"])) for g in split]
+        out += [
+            f"- {labels.get(g['run'], g['run'])}: {g['pattern_group']}: "
+            + ", ".join(f"{m} {j}" for m, j in zip(g["members"], g["judgments"]))
+            for g in split
+        ]
     out += ["", "## Rows each run got wrong", ""]
     for run, label in labels.items():
         wrong = [r for r in result["eval_results"] if r["run"] == run and (not r["right"] or r["invention"])]
         out.append(f"### {label}")
-        out += [f"- {r['unit_id'] or r['row_key']} ({r['tier']}): expected {r['expected']}, judged "
-                f"{r['judgment'] or 'nothing'} ({r['outcome']})"
-                + (f"; invents {', '.join(r['invention'])}" if r["invention"] else "") + f": {r['note'] or ''}"
-                for r in wrong] or ["- none"]
+        out += [
+            f"- {r['unit_id'] or r['row_key']} ({r['tier']}): expected {r['expected']}, judged "
+            f"{r['judgment'] or 'nothing'} ({r['outcome']})"
+            + (f"; invents {', '.join(r['invention'])}" if r["invention"] else "")
+            + f": {r['note'] or ''}"
+            for r in wrong
+        ] or ["- none"]
         out.append("")
     problems = [r for r in rows if r["problem"] or r["excluded"]]
     if problems:
         out += ["## Expectations not scored as matched", ""]
-        out += [f"- {r['source']}:{r['line']}: {r['problem'] or 'invalid'}: {r['view']} {r['type']}"
-                + (f" (candidates {', '.join(r['candidates'])})" if r["candidates"] else "")
-                + (f": {r['excluded']}" if r["excluded"] else "") for r in problems]
+        out += [
+            f"- {r['source']}:{r['line']}: {r['problem'] or 'invalid'}: {r['view']} {r['type']}"
+            + (f" (candidates {', '.join(r['candidates'])})" if r["candidates"] else "")
+            + (f": {r['excluded']}" if r["excluded"] else "")
+            for r in problems
+        ]
     return "\n".join(out).rstrip() + "\n"

@@ -1,6 +1,7 @@
 """`jfi audit export`: the audit's views for analysts: audit.duckdb (every view people query, materialised with its
 meaning as a comment; any DuckDB client opens it) and Parquet files of the units, flags, nav rows, judgments,
 ratifications, draft rows and receipts."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,19 +10,26 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import audit_toml
-from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
-from ..rulebook import internal, meanings, sections_of
-from ..store import STORAGE_VERSION, sql_string as _quote
 from ..output import say
+from ..rulebook import internal, meanings, sections_of
+from ..store import STORAGE_VERSION
+from ..store import sql_string as _quote
+from ..version import __version__
 from . import interchange
 from .evaluation import load_saved
 from .folder import AuditFolder, load_folder
 
 # Parquet file -> the view whose column meanings its fields carry
-MEANINGS = {"audit-units": "audit_built_units", "audit-flags": "audit_built_units", "audit-nav": "audit_nav_consistency",
-            "audit-judgments": "audit_judgments", "audit-ratifications": "ratification_records",
-            "audit-draft-rows": "audit_draft_rows", "audit-receipts": "audit_receipts"}
+MEANINGS = {
+    "audit-units": "audit_built_units",
+    "audit-flags": "audit_built_units",
+    "audit-nav": "audit_nav_consistency",
+    "audit-judgments": "audit_judgments",
+    "audit-ratifications": "ratification_records",
+    "audit-draft-rows": "audit_draft_rows",
+    "audit-receipts": "audit_receipts",
+}
 BOOLEAN_TEXT = ("needs_human",)  # columns the CSVs spell true/false (empty while unjudged): booleans in Parquet
 
 
@@ -64,10 +72,14 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
         store = load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0]
         try:
             where = sections_of()
-            names = [name for (name,) in store.con.execute(
-                "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' UNION ALL "
-                "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1").fetchall()
-                if where.get(name) in ("audit", "core") and not internal(name)]
+            names = [
+                name
+                for (name,) in store.con.execute(
+                    "SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main' UNION ALL "
+                    "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"
+                ).fetchall()
+                if where.get(name) in ("audit", "core") and not internal(name)
+            ]
             with AtomicFiles() as files:
                 target = files.temp_path(out / "audit.duckdb")
                 store.con.execute(f"ATTACH {_quote(str(target))} AS analyst (STORAGE_VERSION '{STORAGE_VERSION}')")
@@ -81,8 +93,14 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
                 for stem, sql in PARQUET.items():
                     table = store.con.sql(typed(store.con, sql)).to_arrow_table()
                     said = columns.get(MEANINGS[stem], {})
-                    table = table.cast(pa.schema([f.with_metadata({b"description": said[f.name].encode()})
-                                                  if f.name in said else f for f in table.schema]))
+                    table = table.cast(
+                        pa.schema(
+                            [
+                                f.with_metadata({b"description": said[f.name].encode()}) if f.name in said else f
+                                for f in table.schema
+                            ]
+                        )
+                    )
                     meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()}
                     pq.write_table(table.replace_schema_metadata(meta), files.temp_path(out / f"{stem}.parquet"))
                 written = [path for _, path in files.pending]
@@ -90,8 +108,10 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
             store.close()
     for path in written:
         say(path)
-    say(f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
-          "client, or query the folder with `jfi query --inventory`")
+    say(
+        f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
+        "client, or query the folder with `jfi query --inventory`"
+    )
     return 0
 
 

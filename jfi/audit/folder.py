@@ -3,6 +3,7 @@
 after it loads the folder's files into a built store, starting from the store kept beside the folder
 (jfi.audit.kept). Commands take their store from here (`load_folder`) and never read the folder's inputs
 themselves."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,25 +16,45 @@ from pathlib import Path
 import duckdb
 import ijson
 
-from ..errors import JfiError, refuse
 from ..atomic import recover
+from ..canonical import decision_id, digest
+from ..errors import JfiError, refuse
 from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines, strict_loads
 from ..manifest import fields_before, read_manifest
 from ..paths import own_folder, regular_file
-from ..canonical import decision_id, digest
 from ..store import Store
 from .kept import NEEDS, KeptStore
 
-
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
-BUILD_NEEDS = ("audit_inventory_violations", "audit_views", "audit_units", "audit_batches", "audit_nav_consistency",
-               "audit_hidden_units", "audit_axe_runs", "audit_axe_nodes", "audit_flag_rules", "audit_caps_hit")
+BUILD_NEEDS = (
+    "audit_inventory_violations",
+    "audit_views",
+    "audit_units",
+    "audit_batches",
+    "audit_nav_consistency",
+    "audit_hidden_units",
+    "audit_axe_runs",
+    "audit_axe_nodes",
+    "audit_flag_rules",
+    "audit_caps_hit",
+)
 
 
 # what an audit folder's commands read as input: no command writes over one of these except the command that owns it
-INPUT_FILES = {"inventory.jsonl", "inventory-run.json", "judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl",
-               "standards.jsonl", "audit.toml", "spot-check-sample.jsonl", "draft-judgments.json", ".jfi.lock",
-               "review-bundles.jsonl", "judge-runs.jsonl"}
+INPUT_FILES = {
+    "inventory.jsonl",
+    "inventory-run.json",
+    "judgment-units.json",
+    "ratifications.jsonl",
+    "spot-checks.jsonl",
+    "standards.jsonl",
+    "audit.toml",
+    "spot-check-sample.jsonl",
+    "draft-judgments.json",
+    ".jfi.lock",
+    "review-bundles.jsonl",
+    "judge-runs.jsonl",
+}
 INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit", "judge-cache"}
 
 
@@ -54,11 +75,19 @@ class AuditFolder:
     def __post_init__(self):
         self.root = Path(self.root)
         if not self.root.is_dir():
-            raise JfiError("no_audit", f"{self.root} is not a folder; `jfi audit inventory --out` makes an audit folder",
-                           source=str(self.root))
-        if not any(regular_file(self.root / name) for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")):
-            raise JfiError("no_audit", f"no audit in {self.root} (no inventory.jsonl, inventory-run.json or "
-                           "judgment-units.json)", source=str(self.root))
+            raise JfiError(
+                "no_audit",
+                f"{self.root} is not a folder; `jfi audit inventory --out` makes an audit folder",
+                source=str(self.root),
+            )
+        if not any(
+            regular_file(self.root / name) for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")
+        ):
+            raise JfiError(
+                "no_audit",
+                f"no audit in {self.root} (no inventory.jsonl, inventory-run.json or judgment-units.json)",
+                source=str(self.root),
+            )
         recover(self.root)  # a commit interrupted by a kill is finished before anything reads the folder
 
     def reads(self, path: Path) -> bool:
@@ -78,17 +107,27 @@ class AuditFolder:
         another inventory than the folder's (a capture replaced since; `inventory=False`: checked later, by
         load_folder once the kept store said what it knows of the files)."""
         if not regular_file(self.units_path):
-            raise JfiError("not_built", f"no judgment-units.json in {self.root}; run `jfi audit build` first",
-                           source=str(self.units_path))
+            raise JfiError(
+                "not_built",
+                f"no judgment-units.json in {self.root}; run `jfi audit build` first",
+                source=str(self.units_path),
+            )
         if not inventory:
             return self.units_path
         head = units_head(self.units_path)
         inventory = next((p for p in (self.inventory_jsonl, self.manifest) if regular_file(p)), None)
-        if inventory is not None and head.get("jfi_version") and isinstance(head.get("inventory_sha256"), str) \
-                and head["inventory_sha256"] != sha256_file(inventory):
-            raise JfiError("not_built", f"judgment-units.json was built from another inventory than {inventory.name} "
-                           f"(captured again since); run `jfi audit build --inventory {self.root}` again",
-                           source=str(self.units_path))
+        if (
+            inventory is not None
+            and head.get("jfi_version")
+            and isinstance(head.get("inventory_sha256"), str)
+            and head["inventory_sha256"] != sha256_file(inventory)
+        ):
+            raise JfiError(
+                "not_built",
+                f"judgment-units.json was built from another inventory than {inventory.name} "
+                f"(captured again since); run `jfi audit build --inventory {self.root}` again",
+                source=str(self.units_path),
+            )
         return self.units_path
 
     @property
@@ -112,8 +151,11 @@ class AuditFolder:
             run = read_manifest(self.manifest)
             texts = [json.dumps(v, ensure_ascii=False) for v in run["views"]]
             return str(self.manifest), list(range(1, len(texts) + 1)), texts, self.manifest.read_bytes()
-        raise JfiError("no_inventory", f"no inventory.jsonl or inventory-run.json in {self.root}; "
-                       "run `jfi audit inventory --out` there first", source=str(self.root))
+        raise JfiError(
+            "no_inventory",
+            f"no inventory.jsonl or inventory-run.json in {self.root}; run `jfi audit inventory --out` there first",
+            source=str(self.root),
+        )
 
     def load_inventory(self, store: Store, *, whole: bool = True) -> tuple[str, bool]:
         """Put the inventory into a store that is not built yet; returns (its sha256, whether it was read whole).
@@ -149,7 +191,11 @@ class AuditFolder:
         refuse(bad, "invalid_inventory", "problem(s) in the inventory listed above; nothing written")
         if regular_file(self.inventory_jsonl):
             return store, sha, self._jsonl_header()
-        return store, sha, {k: v for k, v in parse_json(self.manifest.read_bytes(), self.manifest).items() if k != "views"}
+        return (
+            store,
+            sha,
+            {k: v for k, v in parse_json(self.manifest.read_bytes(), self.manifest).items() if k != "views"},
+        )
 
     def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
         """(built store, sha256, whether read whole, the inventory's violations)."""
@@ -170,7 +216,9 @@ class AuditFolder:
         except ValueError:
             return {}
         except RecursionError:
-            raise JfiError("invalid_json", "nested too deeply to read", source=str(self.inventory_jsonl), line=1) from None
+            raise JfiError(
+                "invalid_json", "nested too deeply to read", source=str(self.inventory_jsonl), line=1
+            ) from None
         return record if record.get("record") == "run" else {}
 
 
@@ -192,15 +240,27 @@ class BuiltUnits(dict):
 
 # the rules a strict load refuses on (a kept store updated in place asks only those whose inputs changed); ledger errors
 # read `ratifications.jsonl:LINE: code: message`, without the field
-VIOLATIONS = (("audit_violations", "SELECT * FROM audit_violations"),
-              ("audit_standards_violations", "SELECT * FROM audit_standards_violations"),
-              ("ratification_violations",
-               "SELECT source, line, record_id, NULL AS field, code, message FROM ratification_violations"))
+VIOLATIONS = (
+    ("audit_violations", "SELECT * FROM audit_violations"),
+    ("audit_standards_violations", "SELECT * FROM audit_standards_violations"),
+    (
+        "ratification_violations",
+        "SELECT source, line, record_id, NULL AS field, code, message FROM ratification_violations",
+    ),
+)
 
 
-def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, ledger_bytes: bytes | None = None,
-                before_build=None, inventory: bool = False, provided=None,
-                needs: tuple[str, ...] | None = None) -> tuple[Store, BuiltUnits, str]:
+def load_folder(
+    folder: AuditFolder,
+    seed: str = "",
+    *,
+    strict: bool = True,
+    ledger_bytes: bytes | None = None,
+    before_build=None,
+    inventory: bool = False,
+    provided=None,
+    needs: tuple[str, ...] | None = None,
+) -> tuple[Store, BuiltUnits, str]:
     """A store with the inventory (when asked for, or for queries), the built units, the batches, what judges returned
     and the spot checks; returns (store, the built units' header, their sha256). Strict: refuses bad input, listing
     every problem; otherwise loads what is there (for queries). A strict load of the folder's own files starts from
@@ -210,8 +270,11 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
     units_path = folder.units_path
     if strict:
         folder.require_built(inventory=False)
-    kept = KeptStore(folder.root, inventory, provided) if strict and ledger_bytes is None and before_build is None \
+    kept = (
+        KeptStore(folder.root, inventory, provided)
+        if strict and ledger_bytes is None and before_build is None
         else None
+    )
     if strict:  # once the kept store said which files' sha256s it knows (the inventory is not read again for it)
         try:
             folder.require_built()
@@ -223,9 +286,15 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
         store, head, units_sha = hit
         store.set_sample_seed(seed)
         return store, BuiltUnits(head, units_path), units_sha
-    store = kept.new_store() if kept is not None else Store(
-        sections=("audit",), needs=needs if not strict else NEEDS if before_build is None else None,
-        inventory=not strict or inventory)
+    store = (
+        kept.new_store()
+        if kept is not None
+        else Store(
+            sections=("audit",),
+            needs=needs if not strict else NEEDS if before_build is None else None,
+            inventory=not strict or inventory,
+        )
+    )
     try:
         head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)
@@ -243,8 +312,15 @@ def load_folder(folder: AuditFolder, seed: str = "", *, strict: bool = True, led
     return store, BuiltUnits(head, units_path), units_sha
 
 
-def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: bool, ledger_bytes: bytes | None,
-          inventory: bool) -> tuple[dict, str]:
+def _load(
+    folder: AuditFolder,
+    store: Store,
+    kept: KeptStore | None,
+    *,
+    strict: bool,
+    ledger_bytes: bytes | None,
+    inventory: bool,
+) -> tuple[dict, str]:
     """Put the folder's files into a store not built yet (each unchanged file from the kept store when there is
     one); returns (the built units' header, their sha256)."""
     units_path = folder.units_path
@@ -259,6 +335,7 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
             pass
     if not strict:  # queries see the merges' history
         from .history import load as load_history
+
         try:
             load_history(folder.root, store)
         except JfiError:
@@ -285,34 +362,50 @@ def _load(folder: AuditFolder, store: Store, kept: KeptStore | None, *, strict: 
                     continue
                 if isinstance(record.get("id"), str):
                     ledger_ids.add(record["id"])
-        store.append("ledger_digests", {"source": [str(ledger)] * len(digests), "line": [d[0] for d in digests],
-                                        "decision_id": [d[1] for d in digests]})
+        store.append(
+            "ledger_digests",
+            {
+                "source": [str(ledger)] * len(digests),
+                "line": [d[0] for d in digests],
+                "decision_id": [d[1] for d in digests],
+            },
+        )
     head, units_sha = {}, hashlib.sha256(b"").hexdigest()
     if regular_file(units_path):
         units_sha = kept.shas[str(units_path)] if kept is not None else sha256_file(units_path)
         # each unit's text by its id: from the units the kept store holds typed, else from the lines just read
-        texts_of = ("SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
-                    "(SELECT unnest(?::VARCHAR[]))")
+        texts_of = (
+            "SELECT text FROM raw_lines WHERE kind = 'unit' AND json_extract_string(text, '$.id') IN "
+            "(SELECT unnest(?::VARCHAR[]))"
+        )
         if kept is not None and kept.take(units_path):  # its rows are in the store: the pins below are read from them
             head = kept.units_head
             if str(units_path) in kept.unchanged:  # typed in the store already (build's own rows are typed later)
-                texts_of = "SELECT CAST(unit AS VARCHAR) FROM audit_built_units WHERE id IN (SELECT unnest(?::VARCHAR[]))"
+                texts_of = (
+                    "SELECT CAST(unit AS VARCHAR) FROM audit_built_units WHERE id IN (SELECT unnest(?::VARCHAR[]))"
+                )
         else:
             built = parse_json(units_path.read_bytes(), units_path)
             if built.get("schema") != "judgment-units/v1" or not isinstance(built.get("units"), list):
-                raise JfiError("invalid_units", "schema must be judgment-units/v1 with a units list",
-                               source=str(units_path))
+                raise JfiError(
+                    "invalid_units", "schema must be judgment-units/v1 with a units list", source=str(units_path)
+                )
             head = {k: v for k, v in built.items() if k != "units"}
             if built["units"]:  # entry N of the units list is line N of kind unit
-                store.append("raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None],
-                                           "present": [True]})
-                store.con.execute("INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM "
-                                  "audit_built_units_file(?, ?)",
-                                  [str(units_path), str(units_path), units_path.stat().st_size + 1]).fetchall()
+                store.append(
+                    "raw_files", {"kind": ["unit"], "source": [str(units_path)], "round": [None], "present": [True]}
+                )
+                store.con.execute(
+                    "INSERT INTO raw_lines SELECT 'unit', ?, NULL, line, text FROM audit_built_units_file(?, ?)",
+                    [str(units_path), str(units_path), units_path.stat().st_size + 1],
+                ).fetchall()
             del built
         # the pins of the units the ledger names: each its entry's canonical digest
-        pins = [(u["id"], digest(u)) for (text,) in store.con.execute(texts_of, [sorted(ledger_ids)]).fetchall()
-                if isinstance(u := json.loads(text), dict)]
+        pins = [
+            (u["id"], digest(u))
+            for (text,) in store.con.execute(texts_of, [sorted(ledger_ids)]).fetchall()
+            if isinstance(u := json.loads(text), dict)
+        ]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
     if regular_file(standards) and not (kept is not None and kept.take(standards)):

@@ -2,6 +2,7 @@
 a flag that states a fact fails; decisive: any flag that counts; ratified-no: a question a person ratified no); the
 gate passes (0) when every finding is in the baseline, fails (1) naming each new one, and refuses bad input (2). A
 baseline records findings by their stable fingerprint (unit id | flag or question)."""
+
 from __future__ import annotations
 
 import json
@@ -29,14 +30,27 @@ def read_baseline(path: Path, fail_on: str | None = None) -> set[str]:
     if not regular_file(path):
         raise JfiError("no_baseline", "the baseline is not a file; write one with --write-baseline", source=str(path))
     doc = parse_json(Path(path).read_bytes(), path, keys_once=True)
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("fingerprints"), list) \
-            or not all(isinstance(f, str) for f in doc["fingerprints"]) or doc.get("fail_on", fail_on) not in LEVELS:
-        raise JfiError("invalid_baseline", f'a baseline is {{"schema": "{SCHEMA}", "fail_on": LEVEL, '
-                       '"fingerprints": [strings]}', source=str(path), field="fingerprints")
+    if (
+        not isinstance(doc, dict)
+        or doc.get("schema") != SCHEMA
+        or not isinstance(doc.get("fingerprints"), list)
+        or not all(isinstance(f, str) for f in doc["fingerprints"])
+        or doc.get("fail_on", fail_on) not in LEVELS
+    ):
+        raise JfiError(
+            "invalid_baseline",
+            f'a baseline is {{"schema": "{SCHEMA}", "fail_on": LEVEL, "fingerprints": [strings]}}',
+            source=str(path),
+            field="fingerprints",
+        )
     if fail_on is not None and doc.get("fail_on", fail_on) != fail_on:
-        raise JfiError("baseline_level", f'the baseline was written at --fail-on {doc["fail_on"]}, the gate runs at '
-                       f"{fail_on}; pass --fail-on {doc['fail_on']} or write a baseline at {fail_on}",
-                       source=str(path), field="fail_on")
+        raise JfiError(
+            "baseline_level",
+            f"the baseline was written at --fail-on {doc['fail_on']}, the gate runs at "
+            f"{fail_on}; pass --fail-on {doc['fail_on']} or write a baseline at {fail_on}",
+            source=str(path),
+            field="fail_on",
+        )
     return set(doc["fingerprints"])
 
 
@@ -55,16 +69,27 @@ def _trusted(folder: AuditFolder, store, built) -> None:
     source = str(folder.units_path)
     count = store.con.execute("SELECT count(*) FROM audit_built_units").fetchone()[0]
     if isinstance(built.get("unit_count"), int) and built["unit_count"] != count:
-        raise JfiError("units_edited", f"the header says {built['unit_count']} unit(s), the file holds {count}; "
-                       "run `jfi audit build` again", source=source, field="unit_count")
-    if built.get("jfi_version") and built.get("rulebook_sha256") == store.rulebook_sha256 and store.con.execute(
-            "SELECT count(*) FROM raw_inventory").fetchone()[0]:
+        raise JfiError(
+            "units_edited",
+            f"the header says {built['unit_count']} unit(s), the file holds {count}; run `jfi audit build` again",
+            source=source,
+            field="unit_count",
+        )
+    if (
+        built.get("jfi_version")
+        and built.get("rulebook_sha256") == store.rulebook_sha256
+        and store.con.execute("SELECT count(*) FROM raw_inventory").fetchone()[0]
+    ):
         drift = store.rows("SELECT id, change FROM audit_units_drift ORDER BY id LIMIT 5")
         if drift:
             total = store.con.execute("SELECT count(*) FROM audit_units_drift").fetchone()[0]
-            raise JfiError("units_edited", f"{total} unit(s) differ from what the inventory makes (e.g. "
-                           + ", ".join(f"{d['id']} {d['change']}" for d in drift)
-                           + "): the file was changed after build; run `jfi audit build` again", source=source)
+            raise JfiError(
+                "units_edited",
+                f"{total} unit(s) differ from what the inventory makes (e.g. "
+                + ", ".join(f"{d['id']} {d['change']}" for d in drift)
+                + "): the file was changed after build; run `jfi audit build` again",
+                source=source,
+            )
 
 
 @commits
@@ -77,20 +102,26 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
         store, built, _ = load_folder(folder, strict=True, inventory=True)
         try:
             _trusted(folder, store, built)
-            findings = store.rows(f"SELECT fingerprint, rule, id, name, views FROM audit_results WHERE {LEVELS[fail_on]} "
-                                  "ORDER BY fingerprint")
+            findings = store.rows(
+                f"SELECT fingerprint, rule, id, name, views FROM audit_results WHERE {LEVELS[fail_on]} "
+                "ORDER BY fingerprint"
+            )
         finally:
             store.close()
     current = {f["fingerprint"] for f in findings}
     if write_baseline:
-        atomic_write(Path(write_baseline), json.dumps({"schema": SCHEMA, "fail_on": fail_on,
-                                                      "fingerprints": sorted(current)}, indent=1) + "\n")
+        atomic_write(
+            Path(write_baseline),
+            json.dumps({"schema": SCHEMA, "fail_on": fail_on, "fingerprints": sorted(current)}, indent=1) + "\n",
+        )
         say(f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline")
         return 0
     new = [f for f in findings if f["fingerprint"] not in known]
     for f in new:
-        say(f'NEW {f["fingerprint"]}: {named(f)} on {", ".join(f["views"] or [])}')
+        say(f"NEW {f['fingerprint']}: {named(f)} on {', '.join(f['views'] or [])}")
     gone = len(known - current)
-    err(f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
-        + (f", {gone} in the baseline no longer found" if gone else ""))
+    err(
+        f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
+        + (f", {gone} in the baseline no longer found" if gone else "")
+    )
     return 1 if new else 0

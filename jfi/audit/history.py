@@ -2,6 +2,7 @@
 its counts) and the rows it wrote in history/merge-NNNN.parquet, in the same all-or-nothing commit as its other
 files; `jfi audit diff` (and the views audit_merge_runs, audit_merge_changes and the macro audit_merge_diff) say what
 moved between two merges: rows whose draft, status or ratification changed, with the records that moved them."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,10 @@ from ..store import Store
 from ..version import __version__
 
 INDEX = Path("history") / "merges.jsonl"
-ROWS_SQL = ("SELECT id, status, draft_judgment, drafted_by, spot_check, ratification_state, ratified_judgment, ratified_by, "
-            "ruling, ratification_decision_id AS decision_id FROM audit_draft_rows ORDER BY id")
+ROWS_SQL = (
+    "SELECT id, status, draft_judgment, drafted_by, spot_check, ratification_state, ratified_judgment, ratified_by, "
+    "ruling, ratification_decision_id AS decision_id FROM audit_draft_rows ORDER BY id"
+)
 INPUTS = ("judgment-units.json", "ratifications.jsonl", "spot-checks.jsonl", "standards.jsonl")
 
 
@@ -29,9 +32,17 @@ def _runs(root: Path) -> list[tuple[int, dict]]:
     out = []
     for line in read_lines(path):
         rec = parse_json(line.text, path, line.number)
-        if not isinstance(rec, dict) or not isinstance(rec.get("run"), int) or not isinstance(rec.get("rows_file"), str):
-            raise JfiError("invalid_history", "a merge record holds run (a number) and rows_file", source=str(path),
-                           line=line.number)
+        if (
+            not isinstance(rec, dict)
+            or not isinstance(rec.get("run"), int)
+            or not isinstance(rec.get("rows_file"), str)
+        ):
+            raise JfiError(
+                "invalid_history",
+                "a merge record holds run (a number) and rows_file",
+                source=str(path),
+                line=line.number,
+            )
         out.append((line.number, rec))
     return out
 
@@ -43,16 +54,28 @@ def record(files, root: Path, store, utc: str, counts: dict) -> None:
     rows_file = f"history/merge-{run:04d}.parquet"
     import pyarrow.parquet as pq  # only when a merge records its rows
 
-    table = store.con.sql(ROWS_SQL).to_arrow_table().replace_schema_metadata(
-        {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()})
+    table = (
+        store.con.sql(ROWS_SQL)
+        .to_arrow_table()
+        .replace_schema_metadata(
+            {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode()}
+        )
+    )
     pq.write_table(table, files.temp_path(root / rows_file))
     inputs = {name: sha256_file(root / name) for name in INPUTS if regular_file(root / name)}
-    inputs.update({f"batches/{p.name}": sha256_file(p) for p in sorted((root / "batches").glob("*.judged.jsonl"))
-                   if regular_file(p)})
+    inputs.update(
+        {
+            f"batches/{p.name}": sha256_file(p)
+            for p in sorted((root / "batches").glob("*.judged.jsonl"))
+            if regular_file(p)
+        }
+    )
     index = root / INDEX
     old = index.read_bytes() if regular_file(index) else b""
-    files.write(index, append_records(old, [{"run": run, "utc": utc, "inputs": inputs, "counts": counts,
-                                              "rows_file": rows_file}]))
+    files.write(
+        index,
+        append_records(old, [{"run": run, "utc": utc, "inputs": inputs, "counts": counts, "rows_file": rows_file}]),
+    )
 
 
 def load(root: Path, store) -> int:
@@ -63,9 +86,11 @@ def load(root: Path, store) -> int:
         if not regular_file(path):
             raise JfiError("invalid_history", f"{rec['rows_file']} is missing", source=str(root / INDEX), line=number)
         store.con.execute("INSERT INTO raw_merge_runs VALUES (?, ?, ?)", [rec["run"], rec.get("utc"), json.dumps(rec)])
-        store.con.execute("INSERT INTO raw_merge_rows SELECT ? AS run, id, status, draft_judgment, drafted_by, spot_check, "
-                          "ratification_state, ratified_judgment, ratified_by, ruling, decision_id FROM read_parquet(?)",
-                          [rec["run"], str(path)])
+        store.con.execute(
+            "INSERT INTO raw_merge_rows SELECT ? AS run, id, status, draft_judgment, drafted_by, spot_check, "
+            "ratification_state, ratified_judgment, ratified_by, ruling, decision_id FROM read_parquet(?)",
+            [rec["run"], str(path)],
+        )
     return len(runs)
 
 
@@ -85,13 +110,20 @@ def _vouched(root: Path, store, runs: tuple[int, int]) -> None:
                 signed[decision_id(rec)] = rec.get("ratified_by")
             except (TypeError, ValueError, RecursionError):
                 continue
-    rows = store.con.execute("SELECT run, id, decision_id, ratified_by FROM raw_merge_rows WHERE run IN (?, ?) AND "
-                             "coalesce(decision_id, '') <> '' ORDER BY run, id", list(runs)).fetchall()
+    rows = store.con.execute(
+        "SELECT run, id, decision_id, ratified_by FROM raw_merge_rows WHERE run IN (?, ?) AND "
+        "coalesce(decision_id, '') <> '' ORDER BY run, id",
+        list(runs),
+    ).fetchall()
     for run, uid, did, by in rows:
         if did not in signed or (by or None) != (signed[did] or None):
-            raise JfiError("untrusted_history", f"merge {run} shows {uid} ratified by {clip(by, 60)!r} under decision "
-                           f"{clip(did, 80)}, which {'no ledger line holds' if did not in signed else 'the ledger signs by another name'}: "
-                           "the history was changed by hand", source=str(root / INDEX))
+            raise JfiError(
+                "untrusted_history",
+                f"merge {run} shows {uid} ratified by {clip(by, 60)!r} under decision "
+                f"{clip(did, 80)}, which {'no ledger line holds' if did not in signed else 'the ledger signs by another name'}: "
+                "the history was changed by hand",
+                source=str(root / INDEX),
+            )
 
 
 def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
@@ -108,8 +140,11 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
         frm = (runs[runs.index(to) - 1] if to in runs and runs.index(to) > 0 else to - 1) if frm is None else frm
         for r in (frm, to):
             if r not in runs:
-                raise JfiError("unknown_run", f"no merge {r} is recorded (runs: {', '.join(map(str, runs))})",
-                               source=str(root / INDEX))
+                raise JfiError(
+                    "unknown_run",
+                    f"no merge {r} is recorded (runs: {', '.join(map(str, runs))})",
+                    source=str(root / INDEX),
+                )
         _vouched(root, store, (frm, to))
         changes = store.rows("SELECT * FROM audit_merge_diff(?, ?)", [frm, to])
     finally:
@@ -119,6 +154,10 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
         return 0
     say(f"merge {frm} → merge {to}: {len(changes)} change(s)")
     for c in changes:
-        why = ", ".join(f"{k} {c[k]}" for k in ("ratified_by", "ruling", "decision_id", "drafted_by", "spot_check") if c.get(k))
-        say(f"{c['id']}  {c['what']}: {c['old'] or '(empty)'} → {c['new'] or '(empty)'}" + (f"  [{why}]" if why else ""))
+        why = ", ".join(
+            f"{k} {c[k]}" for k in ("ratified_by", "ruling", "decision_id", "drafted_by", "spot_check") if c.get(k)
+        )
+        say(
+            f"{c['id']}  {c['what']}: {c['old'] or '(empty)'} → {c['new'] or '(empty)'}" + (f"  [{why}]" if why else "")
+        )
     return 0

@@ -3,6 +3,7 @@ audit_acr: SARIF 2.1.0 (code-scanning viewers, CI annotations), JUnit XML (every
 (the ACT Rules implementation report shape) and OpenACR (GSA's machine-readable VPAT 2.5 conformance report, YAML).
 Drafts are never verdicts: a question is cantTell (EARL), review (SARIF), skipped (JUnit) or not counted (OpenACR)
 until a named person ratifies it."""
+
 from __future__ import annotations
 
 import json
@@ -18,17 +19,30 @@ from ..errors import JfiError
 from ..version import __version__
 
 TOOL_IRI = "urn:jfi:tool:" + __version__  # jfi has no web home to point at; the assertor is named by its version
-FILES = {"sarif": "audit.sarif", "junit": "audit-junit.xml", "earl": "audit-earl.jsonld", "openacr": "audit-openacr.yaml"}
+FILES = {
+    "sarif": "audit.sarif",
+    "junit": "audit-junit.xml",
+    "earl": "audit-earl.jsonld",
+    "openacr": "audit-openacr.yaml",
+}
 ACR_CATALOG = "2.5-edition-wcag-2.2-en"
 ACR_CHAPTERS = {"A": "success_criteria_level_a", "AA": "success_criteria_level_aa", "AAA": "success_criteria_level_aaa"}
-ACR_KEYS = {"author": True, "email": True, "product": False, "version": False, "company": False, "notes": False,
-            "failing": False, "undecided": True}
+ACR_KEYS = {
+    "author": True,
+    "email": True,
+    "product": False,
+    "version": False,
+    "company": False,
+    "notes": False,
+    "failing": False,
+    "undecided": True,
+}
 # what the report's author may have a criterion say: with a finding (a row ratified no), and where nothing travels
 ACR_FAILING = ("partially-supports", "does-not-support")
 ACR_UNDECIDED = ("partially-supports", "does-not-support", "not-applicable")
 RESULTS_SQL = "SELECT * FROM audit_results ORDER BY product, id, kind DESC, rule, flag"
 RULES_SQL = "SELECT * FROM audit_rule_metadata"
-PAGES_SQL = ("SELECT view_id, any_value(coalesce(final_url, url) ORDER BY pos) AS url FROM audit_views GROUP BY view_id")
+PAGES_SQL = "SELECT view_id, any_value(coalesce(final_url, url) ORDER BY pos) AS url FROM audit_views GROUP BY view_id"
 
 
 INFORMATION_URI = "https://www.w3.org/WAI/standards-guidelines/act/"  # jfi has no web home; its rules are ACT's
@@ -47,8 +61,11 @@ def named(r: dict) -> str:
 
 def _words(r: dict) -> str:
     """What a result says: its question with the row's name, or the flag's meaning and the flag as the unit has it."""
-    return (r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
-            else f'{r["meaning"]} ({r["flag"]})')
+    return (
+        r["meaning"].replace("{name}", r["name"] or "(no name)")
+        if r["kind"] == "question"
+        else f"{r['meaning']} ({r['flag']})"
+    )
 
 
 def sarif_rule_id(r: dict, unit: dict) -> str:
@@ -80,8 +97,13 @@ def _sarif_result(r: dict, unit: dict) -> tuple[str, str] | None:
     if not r["decisive"]:
         return None
     if r["type"] == "finding":
-        return ("fail", "warning") if r["flag"] == "axe_violation" else ("fail", "note") \
-            if r["flag"] == "axe_needs_review" else None
+        return (
+            ("fail", "warning")
+            if r["flag"] == "axe_violation"
+            else ("fail", "note")
+            if r["flag"] == "axe_needs_review"
+            else None
+        )
     return ("fail", "warning") if r["objective"] else ("fail", "note")
 
 
@@ -91,18 +113,29 @@ def _location(url: str, r: dict, sources: dict[str, str]) -> dict:
     uri, base = url, {}
     for prefix, folder in sorted(sources.items(), key=lambda kv: -len(kv[0])):
         if url.startswith(prefix):
-            rest = url[len(prefix):].split("#", 1)[0].split("?", 1)[0]
-            uri, base = folder.rstrip("/") + "/" + (rest if rest and not rest.endswith("/") else rest + "index.html"), \
-                {"uriBaseId": "%SRCROOT%"}
+            rest = url[len(prefix) :].split("#", 1)[0].split("?", 1)[0]
+            uri, base = (
+                folder.rstrip("/") + "/" + (rest if rest and not rest.endswith("/") else rest + "index.html"),
+                {"uriBaseId": "%SRCROOT%"},
+            )
             break
     snippet = r["selector"] or r["name"] or r["type"]
-    return {"physicalLocation": {"artifactLocation": {"uri": uri, **base},
-                                 "region": {"startLine": 1, "snippet": {"text": snippet}}},
-            **({"logicalLocations": [{"fullyQualifiedName": r["selector"], "kind": "element"}]} if r["selector"] else {})}
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, **base},
+            "region": {"startLine": 1, "snippet": {"text": snippet}},
+        },
+        **({"logicalLocations": [{"fullyQualifiedName": r["selector"], "kind": "element"}]} if r["selector"] else {}),
+    }
 
 
-def sarif(results: list[dict], rules: list[dict], pages: dict[str, str], units: dict[str, dict] | None = None,
-          sources: dict[str, str] | None = None) -> dict:
+def sarif(
+    results: list[dict],
+    rules: list[dict],
+    pages: dict[str, str],
+    units: dict[str, dict] | None = None,
+    sources: dict[str, str] | None = None,
+) -> dict:
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
     scanning can show; fingerprints from unit ids."""
@@ -130,30 +163,61 @@ def sarif(results: list[dict], rules: list[dict], pages: dict[str, str], units: 
             words = r["meaning"].replace("{name}", name)
         else:
             words = r["meaning"]
-        state = (f" Ratified {'no' if r['outcome'] == 'failed' else 'yes'} by {r['ratified_by']} ({r['decision_id']})."
-                 if r["mode"] == "manual" else
-                 f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict." if r["kind"] == "question"
-                 else "")
-        text = f'{r["type"].capitalize()} {named(r)} ({r["id"]}): {words.rstrip(".")}.{state}'
-        out.append({
-            "ruleId": rule_id, "kind": kind, "level": level, "message": {"text": text},
-            "locations": [_location(pages.get(v, v), r, sources) for v in (r["views"] or [])[:10]],
-            "partialFingerprints": {"jfiResult/v1": f'{r["id"]}|{rule_id}', "jfiUnit/v1": r["id"]},
-            "properties": {"unit": r["id"], "type": r["type"], "product": r["product"], "outcome": r["outcome"],
-                           "views": r["views"] or [], **({"flag": r["flag"]} if r["flag"] else {}),
-                           **({"ratified_by": r["ratified_by"], "decision_id": r["decision_id"]}
-                              if r["mode"] == "manual" else {}),
-                           **({"draft": r["draft_judgment"]} if r["kind"] == "question" and r["draft_judgment"] else {})},
-        })
+        state = (
+            f" Ratified {'no' if r['outcome'] == 'failed' else 'yes'} by {r['ratified_by']} ({r['decision_id']})."
+            if r["mode"] == "manual"
+            else f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict."
+            if r["kind"] == "question"
+            else ""
+        )
+        text = f"{r['type'].capitalize()} {named(r)} ({r['id']}): {words.rstrip('.')}.{state}"
+        out.append(
+            {
+                "ruleId": rule_id,
+                "kind": kind,
+                "level": level,
+                "message": {"text": text},
+                "locations": [_location(pages.get(v, v), r, sources) for v in (r["views"] or [])[:10]],
+                "partialFingerprints": {"jfiResult/v1": f"{r['id']}|{rule_id}", "jfiUnit/v1": r["id"]},
+                "properties": {
+                    "unit": r["id"],
+                    "type": r["type"],
+                    "product": r["product"],
+                    "outcome": r["outcome"],
+                    "views": r["views"] or [],
+                    **({"flag": r["flag"]} if r["flag"] else {}),
+                    **(
+                        {"ratified_by": r["ratified_by"], "decision_id": r["decision_id"]}
+                        if r["mode"] == "manual"
+                        else {}
+                    ),
+                    **({"draft": r["draft_judgment"]} if r["kind"] == "question" and r["draft_judgment"] else {}),
+                },
+            }
+        )
     index = {rid: k for k, rid in enumerate(described)}
     for result in out:
         result["ruleIndex"] = index[result["ruleId"]]
-    driver = {"name": "jfi", "fullName": "jfi content-judgment audit", "version": __version__,
-              "semanticVersion": __version__, "informationUri": INFORMATION_URI, "rules": list(described.values())}
-    return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-            "runs": [{"tool": {"driver": driver}, "columnKind": "utf16CodeUnits",
-                      "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The product's source folder."}}},
-                      "results": out}]}
+    driver = {
+        "name": "jfi",
+        "fullName": "jfi content-judgment audit",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "informationUri": INFORMATION_URI,
+        "rules": list(described.values()),
+    }
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "utf16CodeUnits",
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The product's source folder."}}},
+                "results": out,
+            }
+        ],
+    }
 
 
 def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
@@ -168,19 +232,38 @@ def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
         help_url = unit.get("href") or f"{DEQUE}{axe_id}"
         tags = [f"wcag{c.replace('.', '')}" for c in sc] + ["axe-core", "accessibility"]
     else:
-        meaning = (r["meaning"] if r["kind"] != "question" else meta.get("meaning", r["meaning"])).replace("{name}", "…")
+        meaning = (r["meaning"] if r["kind"] != "question" else meta.get("meaning", r["meaning"])).replace(
+            "{name}", "…"
+        )
         short = meaning[:1].upper() + meaning[1:]
-        full = (f"{short} ({criteria}" + (f"; ACT rule {r['act_rule']}" if r["act_rule"] else "") + "). "
-                + ("A fact the browser's accessibility tree shows." if r["objective"] else
-                   "A question a person ratifies; a model's draft is never a verdict." if r["kind"] == "question" else
-                   "A sign that asks a person to look."))
+        full = (
+            f"{short} ({criteria}"
+            + (f"; ACT rule {r['act_rule']}" if r["act_rule"] else "")
+            + "). "
+            + (
+                "A fact the browser's accessibility tree shows."
+                if r["objective"]
+                else "A question a person ratifies; a model's draft is never a verdict."
+                if r["kind"] == "question"
+                else "A sign that asks a person to look."
+            )
+        )
         help_url = r["help_url"] or "https://www.w3.org/WAI/WCAG22/Understanding/"
         tags = list(r["tags"] or []) + ["accessibility"]
-    return {"id": rule_id, "name": _pascal(rule_id), "shortDescription": {"text": short.rstrip(".") + "."},
-            "fullDescription": {"text": full}, "helpUri": help_url,
-            "help": {"text": f"{full} See {help_url}", "markdown": f"{full}\n\n[{criteria}: what it asks]({help_url})"},
-            "properties": {"tags": tags, **({"act_rule": r["act_rule"]} if r["act_rule"] else {}),
-                           "objective": bool(r["objective"]), "precision": "high" if r["objective"] else "medium"}}
+    return {
+        "id": rule_id,
+        "name": _pascal(rule_id),
+        "shortDescription": {"text": short.rstrip(".") + "."},
+        "fullDescription": {"text": full},
+        "helpUri": help_url,
+        "help": {"text": f"{full} See {help_url}", "markdown": f"{full}\n\n[{criteria}: what it asks]({help_url})"},
+        "properties": {
+            "tags": tags,
+            **({"act_rule": r["act_rule"]} if r["act_rule"] else {}),
+            "objective": bool(r["objective"]),
+            "precision": "high" if r["objective"] else "medium",
+        },
+    }
 
 
 def junit(results: list[dict], *, flags_fail: bool) -> bytes:
@@ -199,19 +282,29 @@ def junit(results: list[dict], *, flags_fail: bool) -> bytes:
         suite = suites.get(question["product"])
         if suite is None:
             suite = suites[question["product"]] = ET.SubElement(
-                root, "testsuite", name=question["product"], tests="0", failures="0", errors="0", skipped="0", time="0")
-        case = ET.SubElement(suite, "testcase", name=f'{unit} {named(question).strip(chr(34))}',
-                             classname=f'{question["product"]}.{question["type"]}', time="0")
+                root, "testsuite", name=question["product"], tests="0", failures="0", errors="0", skipped="0", time="0"
+            )
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            name=f"{unit} {named(question).strip(chr(34))}",
+            classname=f"{question['product']}.{question['type']}",
+            time="0",
+        )
         failing = [r for r in rows if r["outcome"] == "failed" and (r["kind"] == "question" or flags_fail)]
         where = ", ".join(question["views"] or []) or "no view"
         for r in failing:
             rule = sarif_rule_id(r, {})
-            said = (f'ratified no by {r["ratified_by"]} (decision {r["decision_id"]}): '
-                    + r["meaning"].replace("{name}", r["name"] or "(no name)") if r["kind"] == "question"
-                    else r["meaning"])
+            said = (
+                f"ratified no by {r['ratified_by']} (decision {r['decision_id']}): "
+                + r["meaning"].replace("{name}", r["name"] or "(no name)")
+                if r["kind"] == "question"
+                else r["meaning"]
+            )
             failure = ET.SubElement(case, "failure", message=f"{rule}: {said}"[:300], type=rule)
-            failure.text = (f'{question["type"].capitalize()} {named(question)} ({unit}) on {where}: '
-                            f"{said}." + (f" Element: {r['selector']}." if r["selector"] else ""))
+            failure.text = f"{question['type'].capitalize()} {named(question)} ({unit}) on {where}: {said}." + (
+                f" Element: {r['selector']}." if r["selector"] else ""
+            )
         if not failing and question["outcome"] == "cantTell":
             ET.SubElement(case, "skipped", message="not ratified: a draft is never a verdict")
         for key, hit in (("failures", bool(failing)), ("skipped", not failing and question["outcome"] == "cantTell")):
@@ -272,29 +365,43 @@ def earl(results: list[dict], pages: dict[str, str], checks: list[dict] | None =
     other flags are asserted by jfi where they fire; questions are cantTell until a person ratifies them (then
     passed or failed, manual, asserted by that person, with the decision id). A test is part of the criteria its
     ACT rule maps to."""
-    jfi = {"@id": TOOL_IRI, "@type": ["earl:Assertor", "earl:Software"],
-           "name": "jfi", "version": __version__}
+    jfi = {"@id": TOOL_IRI, "@type": ["earl:Assertor", "earl:Software"], "name": "jfi", "version": __version__}
     checks = checks or []
     checked = {c["rule"] for c in checks}
     by_view: dict[str, list[dict]] = {}
 
     def test(rule: str, wcag_ids, act_rule) -> dict:
-        return {"@id": "urn:jfi:rule:" + rule, "@type": "TestCase", "title": rule,
-                "isPartOf": ["WCAG22:" + w for w in wcag_ids or []]
-                            + (["https://act-rules.github.io/rules/" + act_rule] if act_rule else [])}
+        return {
+            "@id": "urn:jfi:rule:" + rule,
+            "@type": "TestCase",
+            "title": rule,
+            "isPartOf": ["WCAG22:" + w for w in wcag_ids or []]
+            + (["https://act-rules.github.io/rules/" + act_rule] if act_rule else []),
+        }
+
     for c in checks:
-        result = {"@type": "TestResult", "outcome": "earl:" + c["outcome"],
-                  "description": f"{c['rule']}: {c['outcome']} on this page"}
+        result = {
+            "@type": "TestResult",
+            "outcome": "earl:" + c["outcome"],
+            "description": f"{c['rule']}: {c['outcome']} on this page",
+        }
         if c["selector"]:
             result["pointer"] = {"@type": "ptr:CSSSelectorPointer", "expression": c["selector"]}
-        by_view.setdefault(c["view_id"], []).append({
-            "@type": "Assertion", "assertedBy": jfi, "mode": "earl:automatic",
-            "test": test(c["rule"], c["wcag_ids"], c["act_rule"]), "result": result})
+        by_view.setdefault(c["view_id"], []).append(
+            {
+                "@type": "Assertion",
+                "assertedBy": jfi,
+                "mode": "earl:automatic",
+                "test": test(c["rule"], c["wcag_ids"], c["act_rule"]),
+                "result": result,
+            }
+        )
     for r in results:
         if r["kind"] == "flag" and (not r["decisive"] or r["rule"] in checked):
             continue  # an informational flag asserts nothing; a check is asserted on every page above
-        person = ({"@type": ["earl:Assertor", "foaf:Person"], "name": r["ratified_by"]}
-                  if r["mode"] == "manual" else None)
+        person = (
+            {"@type": ["earl:Assertor", "foaf:Person"], "name": r["ratified_by"]} if r["mode"] == "manual" else None
+        )
         result = {"@type": "TestResult", "outcome": "earl:" + r["outcome"], "description": _words(r)}
         if r["selector"]:
             result["pointer"] = {"@type": "ptr:CSSSelectorPointer", "expression": r["selector"]}
@@ -302,13 +409,25 @@ def earl(results: list[dict], pages: dict[str, str], checks: list[dict] | None =
             result["date"] = r["ratified_utc"]
             result["source"] = "urn:jfi:decision:" + (r["decision_id"] or r["ruling"] or r["fingerprint"])
         rule_id = r["rule"] if r["type"] == "finding" else sarif_rule_id(r, {})  # no template placeholder
-        assertion = {"@type": "Assertion", "assertedBy": person or jfi,
-                     "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic",
-                     "test": test(rule_id, r["wcag_ids"], r["act_rule"]), "result": result}
+        assertion = {
+            "@type": "Assertion",
+            "assertedBy": person or jfi,
+            "mode": "earl:manual" if r["mode"] == "manual" else "earl:automatic",
+            "test": test(rule_id, r["wcag_ids"], r["act_rule"]),
+            "result": result,
+        }
         for v in r["views"] or []:  # the same assertion about each view the unit appears on
             by_view.setdefault(v, []).append(assertion)
-    graph = [{"@type": "WebPage", "@id": pages.get(v, "urn:jfi:view:" + v), "source": pages.get(v, "urn:jfi:view:" + v),
-              "title": v, "assertions": a} for v, a in by_view.items()]
+    graph = [
+        {
+            "@type": "WebPage",
+            "@id": pages.get(v, "urn:jfi:view:" + v),
+            "source": pages.get(v, "urn:jfi:view:" + v),
+            "title": v,
+            "assertions": a,
+        }
+        for v, a in by_view.items()
+    ]
     return {"@context": EARL_CONTEXT, "@graph": graph}
 
 
@@ -318,27 +437,49 @@ def acr_settings(config: dict | None, source: Path) -> dict:
     table = (config or {}).get("acr", {})
     for key, required in ACR_KEYS.items():
         value = table.get(key)
-        if (required and not (isinstance(value, str) and value.strip())) or (value is not None and not isinstance(value, str)):
-            raise JfiError("invalid_config", f'[acr] {key} must be a string{" (required for a conformance report)" if required else ""}: '
-                           f'[acr] author = "Name", email = "name@example.org", undecided = "partially-supports" '
-                           f'(what an A/AA criterion no finding decides reads as: {", ".join(ACR_UNDECIDED)}; '
-                           f'failing = {" or ".join(ACR_FAILING)} for one with a finding)', source=str(source),
-                           field=f"acr.{key}")
-        if isinstance(value, str) and (bad := next((c for c in value if c not in "\n\t" and
-                                                    unicodedata.category(c) in ("Cc", "Cf", "Cs")), None)):
-            raise JfiError("invalid_config", f"[acr] {key} holds the control or invisible character U+{ord(bad):04X}, "
-                           "which the report could not carry as written; remove it", source=str(source),
-                           field=f"acr.{key}")
+        if (required and not (isinstance(value, str) and value.strip())) or (
+            value is not None and not isinstance(value, str)
+        ):
+            raise JfiError(
+                "invalid_config",
+                f"[acr] {key} must be a string{' (required for a conformance report)' if required else ''}: "
+                f'[acr] author = "Name", email = "name@example.org", undecided = "partially-supports" '
+                f"(what an A/AA criterion no finding decides reads as: {', '.join(ACR_UNDECIDED)}; "
+                f"failing = {' or '.join(ACR_FAILING)} for one with a finding)",
+                source=str(source),
+                field=f"acr.{key}",
+            )
+        if isinstance(value, str) and (
+            bad := next((c for c in value if c not in "\n\t" and unicodedata.category(c) in ("Cc", "Cf", "Cs")), None)
+        ):
+            raise JfiError(
+                "invalid_config",
+                f"[acr] {key} holds the control or invisible character U+{ord(bad):04X}, "
+                "which the report could not carry as written; remove it",
+                source=str(source),
+                field=f"acr.{key}",
+            )
     unknown = sorted(set(table) - set(ACR_KEYS))
     if unknown:
-        raise JfiError("invalid_config", f"[acr] has unknown key(s) {', '.join(unknown)} ({', '.join(ACR_KEYS)})",
-                       source=str(source), field=f"acr.{unknown[0]}")
+        raise JfiError(
+            "invalid_config",
+            f"[acr] has unknown key(s) {', '.join(unknown)} ({', '.join(ACR_KEYS)})",
+            source=str(source),
+            field=f"acr.{unknown[0]}",
+        )
     for key, allowed in (("failing", ACR_FAILING), ("undecided", ACR_UNDECIDED)):
         if key in table and table[key] not in allowed:
-            why = (" (a ratified yes is evidence of no defect in the captured sample only: it never supports a "
-                   "criterion)" if table[key] == "supports" else "")
-            raise JfiError("invalid_config", f"[acr] {key} is one of {', '.join(allowed)}{why}", source=str(source),
-                           field=f"acr.{key}")
+            why = (
+                " (a ratified yes is evidence of no defect in the captured sample only: it never supports a criterion)"
+                if table[key] == "supports"
+                else ""
+            )
+            raise JfiError(
+                "invalid_config",
+                f"[acr] {key} is one of {', '.join(allowed)}{why}",
+                source=str(source),
+                field=f"acr.{key}",
+            )
     return table
 
 
@@ -354,37 +495,59 @@ def openacr(rows: list[dict], settings: dict, products: list[str], today: str, s
             level = settings.get("failing", ACR_FAILING[0])
         else:
             level = "not-evaluated" if r["level"] == "AAA" else settings["undecided"]
-        notes = r["notes"] + (f" {sample}" if r["state"] != "undecided" or r["evaluated"] else "") + \
-            ("" if r["state"] == "finding" or r["level"] == "AAA" else " The report's author decides its term.")
+        notes = (
+            r["notes"]
+            + (f" {sample}" if r["state"] != "undecided" or r["evaluated"] else "")
+            + ("" if r["state"] == "finding" or r["level"] == "AAA" else " The report's author decides its term.")
+        )
         chapter = chapters.setdefault(ACR_CHAPTERS[r["level"]], {"criteria": []})
-        chapter["criteria"].append({"num": r["sc"], "components": [
-            {"name": "web", "adherence": {"level": level, "notes": notes.strip()}}]})
-    author = {"name": settings["author"], "email": settings["email"],
-              **({"company_name": settings["company"]} if settings.get("company") else {})}
-    return {"title": f"{name} Accessibility Conformance Report", "product": {
-                "name": name, **({"version": settings["version"]} if settings.get("version") else {})},
-            "author": author, "report_date": today, "last_modified_date": today,
-            "notes": settings.get("notes") or (f"Written by jfi {__version__} from the audit's ratification ledger. Only "
-                                               "a row a named person ratified no travels, as a finding with its receipt; "
-                                               "a ratified yes is evidence of no defect in the captured sample only and "
-                                               "never supports a criterion; drafts and flags count for nothing. " + sample),
-            "evaluation_methods_used": ("Read-only capture of each view in Chromium (accessible names from the browser), "
-                                        "axe-core, deterministic flags, judge drafts, and ratification by named people "
-                                        "through an append-only, pinned ledger."),
-            "catalog": ACR_CATALOG, "chapters": chapters}
+        chapter["criteria"].append(
+            {"num": r["sc"], "components": [{"name": "web", "adherence": {"level": level, "notes": notes.strip()}}]}
+        )
+    author = {
+        "name": settings["author"],
+        "email": settings["email"],
+        **({"company_name": settings["company"]} if settings.get("company") else {}),
+    }
+    return {
+        "title": f"{name} Accessibility Conformance Report",
+        "product": {"name": name, **({"version": settings["version"]} if settings.get("version") else {})},
+        "author": author,
+        "report_date": today,
+        "last_modified_date": today,
+        "notes": settings.get("notes")
+        or (
+            f"Written by jfi {__version__} from the audit's ratification ledger. Only "
+            "a row a named person ratified no travels, as a finding with its receipt; "
+            "a ratified yes is evidence of no defect in the captured sample only and "
+            "never supports a criterion; drafts and flags count for nothing. " + sample
+        ),
+        "evaluation_methods_used": (
+            "Read-only capture of each view in Chromium (accessible names from the browser), "
+            "axe-core, deterministic flags, judge drafts, and ratification by named people "
+            "through an append-only, pinned ledger."
+        ),
+        "catalog": ACR_CATALOG,
+        "chapters": chapters,
+    }
 
 
-def documents(store, fmt: str, *, flags_fail: bool = False, config: dict | None = None,
-              config_path: Path | None = None) -> dict[str, bytes]:
+def documents(
+    store, fmt: str, *, flags_fail: bool = False, config: dict | None = None, config_path: Path | None = None
+) -> dict[str, bytes]:
     """{file name: bytes} of one format, from a loaded store (OpenACR reads audit.toml's [acr] too)."""
     if fmt == "openacr":
         settings = acr_settings(config, config_path)
         products = [p for (p,) in store.con.execute("SELECT DISTINCT product FROM audit_results ORDER BY 1").fetchall()]
         today = datetime.now(timezone.utc).date().isoformat()
-        views = store.rows("SELECT count(DISTINCT view_id) AS n, list(DISTINCT viewport ORDER BY viewport) AS at "
-                           "FROM audit_views WHERE ok")[0]
-        sample = (f"Sampled: {views['n']} captured view(s) at viewport(s) {', '.join(v for v in views['at'] or [] if v)}, "
-                  "each page as loaded (nothing activated: no menus opened, no forms sent), counts capped per view.")
+        views = store.rows(
+            "SELECT count(DISTINCT view_id) AS n, list(DISTINCT viewport ORDER BY viewport) AS at "
+            "FROM audit_views WHERE ok"
+        )[0]
+        sample = (
+            f"Sampled: {views['n']} captured view(s) at viewport(s) {', '.join(v for v in views['at'] or [] if v)}, "
+            "each page as loaded (nothing activated: no menus opened, no forms sent), counts capped per view."
+        )
         doc = openacr(store.rows("SELECT * FROM audit_acr"), settings, products, today, sample)
         return {FILES[fmt]: yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100).encode()}
     results = store.rows(RESULTS_SQL)
@@ -392,13 +555,19 @@ def documents(store, fmt: str, *, flags_fail: bool = False, config: dict | None 
     if fmt == "sarif":
         units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
         sources = (config or {}).get("sarif", {}).get("sources", {})
-        return {FILES[fmt]: (json.dumps(sarif(results, store.rows(RULES_SQL), pages, units, sources), indent=1,
-                                        ensure_ascii=False) + "\n").encode()}
+        return {
+            FILES[fmt]: (
+                json.dumps(sarif(results, store.rows(RULES_SQL), pages, units, sources), indent=1, ensure_ascii=False)
+                + "\n"
+            ).encode()
+        }
     if fmt == "junit":
         return {FILES[fmt]: junit(results, flags_fail=flags_fail)}
     if fmt == "earl":
-        checks = store.rows("SELECT o.*, q.wcag_ids FROM audit_act_outcomes AS o JOIN audit_act_requirements AS q "
-                            "USING (act_rule) ORDER BY o.view_id, o.rule")
+        checks = store.rows(
+            "SELECT o.*, q.wcag_ids FROM audit_act_outcomes AS o JOIN audit_act_requirements AS q "
+            "USING (act_rule) ORDER BY o.view_id, o.rule"
+        )
         return {FILES[fmt]: (json.dumps(earl(results, pages, checks), indent=1, ensure_ascii=False) + "\n").encode()}
     raise ValueError(fmt)
 

@@ -1,5 +1,6 @@
 """`jfi audit judge-kit`: per batch, a folder with the rubric, the judge instructions and output
 contract, the batch, and the product-and-audience note from audit.toml."""
+
 from __future__ import annotations
 
 import shutil
@@ -20,14 +21,22 @@ def product_notes(folder: AuditFolder) -> dict[str, str]:
     path = folder.root / "audit.toml"
     config = audit_toml.read(path)
     if config is None:
-        raise JfiError("no_product_note", "judges need a product-and-audience note: write audit.toml with "
-                       "[products.<name>] note = \"...\" for every product", source=str(path))
+        raise JfiError(
+            "no_product_note",
+            "judges need a product-and-audience note: write audit.toml with "
+            '[products.<name>] note = "..." for every product',
+            source=str(path),
+        )
     products = config.get("products", {})
     notes = {}
     for name, table in products.items():
         if not isinstance(table, dict) or set(table) - {"note"} or not isinstance(table.get("note", ""), str):
-            raise JfiError("invalid_config", f'[products.{name}] holds one key, note, a string (note = "...")',
-                           source=str(path), field=f"products.{name}")
+            raise JfiError(
+                "invalid_config",
+                f'[products.{name}] holds one key, note, a string (note = "...")',
+                source=str(path),
+                field=f"products.{name}",
+            )
         notes[name] = table.get("note", "").strip()
     return notes
 
@@ -35,8 +44,12 @@ def product_notes(folder: AuditFolder) -> dict[str, str]:
 def _unit_id(batch: Path, number: int, text: str) -> str:
     record = parse_json(text, batch, number)
     if not isinstance(record, dict) or not isinstance(record.get("id"), str):
-        raise JfiError("stale_batches", "a batch line must be a unit with its id; run `jfi audit build` again",
-                       source=str(batch), line=number)
+        raise JfiError(
+            "stale_batches",
+            "a batch line must be a unit with its id; run `jfi audit build` again",
+            source=str(batch),
+            line=number,
+        )
     return record["id"]
 
 
@@ -45,36 +58,56 @@ IMAGE_TYPES = ("image", "finding")  # the rows whose kit carries their crop with
 
 @commits
 def run(folder: AuditFolder, images: bool = False) -> int:
-    batches = sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl")) \
-        if folder.batches.is_dir() else []
+    batches = (
+        sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl"))
+        if folder.batches.is_dir()
+        else []
+    )
     if not batches:
-        raise JfiError("not_built", f"no batches in {folder.batches}; run `jfi audit build` first",
-                       source=str(folder.batches))
+        raise JfiError(
+            "not_built", f"no batches in {folder.batches}; run `jfi audit build` first", source=str(folder.batches)
+        )
     notes = product_notes(folder)
     units_path = folder.require_built()
-    units = {u.get("id"): u.get("product") for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
-             if isinstance(u, dict)}
+    units = {
+        u.get("id"): u.get("product")
+        for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
+        if isinstance(u, dict)
+    }
     batch_ids = {b.name: [_unit_id(b, n, line) for n, line in zip(*line_columns(b))] for b in batches}
     stray = sorted({f"{name}: {i}" for name, ids in batch_ids.items() for i in ids if i not in units})
     if stray:
-        raise JfiError("stale_batches", f"batch lines name units that are not built ({', '.join(stray[:5])}); "
-                       "run `jfi audit build` again")
+        raise JfiError(
+            "stale_batches",
+            f"batch lines name units that are not built ({', '.join(stray[:5])}); run `jfi audit build` again",
+        )
     missing = sorted({units[i] for ids in batch_ids.values() for i in ids} - {p for p, n in notes.items() if n})
     if missing:
-        raise JfiError("no_product_note", f"audit.toml has no note for product(s) {', '.join(missing)}; a judge needs "
-                       "it to read the audience's shorthand", source=str(folder.root / "audit.toml"))
+        raise JfiError(
+            "no_product_note",
+            f"audit.toml has no note for product(s) {', '.join(missing)}; a judge needs "
+            "it to read the audience's shorthand",
+            source=str(folder.root / "audit.toml"),
+        )
     rubric = (KIT / "rubric.md").read_text(encoding="utf-8")
     instructions = (KIT / "instructions.md").read_text(encoding="utf-8")
     with writer_lock(folder.root):
         pictured = {}
         if images:  # the crop the report shows of each image row, for a judge that reads images
             from .report import crops
-            typed = {u.get("id"): u.get("type") for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
-                     if isinstance(u, dict)}
+
+            typed = {
+                u.get("id"): u.get("type")
+                for u in parse_json(units_path.read_bytes(), units_path).get("units", [])
+                if isinstance(u, dict)
+            }
             pictured = crops(folder, {i for ids in batch_ids.values() for i in ids if typed.get(i) in IMAGE_TYPES})
         _write(folder, batches, batch_ids, units, notes, rubric, instructions, pictured)
-    say(f"{folder.root / 'judge-kit'}: {len(batches)} kit(s)" + (f", {len(pictured)} crop(s)" if images else "")
-        + "; return each as batches/<batch>.judged.jsonl")
+    say(
+        f"{folder.root / 'judge-kit'}: {len(batches)} kit(s)"
+        + (f", {len(pictured)} crop(s)" if images else "")
+        + "; return each as batches/<batch>.judged.jsonl"
+    )
     return 0
 
 

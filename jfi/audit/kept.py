@@ -7,8 +7,9 @@ rows of every changed or vanished file are removed, each unchanged file's rows s
 from them line by line: parsed records, the long form, the built units), only the changed files are read and
 derived, then the rest of the rulebook runs. A file is known unchanged by the key the store recorded for it (path,
 device, inode, size, mtime and ctime) and hashed again only when that key changed. A new store replaces the old only
-when the command that made it succeeds, so a refused command leaves the folder as it was. Deleting `.jfi/` changes no output; a store that cannot be opened, or whose key does not
-match, is rebuilt, never trusted. Any DuckDB client can open it (`duckdb .jfi/audit.duckdb`).
+when the command that made it succeeds, so a refused command leaves the folder as it was. Deleting `.jfi/` changes no
+output; a store that cannot be opened, or whose key does not match, is rebuilt, never trusted. Any DuckDB client can open
+it (`duckdb .jfi/audit.duckdb`).
 
 A store is trusted only when it was made by jfi for this user: its key and the definitions of everything in it
 (tables, views, macros: DuckDB's catalog) are sealed with a keyed hash (HMAC) whose key is a secret kept in the
@@ -17,28 +18,29 @@ not match and is rebuilt; its SQL never runs. A reused store is opened with exte
 store that is a symlink, a folder or another special file is never used: the command runs without keeping a store
 and says so.
 """
+
 from __future__ import annotations
 
 import functools
 import hashlib
 import hmac
 import json
-import re
 import os
+import re
 import secrets
 import shutil
 from pathlib import Path
 
 import duckdb
 
-from ..version import __version__
+from .. import rulebook
 from ..atomic import PRIVATE
-from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..errors import JfiError
+from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..output import note
 from ..paths import own_folder, regular_file
-from .. import rulebook
 from ..store import CARRIED, Store, of_inventory
+from ..version import __version__
 
 DIR = PRIVATE
 FORMAT = "kept-store/1"
@@ -49,11 +51,32 @@ READ_EVERY_TIME = ("ratifications.jsonl",)
 INVENTORY_FILES = ("inventory.jsonl", "inventory-run.json")  # the inventory, in the form capture or import left it
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
-NEEDS = ("audit_draft_rows", "audit_draft_tally", "audit_calibration", "audit_receipts", "audit_spot_check_sample", "audit_results", "audit_rule_metadata",
-         "audit_judgments", "audit_built_units", "audit_worklist_families", "audit_worklist_facts", "audit_worklist_rows",
-         "audit_fact_classes", "audit_flag_rules", "audit_unit_places", "audit_finding_examples", "audit_violations", "audit_standards_violations",
-         "ratification_effective", "ratification_records", "ratification_violations", "ratification_import",
-         "audit_questions", "audit_decisions")
+NEEDS = (
+    "audit_draft_rows",
+    "audit_draft_tally",
+    "audit_calibration",
+    "audit_receipts",
+    "audit_spot_check_sample",
+    "audit_results",
+    "audit_rule_metadata",
+    "audit_judgments",
+    "audit_built_units",
+    "audit_worklist_families",
+    "audit_worklist_facts",
+    "audit_worklist_rows",
+    "audit_fact_classes",
+    "audit_flag_rules",
+    "audit_unit_places",
+    "audit_finding_examples",
+    "audit_violations",
+    "audit_standards_violations",
+    "ratification_effective",
+    "ratification_records",
+    "ratification_violations",
+    "ratification_import",
+    "audit_questions",
+    "audit_decisions",
+)
 WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
 
 _pending: list["KeptStore"] = []
@@ -73,7 +96,7 @@ ORDER BY ALL"""
 FUNCTIONS = """
 SELECT 'function', schema_name, function_name, function_type || ':' || coalesce(macro_definition, '') || ':'
     || CAST(parameters AS VARCHAR) FROM duckdb_functions() WHERE database_name = $db AND NOT internal ORDER BY ALL"""
-KEPT_TABLE = "CREATE TABLE jfi_kept(\"key\" VARCHAR, reader VARCHAR, head VARCHAR, units_sha256 VARCHAR, mac VARCHAR);"
+KEPT_TABLE = 'CREATE TABLE jfi_kept("key" VARCHAR, reader VARCHAR, head VARCHAR, units_sha256 VARCHAR, mac VARCHAR);'
 
 
 def _secret() -> bytes | None:
@@ -116,8 +139,11 @@ def _catalog(con, db: str, functions: str) -> str:
 def _files(con, db: str) -> str:
     """A digest of the store's list of input files (sources, sha256s, file keys): sealed with the catalog, so what it
     says about the folder's files is jfi's own record."""
-    if not con.execute("SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'jfi_kept_files' AND "
-                       "schema_name = 'main'", [db]).fetchall():
+    if not con.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'jfi_kept_files' AND "
+        "schema_name = 'main'",
+        [db],
+    ).fetchall():
         return ""
     rows = con.execute(f'SELECT source, sha256, file_key FROM "{db}".main.jfi_kept_files ORDER BY ALL').fetchall()
     return hashlib.sha256(repr(rows).encode()).hexdigest()
@@ -127,11 +153,13 @@ def sealed(con, db: str) -> tuple[str, str, str, str, str] | None:
     """(key, reader, head, units_sha256, digest of its functions) of a kept store attached as `db` when jfi sealed it
     for this user and nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog
     shows it is the plain table jfi makes."""
-    kept = con.execute("SELECT sql FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' "
-                       "AND table_name = 'jfi_kept'", [db]).fetchall()
+    kept = con.execute(
+        "SELECT sql FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' AND table_name = 'jfi_kept'",
+        [db],
+    ).fetchall()
     if kept != [(KEPT_TABLE,)]:
         return None
-    rows = con.execute(f"SELECT key, reader, head, units_sha256, mac FROM \"{db}\".main.jfi_kept").fetchall()
+    rows = con.execute(f'SELECT key, reader, head, units_sha256, mac FROM "{db}".main.jfi_kept').fetchall()
     if len(rows) != 1:
         return None
     key, reader, head, units_sha, mac = rows[0]
@@ -145,9 +173,14 @@ def sealed(con, db: str) -> tuple[str, str, str, str, str] | None:
 def input_files(root: Path, inventory: bool) -> list[Path]:
     """Every file a command after `build` reads from the folder, present or not (a new file changes the key)."""
     batches = sorted((root / "batches").glob("*.jsonl"), key=str) if own_folder(root / "batches") else []
-    return [*([root / name for name in INVENTORY_FILES] if inventory else []),
-            root / "ratifications.jsonl", root / "judgment-units.json", root / "standards.jsonl", *batches,
-            root / "spot-checks.jsonl"]
+    return [
+        *([root / name for name in INVENTORY_FILES] if inventory else []),
+        root / "ratifications.jsonl",
+        root / "judgment-units.json",
+        root / "standards.jsonl",
+        *batches,
+        root / "spot-checks.jsonl",
+    ]
 
 
 # what the kept store holds every row of, as a load of the folder for a query would: the lines of these kinds of file,
@@ -168,8 +201,9 @@ def for_query(root: Path, needs: tuple[str, ...]) -> Store | None:
         if named := f.creates & set(needs):  # an input table named itself (raw_inventory, eval_settings, ...) is read
             read |= {(name, None) for name in named} if f.input_layer else inputs[f.rel]
     inventory = any(map(of_inventory, read))  # the report's store, kept with the inventory
-    kinds, tables = (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else \
-        (KEPT_KINDS, KEPT_TABLES)
+    kinds, tables = (
+        (KEPT_KINDS | {"inventory"}, KEPT_TABLES | {"raw_inventory"}) if inventory else (KEPT_KINDS, KEPT_TABLES)
+    )
     if not all(kind in kinds if table in rulebook.KINDED else table in tables for table, kind in read):
         return None
     return _kept_as_it_is(root, inventory, {f.rel for f in files})
@@ -241,8 +275,13 @@ class KeptStore:
 
     def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
         """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
-        return Store(path, sections=("audit",), reopen=reopen, needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
-                     inventory=self.inventory)
+        return Store(
+            path,
+            sections=("audit",),
+            reopen=reopen,
+            needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
+            inventory=self.inventory,
+        )
 
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs
@@ -252,8 +291,10 @@ class KeptStore:
             regular_file(self.path)
             return True
         except JfiError as e:
-            note(f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
-                f"(remove {self.dir} to keep one again)")
+            note(
+                f"jfi: {e.source}: {e.message.split(';')[0]}; the store kept in {DIR}/ is not used or replaced "
+                f"(remove {self.dir} to keep one again)"
+            )
             return False
 
     def _read_before(self) -> None:
@@ -329,13 +370,20 @@ class KeptStore:
             self.temp.unlink(missing_ok=True)
             return False
         try:
-            self.unchanged = {s for s, sha in self.before.items() if self.shas.get(s) == sha and
-                              Path(s).name not in READ_EVERY_TIME and not (self.provided and s in self.provided.shas)}
+            self.unchanged = {
+                s
+                for s, sha in self.before.items()
+                if self.shas.get(s) == sha
+                and Path(s).name not in READ_EVERY_TIME
+                and not (self.provided and s in self.provided.shas)
+            }
             store.loading()
             con = store.con
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
-            con.execute("CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
-                        [sorted(self.unchanged)])
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
+                [sorted(self.unchanged)],
+            )
             store.removed_kinds = store.kinds_outside(sorted(self.unchanged))
             for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
                 if store.has_source(table):
@@ -378,17 +426,27 @@ class KeptStore:
         if not self.usable:
             return
         con = self.store.con
-        con.execute("CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
-                    "CAST(NULL AS VARCHAR) AS mac", [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha])
+        con.execute(
+            "CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
+            "CAST(NULL AS VARCHAR) AS mac",
+            [self.key, self.reader, json.dumps(head, ensure_ascii=False), units_sha],
+        )
         # the files of the key; and the inventory, when this store does not load it and the command knew its sha256
         # (build read it, or the built units were checked against it): recorded beside them, outside the key, so that
         # the next command's check of the built units against it reads nothing
         files = {source: (sha, self.keys[source]) for source, sha in self.shas.items()}
-        files.update({str(path): (found[0], json.dumps(found[1])) for path in (self.dir.parent / n for n in INVENTORY_FILES)
-                      if str(path) not in files and (found := known_sha(path))})
-        con.execute("CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
-                    "unnest(?::VARCHAR[]) AS file_key", [list(files), [sha for sha, _ in files.values()],
-                                                         [key for _, key in files.values()]])
+        files.update(
+            {
+                str(path): (found[0], json.dumps(found[1]))
+                for path in (self.dir.parent / n for n in INVENTORY_FILES)
+                if str(path) not in files and (found := known_sha(path))
+            }
+        )
+        con.execute(
+            "CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
+            "unnest(?::VARCHAR[]) AS file_key",
+            [list(files), [sha for sha, _ in files.values()], [key for _, key in files.values()]],
+        )
         db = self.store.scalar("SELECT current_database()")
         # a store updated in place (self.before stays only then) has the functions of the store it was copied from:
         # no rule it runs makes one
@@ -439,15 +497,26 @@ class Provided:
         if self.put_in is store:
             return
         self.put_in = store
-        store.append("raw_files", {"kind": ["unit" if s.endswith("judgment-units.json") else "batch" for s in self.shas],
-                                   "source": list(self.shas), "round": [None] * len(self.shas),
-                                   "present": [True] * len(self.shas)})
+        store.append(
+            "raw_files",
+            {
+                "kind": ["unit" if s.endswith("judgment-units.json") else "batch" for s in self.shas],
+                "source": list(self.shas),
+                "round": [None] * len(self.shas),
+                "present": [True] * len(self.shas),
+            },
+        )
         import pyarrow as pa
+
         # read a record batch at a time (the file mapped whole was resident whole: 1 GB more at 100,000 views)
         with pa.OSFile(str(self.lines)) as source:
             written = pa.ipc.open_file(source)
-            store.con.register("_jfi_provided", pa.RecordBatchReader.from_batches(
-                written.schema, (written.get_batch(i) for i in range(written.num_record_batches))))
+            store.con.register(
+                "_jfi_provided",
+                pa.RecordBatchReader.from_batches(
+                    written.schema, (written.get_batch(i) for i in range(written.num_record_batches))
+                ),
+            )
             try:
                 store.con.execute("INSERT INTO raw_lines SELECT kind, source, NULL, line, text FROM _jfi_provided")
             finally:
@@ -476,8 +545,9 @@ def report_inputs(root: Path) -> str:
     shots = root / "screenshots"
     if shots.is_dir() and not shots.is_symlink():
         files += sorted(p for p in shots.iterdir() if p.suffix == ".png" and p.is_file() and not p.is_symlink())
-    return hashlib.sha256(json.dumps(sorted((p.relative_to(root).as_posix(), sha256_file(p)) for p in files))
-                          .encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(sorted((p.relative_to(root).as_posix(), sha256_file(p)) for p in files)).encode()
+    ).hexdigest()
 
 
 def stale_report(root: Path) -> bool:
@@ -494,6 +564,7 @@ def commits(command):
     """A command whose new kept store (if it built one) replaces the old only when it returns; a refusal or an error
     removes it, leaving the folder byte-identical. A kept store taken as it was that fails while read (a damaged
     block) is distrusted and the command runs once more, building it anew."""
+
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         for attempt in (1, 2):
@@ -504,8 +575,10 @@ def commits(command):
                 while _pending:
                     _pending.pop().discard()
                 if attempt == 1 and _reused and isinstance(e, duckdb.Error):
-                    note(f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
-                        "building it anew")
+                    note(
+                        f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
+                        "building it anew"
+                    )
                     _distrusted.update(_reused)
                     continue
                 raise
@@ -513,7 +586,10 @@ def commits(command):
                 _pending.pop().commit()
             root = next((a.root for a in args if hasattr(a, "units_path")), None)
             if root is not None and stale_report(root):  # any command on the folder says so, `report` itself never
-                note(f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
-                     f"run `jfi audit report --inventory {root}` again")
+                note(
+                    f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
+                    f"run `jfi audit report --inventory {root}` again"
+                )
             return result
+
     return wrapper

@@ -2,6 +2,7 @@
 view's screenshot once (WebP, only the parts a crop shows): a summary, how to record decisions, the worklist as
 counts that filter the rows, the 3.2.3 finding, then every row with its question, a crop of its view around the
 element, outlined, the evidence, the draft and the ratification in force. Filters keep their choice in the URL."""
+
 from __future__ import annotations
 
 import html
@@ -12,12 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..version import __version__
-from ..jsonl import AtomicFiles, atomic_write, writer_lock
 from ..errors import JfiError
-from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, regular_file
+from ..jsonl import AtomicFiles, atomic_write, writer_lock
 from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
+from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, regular_file
+from ..version import __version__
 from .folder import AuditFolder, load_folder
 from .kept import commits, report_inputs
 from .worklist import worklist_parts
@@ -32,6 +33,7 @@ def esc(value) -> str:
 @dataclass
 class Shot:
     """A view's screenshot: its path in the folder (relative), its bytes, and its size in CSS pixels."""
+
     path: str
     data: bytes
     width: int
@@ -57,12 +59,19 @@ def _screenshots(folder: AuditFolder) -> dict[tuple, Shot]:
         for n, shot in enumerate([rec["screenshot"], *reveals]):
             if not isinstance(shot, str):
                 continue
-            path = inside(folder.root, shot, under="screenshots", source=str(source), line=number,
-                          field="screenshot" if n == 0 else "reveals")
+            path = inside(
+                folder.root,
+                shot,
+                under="screenshots",
+                source=str(source),
+                line=number,
+                field="screenshot" if n == 0 else "reveals",
+            )
             data = png_bytes(path, source=str(source), line=number)
             if data is not None and len(data) >= 24:
-                out[(rec["view_id"], rec.get("viewport"), n)] = Shot(shot, data, int.from_bytes(data[16:20], "big"),
-                                                                     int.from_bytes(data[20:24], "big"))
+                out[(rec["view_id"], rec.get("viewport"), n)] = Shot(
+                    shot, data, int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+                )
     return out
 
 
@@ -78,7 +87,9 @@ def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | s
     """Where the crop of a row sits on its view's screenshot: the window's corner and scale (a field with its label
     in the window; something larger than the window scaled down to fit); or, as words, why there is none."""
     if row["type"] == "ident":
-        return "this row compares the names one destination is given across the site; each is a link row with its own crop"
+        return (
+            "this row compares the names one destination is given across the site; each is a link row with its own crop"
+        )
     view = (place["view_id"], place.get("viewport"), place.get("shot") or 0) if place else None
     if not place or not place.get("box") or view not in shots:
         return "the capture has no screenshot or no position for this element"
@@ -87,21 +98,30 @@ def _window(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> dict | s
         return "the element is not drawn (hidden or of zero size)"
     if box["y"] >= SHOT_MAX_HEIGHT:
         return f"the element is {box['y']} px down the page, below the screenshot"
-    if row["type"] != "title" and (place.get("clipped") or box["y"] + box["height"] <= 0 or box["x"] + box["width"] <= 0):
+    if row["type"] != "title" and (
+        place.get("clipped") or box["y"] + box["height"] <= 0 or box["x"] + box["width"] <= 0
+    ):
         return "the element lies outside the page as drawn (scrolled out of view inside its container) wherever it was captured"
     shown = _union(box, place.get("label_box")) if row["type"] == "field" else box
-    scale = 1.0 if row["type"] == "title" else min(1.0, CROP_W / (shown["width"] + 2 * PAD),
-                                                     CROP_H / (shown["height"] + 2 * PAD))
+    scale = (
+        1.0
+        if row["type"] == "title"
+        else min(1.0, CROP_W / (shown["width"] + 2 * PAD), CROP_H / (shown["height"] + 2 * PAD))
+    )
     left = max(0, round(shown["x"] * scale) - PAD)
-    top = 0 if row["type"] == "title" else \
-        max(0, round((shown["y"] + shown["height"] / 2) * scale) - CROP_H // 2)  # the element mid-height
+    top = (
+        0 if row["type"] == "title" else max(0, round((shown["y"] + shown["height"] / 2) * scale) - CROP_H // 2)
+    )  # the element mid-height
     return {"view": view, "box": box, "scale": scale, "left": left, "top": top}
 
 
 # what a picture of its own shows: the element scrolled into view in its container, the page further down than the
 # view's screenshot reaches (a tile), or either (the capture does not say which, as for an axe-core node)
-SHOT_WORDS = {True: ", scrolled to show it in its container", False: ", further down the page than its screenshot",
-              None: ", in a picture of its own"}
+SHOT_WORDS = {
+    True: ", scrolled to show it in its container",
+    False: ", further down the page than its screenshot",
+    None: ", in a picture of its own",
+}
 
 
 def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: dict[tuple, str], role: str = "") -> str:
@@ -113,16 +133,27 @@ def _crop(row: dict, place: dict | None, shots: dict[tuple, Shot], view_names: d
     seen = view[0] + (f" at {view[1]}" if view[1] else "") + (SHOT_WORDS[place.get("scrolled")] if view[2] else "")
     # the outline in the window's pixels (kept inside it where rounding a heavily scaled box would step out)
     ox, oy = max(0, round(box["x"] * scale) - left), max(0, round(box["y"] * scale) - top)
-    ow, oh = min(max(1, round(box["width"] * scale)), CROP_W - ox), min(max(1, round(box["height"] * scale)), CROP_H - oy)
-    outline = "" if row["type"] == "title" else (
-        f'<span class="outline" style="left:{ox}px;top:{oy}px;width:{ow}px;height:{oh}px"></span>')
-    what = f'{role or row["type"]} "{row["name"]}"' if row["name"] else f'{role or row["type"]} with no name'
-    label = (f"Screenshot of view {seen}" + ("" if row["type"] == "title" else
-             f" around the {what}, outlined" + (f" (scaled to {scale:.0%})" if scale < 1 else "")))
+    ow, oh = (
+        min(max(1, round(box["width"] * scale)), CROP_W - ox),
+        min(max(1, round(box["height"] * scale)), CROP_H - oy),
+    )
+    outline = (
+        ""
+        if row["type"] == "title"
+        else (f'<span class="outline" style="left:{ox}px;top:{oy}px;width:{ow}px;height:{oh}px"></span>')
+    )
+    what = f'{role or row["type"]} "{row["name"]}"' if row["name"] else f"{role or row['type']} with no name"
+    label = f"Screenshot of view {seen}" + (
+        ""
+        if row["type"] == "title"
+        else f" around the {what}, outlined" + (f" (scaled to {scale:.0%})" if scale < 1 else "")
+    )
     size = "" if scale == 1 else f";background-size:{round(shots[view].width * scale)}px auto"
-    return (f'<div class="crop shot-{view_names[view]}" role="img" aria-label="{esc(label)}" '
-            f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px{size}">{outline}</div>'
-            f'<p class="whole"><a href="{esc(shots[view].path)}">The whole view {esc(seen)}</a></p>')
+    return (
+        f'<div class="crop shot-{view_names[view]}" role="img" aria-label="{esc(label)}" '
+        f'style="width:{CROP_W}px;height:{CROP_H}px;background-position:-{left}px -{top}px{size}">{outline}</div>'
+        f'<p class="whole"><a href="{esc(shots[view].path)}">The whole view {esc(seen)}</a></p>'
+    )
 
 
 def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes | None:
@@ -132,6 +163,7 @@ def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes |
     if isinstance(w, str):
         return None
     from PIL import Image, ImageDraw, UnidentifiedImageError
+
     box, scale, left, top = w["box"], w["scale"], w["left"], w["top"]
     try:
         with Image.open(io.BytesIO(shots[w["view"]].data)) as image:
@@ -143,8 +175,11 @@ def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes |
     window = page.crop((left, top, left + CROP_W, top + CROP_H))
     if row["type"] != "title":
         x, y = round(box["x"] * scale) - left, round(box["y"] * scale) - top
-        ImageDraw.Draw(window).rectangle((x, y, x + max(1, round(box["width"] * scale)),
-                                          y + max(1, round(box["height"] * scale))), outline=(200, 0, 0), width=2)
+        ImageDraw.Draw(window).rectangle(
+            (x, y, x + max(1, round(box["width"] * scale)), y + max(1, round(box["height"] * scale))),
+            outline=(200, 0, 0),
+            width=2,
+        )
     out = io.BytesIO()
     window.save(out, "PNG")
     return out.getvalue()
@@ -154,10 +189,18 @@ def crops(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
     """{unit id: PNG} of the crops of these rows, from the folder's screenshots (for judge-kit --images)."""
     store, _, _ = load_folder(folder, inventory=True)
     try:
-        rows = {r["id"]: r for r in store.rows("SELECT id, type, name FROM audit_draft_rows WHERE id IN "
-                                                "(SELECT unnest(?::VARCHAR[]))", [sorted(ids)])}
-        places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places WHERE id IN "
-                                                  "(SELECT unnest(?::VARCHAR[]))", [sorted(ids)])}
+        rows = {
+            r["id"]: r
+            for r in store.rows(
+                "SELECT id, type, name FROM audit_draft_rows WHERE id IN (SELECT unnest(?::VARCHAR[]))", [sorted(ids)]
+            )
+        }
+        places = {
+            p["id"]: p
+            for p in store.rows(
+                "SELECT * FROM audit_unit_places WHERE id IN (SELECT unnest(?::VARCHAR[]))", [sorted(ids)]
+            )
+        }
     finally:
         store.close()
     shots = _screenshots(folder)
@@ -180,8 +223,14 @@ def _regions(rows: list[dict], places: dict[str, dict], shots: dict[tuple, Shot]
         w = _window(r, places.get(r["id"]), shots)
         if not isinstance(w, str):
             s = w["scale"]
-            out.setdefault(w["view"], []).append((int(w["left"] / s), int(w["top"] / s),
-                                                     int((w["left"] + CROP_W) / s) + 1, int((w["top"] + CROP_H) / s) + 1))
+            out.setdefault(w["view"], []).append(
+                (
+                    int(w["left"] / s),
+                    int(w["top"] / s),
+                    int((w["left"] + CROP_W) / s) + 1,
+                    int((w["top"] + CROP_H) / s) + 1,
+                )
+            )
     return out
 
 
@@ -189,6 +238,7 @@ def _picture(shot: Shot, regions: list[tuple]) -> tuple[str, bytes] | None:
     """(extension, bytes) of a view's picture for the report: the screenshot where a crop shows it, blank elsewhere,
     in WebP (lossy, fine for reading text); None when the screenshot cannot be read."""
     from PIL import Image, UnidentifiedImageError
+
     try:
         with Image.open(io.BytesIO(shot.data)) as image:
             image.load()
@@ -283,7 +333,9 @@ SCRIPT = """
     if (row && row.classList.contains('row')) { row.hidden = false; row.scrollIntoView(); }
   };
   form.addEventListener('change', () => { history.pushState(null, '', url(wanted())); show(wanted()); });
-  form.addEventListener('input', (e) => { if (e.target.name === 'q') { history.replaceState(null, '', url(wanted())); show(wanted()); } });
+  form.addEventListener('input', (e) => {
+    if (e.target.name === 'q') { history.replaceState(null, '', url(wanted())); show(wanted()); }
+  });
   form.addEventListener('submit', (e) => e.preventDefault());
   window.addEventListener('popstate', () => { read(); reveal(); });
   window.addEventListener('hashchange', reveal);
@@ -315,24 +367,39 @@ def _worklist(families: list[dict], looks: list[dict], facts: list[dict]) -> str
     parts = []
     if families:
         rows = sum(f["units"] for f in families)
-        parts.append(f'<details><summary>{len(families)} family decision(s) covering {rows} row(s)</summary>'
-                     '<table><caption>One answer settles every row of a family</caption><thead><tr>'
-                     '<th scope="col">family</th><th scope="col">rows</th><th scope="col">type</th>'
-                     '<th scope="col">its one question</th><th scope="col">what they share</th></tr></thead><tbody>'
-                     + "".join(
-                         f'<tr><td><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a></td>'
-                         f'<td>{f["units"]}</td><td>{esc(f["type"])}</td><td>{esc(f.get("question") or "")}</td>'
-                         f'<td>{esc(f["shows"])} ({esc(f["kind"])} <code>{esc(f["key"])}</code>)</td></tr>'
-                         for f in families) + '</tbody></table></details>')
+        parts.append(
+            f"<details><summary>{len(families)} family decision(s) covering {rows} row(s)</summary>"
+            "<table><caption>One answer settles every row of a family</caption><thead><tr>"
+            '<th scope="col">family</th><th scope="col">rows</th><th scope="col">type</th>'
+            '<th scope="col">its one question</th><th scope="col">what they share</th></tr></thead><tbody>'
+            + "".join(
+                f'<tr><td><a href="?family={esc(f["family_id"])}#s-rows">{esc(f["family_id"])}</a></td>'
+                f"<td>{f['units']}</td><td>{esc(f['type'])}</td><td>{esc(f.get('question') or '')}</td>"
+                f"<td>{esc(f['shows'])} ({esc(f['kind'])} <code>{esc(f['key'])}</code>)</td></tr>"
+                for f in families
+            )
+            + "</tbody></table></details>"
+        )
     if looks:
-        parts.append(f'<details><summary>{len(looks)} row(s) that need a look</summary>'
-                     f'<p><a href="?look=yes#s-rows">Show only these rows</a></p><ul>' + "".join(
-                         f'<li><a href="#{esc(r["id"])}">{esc(r["id"])}</a> ({esc(r["reason"])}): {esc(r["name"])}</li>'
-                         for r in looks) + '</ul></details>')
+        parts.append(
+            f"<details><summary>{len(looks)} row(s) that need a look</summary>"
+            f'<p><a href="?look=yes#s-rows">Show only these rows</a></p><ul>'
+            + "".join(
+                f'<li><a href="#{esc(r["id"])}">{esc(r["id"])}</a> ({esc(r["reason"])}): {esc(r["name"])}</li>'
+                for r in looks
+            )
+            + "</ul></details>"
+        )
     if facts:
-        parts.append(f'<details><summary>{len(facts)} fact class(es) to sign once</summary><ul>' + "".join(
-            f'<li><a href="?flag={esc(f["fact_class"])}#s-rows">{esc(f["fact_class"])}</a>: {f["units"]} row(s), '
-            f'{esc(f["meaning"])}</li>' for f in facts) + '</ul></details>')
+        parts.append(
+            f"<details><summary>{len(facts)} fact class(es) to sign once</summary><ul>"
+            + "".join(
+                f'<li><a href="?flag={esc(f["fact_class"])}#s-rows">{esc(f["fact_class"])}</a>: {f["units"]} row(s), '
+                f"{esc(f['meaning'])}</li>"
+                for f in facts
+            )
+            + "</ul></details>"
+        )
     return "".join(parts)
 
 
@@ -343,28 +410,42 @@ def _ratification(r: dict) -> str:
     if not state:
         return "none: nobody has decided this row"
     if state != "RATIFIED":
-        why = (r["ratification_diagnostic"] or "the record is incomplete").replace("draft: missing ", "the record lacks ")
-        return f'{esc(state)}, not in force: {esc(why)}'
-    out = f'RATIFIED by {esc(r["ratified_by"])}: {esc(r["ratified_judgment"])}, {esc(r["ratified_utc"])}'
-    out += f'; ruling {esc(r["ruling"])}' if r["ruling"] else f'; decision {esc(r["ratification_decision_id"])}'
-    out += f'. Note: {esc(r["ratifier_note"])}' if r["ratifier_note"] else ""
-    return out + (f'. Fix asked: {esc(r["ratified_fix"])}' if r.get("ratified_fix") else "")
+        why = (r["ratification_diagnostic"] or "the record is incomplete").replace(
+            "draft: missing ", "the record lacks "
+        )
+        return f"{esc(state)}, not in force: {esc(why)}"
+    out = f"RATIFIED by {esc(r['ratified_by'])}: {esc(r['ratified_judgment'])}, {esc(r['ratified_utc'])}"
+    out += f"; ruling {esc(r['ruling'])}" if r["ruling"] else f"; decision {esc(r['ratification_decision_id'])}"
+    out += f". Note: {esc(r['ratifier_note'])}" if r["ratifier_note"] else ""
+    return out + (f". Fix asked: {esc(r['ratified_fix'])}" if r.get("ratified_fix") else "")
 
 
 def _select(name: str, label: str, values: list[str]) -> str:
     options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
-    return (f'<label for="f-{name}">{esc(label)}<select id="f-{name}" name="{name}"><option value="">all</option>'
-            f'{options}</select></label>')
+    return (
+        f'<label for="f-{name}">{esc(label)}<select id="f-{name}" name="{name}"><option value="">all</option>'
+        f"{options}</select></label>"
+    )
 
 
 def view_names(shots: dict) -> dict[tuple, str]:
     """(view id, viewport, N) -> a name for its CSS class and its file in report-files/."""
-    return {v: re.sub(r"[^a-zA-Z0-9_-]", "_", "-".join(str(p) for p in v if p))[:80] + f"-{k}"
-            for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "", v[2])))}
+    return {
+        v: re.sub(r"[^a-zA-Z0-9_-]", "_", "-".join(str(p) for p in v if p))[:80] + f"-{k}"
+        for k, v in enumerate(sorted(shots, key=lambda v: (v[0], v[1] or "", v[2])))
+    }
 
 
-def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], meanings: dict[str, dict],
-           worklist: tuple, shots: dict[tuple, Shot], files: dict[tuple, str], summary: dict) -> str:
+def render(
+    rows: list[dict],
+    places: dict[str, dict],
+    units: dict[str, dict],
+    meanings: dict[str, dict],
+    worklist: tuple,
+    shots: dict[tuple, Shot],
+    files: dict[tuple, str],
+    summary: dict,
+) -> str:
     """report.html's text; `files` names each view's picture in report-files/ (a view without one has no crops)."""
     shots = {v: s for v, s in shots.items() if v in files}
     names = view_names(shots)
@@ -376,9 +457,20 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
     def flag_item(flag: str) -> str:
         """A flag with its meaning, its WCAG criteria and ACT rule, and its help page."""
         r = meanings.get(flag, {})
-        where = ", ".join([f"WCAG {sc}" for sc in r.get("sc") or []] + ([f"ACT {r['act_rule']}"] if r.get("act_rule") else []))
-        link = f' <a href="{esc(r["help_url"])}">Understanding {esc((r.get("sc") or [""])[0])}</a>' if r.get("help_url") else ""
-        return f'<li><code>{esc(flag)}</code>: {esc(r.get("meaning", ""))}' + (f" ({esc(where)}){link}" if where else "") + "</li>"
+        where = ", ".join(
+            [f"WCAG {sc}" for sc in r.get("sc") or []] + ([f"ACT {r['act_rule']}"] if r.get("act_rule") else [])
+        )
+        link = (
+            f' <a href="{esc(r["help_url"])}">Understanding {esc((r.get("sc") or [""])[0])}</a>'
+            if r.get("help_url")
+            else ""
+        )
+        return (
+            f"<li><code>{esc(flag)}</code>: {esc(r.get('meaning', ''))}"
+            + (f" ({esc(where)}){link}" if where else "")
+            + "</li>"
+        )
+
     families, looks, facts, _, _ = worklist
     ratified = sum(1 for r in rows if r["status"] == "RATIFIED")
     by_type: dict[str, dict[str, int]] = {}
@@ -388,46 +480,80 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
         t["flagged"] += r["id"] in summary["decisive"]
         t["ratified"] += r["status"] == "RATIFIED"
     flags_all = sorted({f for r in rows for f in r["flags"]})
-    out = ['<!doctype html>', '<html lang="en">', '<head>', '<meta charset="utf-8">',
-           f'<meta name="jfi-inputs" content="{esc(summary["inputs"])}">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f'<title>Content-judgment report — {esc(summary["folder"])}</title>',
-           f'<style>{STYLE}{shot_css}</style>', '</head>', '<body>',
-           '<header>', '<h1>Content-judgment report</h1>',
-           f'<p>{esc(summary["folder"])}: {summary["views"]} view(s), {len(rows)} row(s). Drafts are never verdicts: '
-           'a row counts only once a named person ratifies it.</p>', '</header>', '<main>',
-           '<section aria-labelledby="s-summary">', '<h2 id="s-summary">Summary</h2>',
-           f'<p><label for="progress">Ratified: {ratified} of {len(rows)} rows</label> '
-           f'<progress id="progress" max="{max(len(rows), 1)}" value="{ratified}">{ratified} of {len(rows)}</progress></p>',
-           f'<p><strong>{summary["decisions"][0]} decision(s) settle {summary["decisions"][1]} row(s)</strong> not yet '
-           'ratified (see the worklist: a family or a fact class is one answer for many rows).</p>',
-           _sampled(summary),
-           '<table><caption>Rows, flagged rows (a flag that is not informational) and ratified rows by type</caption>',
-           '<thead><tr><th scope="col">type</th><th scope="col">rows</th><th scope="col">flagged</th>'
-           '<th scope="col">ratified</th></tr></thead><tbody>']
-    out += [f'<tr><th scope="row">{esc(t)}</th><td>{v["rows"]}</td><td>{v["flagged"]}</td><td>{v["ratified"]}</td></tr>'
-            for t, v in sorted(by_type.items())]
-    out += ['</tbody></table>', '</section>', RECORDING.format(folder=esc(summary["inventory"])),
-            '<section aria-labelledby="s-worklist">', '<h2 id="s-worklist">Worklist</h2>']
+    out = [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f'<meta name="jfi-inputs" content="{esc(summary["inputs"])}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Content-judgment report — {esc(summary['folder'])}</title>",
+        f"<style>{STYLE}{shot_css}</style>",
+        "</head>",
+        "<body>",
+        "<header>",
+        "<h1>Content-judgment report</h1>",
+        f"<p>{esc(summary['folder'])}: {summary['views']} view(s), {len(rows)} row(s). Drafts are never verdicts: "
+        "a row counts only once a named person ratifies it.</p>",
+        "</header>",
+        "<main>",
+        '<section aria-labelledby="s-summary">',
+        '<h2 id="s-summary">Summary</h2>',
+        f'<p><label for="progress">Ratified: {ratified} of {len(rows)} rows</label> '
+        f'<progress id="progress" max="{max(len(rows), 1)}" value="{ratified}">{ratified} of {len(rows)}</progress></p>',
+        f"<p><strong>{summary['decisions'][0]} decision(s) settle {summary['decisions'][1]} row(s)</strong> not yet "
+        "ratified (see the worklist: a family or a fact class is one answer for many rows).</p>",
+        _sampled(summary),
+        "<table><caption>Rows, flagged rows (a flag that is not informational) and ratified rows by type</caption>",
+        '<thead><tr><th scope="col">type</th><th scope="col">rows</th><th scope="col">flagged</th>'
+        '<th scope="col">ratified</th></tr></thead><tbody>',
+    ]
+    out += [
+        f'<tr><th scope="row">{esc(t)}</th><td>{v["rows"]}</td><td>{v["flagged"]}</td><td>{v["ratified"]}</td></tr>'
+        for t, v in sorted(by_type.items())
+    ]
+    out += [
+        "</tbody></table>",
+        "</section>",
+        RECORDING.format(folder=esc(summary["inventory"])),
+        '<section aria-labelledby="s-worklist">',
+        '<h2 id="s-worklist">Worklist</h2>',
+    ]
     out.append(_worklist(families, looks, facts))
     nav = summary.get("nav", [])
     broken = [n for n in nav if n.get("order_consistent") is False]
-    out += ['</section>', '<section aria-labelledby="s-nav">', '<h2 id="s-nav">Navigation order (WCAG 3.2.3)</h2>',
-            (f'<p>{len(broken)} view(s) change the relative order of the navigation their product shares:</p><ul>'
-             + "".join(f'<li>{esc(n["product"])}, view {esc(n["view_id"])}: {esc(n["first_order_violation"])} '
-                       f'({esc(n["note"])})</li>' for n in broken) + '</ul>') if broken else
-            f'<p>No view changes the order of the shared navigation ({len(nav)} view(s) checked).</p>']
-    out += ['</section>', '<section aria-labelledby="s-rows">', '<h2 id="s-rows">Rows</h2>',
-            '<form id="filters" class="filters" aria-label="Filter the rows">',
-            _select("status", "Status", sorted({r["status"] for r in rows})),
-            _select("type", "Type", sorted({r["type"] for r in rows})),
-            _select("flag", "Flag", flags_all),
-            _select("product", "Product", sorted({r["product"] for r in rows})),
-            _select("family", "Family", [f["family_id"] for f in families]),
-            _select("draft", "Draft judgment", sorted({r["session_draft_judgment"] or "not judged" for r in rows})),
-            _select("look", "Needs a look", ["yes"]),
-            '<label for="f-q">Search<input id="f-q" name="q" type="search"></label>',
-            '</form>', '<p id="shown" role="status" aria-live="polite"></p>']
+    out += [
+        "</section>",
+        '<section aria-labelledby="s-nav">',
+        '<h2 id="s-nav">Navigation order (WCAG 3.2.3)</h2>',
+        (
+            f"<p>{len(broken)} view(s) change the relative order of the navigation their product shares:</p><ul>"
+            + "".join(
+                f"<li>{esc(n['product'])}, view {esc(n['view_id'])}: {esc(n['first_order_violation'])} "
+                f"({esc(n['note'])})</li>"
+                for n in broken
+            )
+            + "</ul>"
+        )
+        if broken
+        else f"<p>No view changes the order of the shared navigation ({len(nav)} view(s) checked).</p>",
+    ]
+    out += [
+        "</section>",
+        '<section aria-labelledby="s-rows">',
+        '<h2 id="s-rows">Rows</h2>',
+        '<form id="filters" class="filters" aria-label="Filter the rows">',
+        _select("status", "Status", sorted({r["status"] for r in rows})),
+        _select("type", "Type", sorted({r["type"] for r in rows})),
+        _select("flag", "Flag", flags_all),
+        _select("product", "Product", sorted({r["product"] for r in rows})),
+        _select("family", "Family", [f["family_id"] for f in families]),
+        _select("draft", "Draft judgment", sorted({r["session_draft_judgment"] or "not judged" for r in rows})),
+        _select("look", "Needs a look", ["yes"]),
+        '<label for="f-q">Search<input id="f-q" name="q" type="search"></label>',
+        "</form>",
+        '<p id="shown" role="status" aria-live="polite"></p>',
+    ]
     family_of: dict[str, list[str]] = {}
     for f in families:
         for uid in f["unit_ids"]:
@@ -438,37 +564,63 @@ def render(rows: list[dict], places: dict[str, dict], units: dict[str, dict], me
         facts_list = "".join(flag_item(f) for f in r["flags"])
         source = unit.get("name_source") or ""
         role = unit.get("role") or ""
-        out += [f'<article class="row" id="{esc(r["id"])}" aria-labelledby="h-{esc(r["id"])}" data-status="{esc(r["status"])}" '
-                f'data-type="{esc(r["type"])}" data-product="{esc(r["product"])}" data-flags="{esc(" ".join(r["flags"]))}" '
-                f'data-families="{esc(" ".join(family_of.get(r["id"], [])))}" '
-                f'data-draft="{esc(r["session_draft_judgment"] or "not judged")}" '
-                f'data-look="{"yes" if r["id"] in look_ids else "no"}">',
-                f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
-                f'<p class="question">{esc(question(r))}</p>',
-                f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
-                _crop(r, places.get(r["id"]), shots, names, role),
-                *([f'<details><summary>More of this component ({len(_examples(r["id"], places))} other view(s))</summary>'
-                   + "".join(_crop(r, places[k], shots, names, role) for k in _examples(r["id"], places)) + '</details>']
-                  if r["type"] == "finding" and _examples(r["id"], places) else []),
-                '<dl>',
-                f'<dt>Name source</dt><dd>{esc(source or "-")}</dd>', f'<dt>Role</dt><dd>{esc(role or "-")}</dd>',
-                f'<dt>Detail</dt><dd>{esc(r["detail"] or "-")}</dd>',
-                (f'<dt>Destination</dt><dd>{esc(r["href"] or "-")}</dd><dt>Context</dt><dd>{esc(r["context"] or "-")}</dd>'
-                 if r["type"] in ("link", "image", "field", "heading") else ""),
-                (f'<dt>Element</dt><dd><code>{esc(r["selector"])}</code></dd><dt>What axe-core found</dt>'
-                 f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd>'
-                 + (f'<a href="{esc(web_url(r["href"]))}">axe-core\'s help for this rule</a>' if web_url(r["href"])
-                    else f'axe-core\'s help for this rule: {esc(r["href"] or "-")} (not a web address; not a link)')
-                 + '</dd>' if r["type"] == "finding" else ""),
-                f'<dt>Views</dt><dd>{esc(r["views"] if isinstance(r["views"], str) else ", ".join(r["views"]))}</dd>',
-                f'<dt>Draft</dt><dd>{esc(r["session_draft_judgment"] or "not judged")}'
-                + (f': {esc(r["rationale"])}' if r["rationale"] else "") + '</dd>',
-                f'<dt>Ratification</dt><dd>{_ratification(r)}</dd>',
-                '</dl>',
-                (f'<h4>Flags</h4><ul>{facts_list}</ul>' if facts_list else '<p>No flags.</p>'),
-                '</article>']
-    out += ['</section>', '</main>', f'<footer><p>jfi {esc(__version__)}, rulebook {esc(summary["rulebook"][:12])}</p></footer>',
-            f'<script>{SCRIPT}</script>', '</body>', '</html>']
+        out += [
+            f'<article class="row" id="{esc(r["id"])}" aria-labelledby="h-{esc(r["id"])}" data-status="{esc(r["status"])}" '
+            f'data-type="{esc(r["type"])}" data-product="{esc(r["product"])}" data-flags="{esc(" ".join(r["flags"]))}" '
+            f'data-families="{esc(" ".join(family_of.get(r["id"], [])))}" '
+            f'data-draft="{esc(r["session_draft_judgment"] or "not judged")}" '
+            f'data-look="{"yes" if r["id"] in look_ids else "no"}">',
+            f'<h3 id="h-{esc(r["id"])}">{esc(r["type"])}: {esc(r["name"] or "(no name)")}</h3>',
+            f'<p class="question">{esc(question(r))}</p>',
+            f'<p><span class="status st-{esc(r["status"])}">{esc(r["status"])}</span> {esc(r["id"])}, WCAG {esc(r["sc"])}</p>',
+            _crop(r, places.get(r["id"]), shots, names, role),
+            *(
+                [
+                    f"<details><summary>More of this component ({len(_examples(r['id'], places))} other view(s))</summary>"
+                    + "".join(_crop(r, places[k], shots, names, role) for k in _examples(r["id"], places))
+                    + "</details>"
+                ]
+                if r["type"] == "finding" and _examples(r["id"], places)
+                else []
+            ),
+            "<dl>",
+            f"<dt>Name source</dt><dd>{esc(source or '-')}</dd>",
+            f"<dt>Role</dt><dd>{esc(role or '-')}</dd>",
+            f"<dt>Detail</dt><dd>{esc(r['detail'] or '-')}</dd>",
+            (
+                f"<dt>Destination</dt><dd>{esc(r['href'] or '-')}</dd><dt>Context</dt><dd>{esc(r['context'] or '-')}</dd>"
+                if r["type"] in ("link", "image", "field", "heading")
+                else ""
+            ),
+            (
+                f"<dt>Element</dt><dd><code>{esc(r['selector'])}</code></dd><dt>What axe-core found</dt>"
+                f'<dd class="found">{esc(r["context"] or "-")}</dd><dt>Rule</dt><dd>'
+                + (
+                    f'<a href="{esc(web_url(r["href"]))}">axe-core\'s help for this rule</a>'
+                    if web_url(r["href"])
+                    else f"axe-core's help for this rule: {esc(r['href'] or '-')} (not a web address; not a link)"
+                )
+                + "</dd>"
+                if r["type"] == "finding"
+                else ""
+            ),
+            f"<dt>Views</dt><dd>{esc(r['views'] if isinstance(r['views'], str) else ', '.join(r['views']))}</dd>",
+            f"<dt>Draft</dt><dd>{esc(r['session_draft_judgment'] or 'not judged')}"
+            + (f": {esc(r['rationale'])}" if r["rationale"] else "")
+            + "</dd>",
+            f"<dt>Ratification</dt><dd>{_ratification(r)}</dd>",
+            "</dl>",
+            (f"<h4>Flags</h4><ul>{facts_list}</ul>" if facts_list else "<p>No flags.</p>"),
+            "</article>",
+        ]
+    out += [
+        "</section>",
+        "</main>",
+        f"<footer><p>jfi {esc(__version__)}, rulebook {esc(summary['rulebook'][:12])}</p></footer>",
+        f"<script>{SCRIPT}</script>",
+        "</body>",
+        "</html>",
+    ]
     return "\n".join(out) + "\n"
 
 
@@ -487,14 +639,22 @@ def _sampled(summary: dict) -> str:
         return "<p>Every view is a page of its own, and no view reached a capture cap.</p>"
     out = []
     if folded:
-        out.append(f'<p>{len(folded)} view(s) are another view\'s page (a redirect, an alias or a copy) and were counted '
-                   'once: ' + ", ".join(f'{esc(v["view_id"])} ({esc(v["url"])}) as {esc(v["folded_into"])}'
-                                       for v in folded) + '.</p>')
+        out.append(
+            f"<p>{len(folded)} view(s) are another view's page (a redirect, an alias or a copy) and were counted "
+            "once: "
+            + ", ".join(f"{esc(v['view_id'])} ({esc(v['url'])}) as {esc(v['folded_into'])}" for v in folded)
+            + ".</p>"
+        )
     if caps:
-        out.append(f'<p>{len(caps)} cap(s) were hit: what the page holds beyond them was not read or judged: '
-                   + "; ".join(f'{esc(c["view_id"])} read {c["read"] if c["read"] is not None else "the cap of"} '
-                               f'{esc(c["kind"])}' + (f' of {c["total"]}' if c["total"] is not None else "")
-                               for c in caps) + '.</p>')
+        out.append(
+            f"<p>{len(caps)} cap(s) were hit: what the page holds beyond them was not read or judged: "
+            + "; ".join(
+                f"{esc(c['view_id'])} read {c['read'] if c['read'] is not None else 'the cap of'} "
+                f"{esc(c['kind'])}" + (f" of {c['total']}" if c["total"] is not None else "")
+                for c in caps
+            )
+            + ".</p>"
+        )
     return "".join(out)
 
 
@@ -509,7 +669,9 @@ def web_url(url) -> str | None:
 def screenshot(page_path: Path, png: Path, query: str = "") -> None:
     """A picture of the report as a browser shows it (for the README), taken by Chromium."""
     import asyncio
+
     from playwright.async_api import async_playwright
+
     from ..browser import launch_options
 
     async def take():
@@ -522,6 +684,7 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
                     return await page.screenshot()
                 finally:
                     await browser.close()
+
     data = asyncio.run(take())
     png.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(png, data)
@@ -533,8 +696,12 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
     if shot is not None:  # checked before anything is written
         if Path(shot).suffix.lower() != ".png":
             raise JfiError("not_png", "the report's picture is a PNG file; name one ending in .png", source=str(shot))
-        output_file(shot, reads=[folder], kind="PNG picture",
-                    same_kind=lambda p: p.read_bytes()[:len(PNG_SIGNATURE)] == PNG_SIGNATURE)
+        output_file(
+            shot,
+            reads=[folder],
+            kind="PNG picture",
+            same_kind=lambda p: p.read_bytes()[: len(PNG_SIGNATURE)] == PNG_SIGNATURE,
+        )
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder, inventory=True)
         try:
@@ -542,29 +709,47 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
             try:
                 places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places")}
                 for e in store.rows("SELECT * FROM audit_finding_examples ORDER BY id, n"):  # a finding's other copies
-                    places[f'{e["id"]}{EXAMPLE}{e["n"]}'] = {**e, "clipped": False, "scrolled": None, "label_box": None}
+                    places[f"{e['id']}{EXAMPLE}{e['n']}"] = {**e, "clipped": False, "scrolled": None, "label_box": None}
             except Exception:  # a folder without its inventory: no crops
                 places = {}
-            meanings = {m.pop("flag"): m for m in store.rows(
-                "SELECT DISTINCT ON (x.flag) x.flag, flag_meaning(f.flag, f.meaning, x.flag) AS meaning, m.sc, m.act_rule, "
-                "m.help_url FROM (SELECT DISTINCT unnest(flags) AS flag FROM audit_draft_rows) AS x "
-                "JOIN audit_flag_rules AS f ON regexp_full_match(x.flag, f.pattern) "
-                "JOIN audit_rule_metadata AS m ON m.rule = f.flag ORDER BY x.flag, f.ord")}
+            meanings = {
+                m.pop("flag"): m
+                for m in store.rows(
+                    "SELECT DISTINCT ON (x.flag) x.flag, flag_meaning(f.flag, f.meaning, x.flag) AS meaning, m.sc, m.act_rule, "
+                    "m.help_url FROM (SELECT DISTINCT unnest(flags) AS flag FROM audit_draft_rows) AS x "
+                    "JOIN audit_flag_rules AS f ON regexp_full_match(x.flag, f.pattern) "
+                    "JOIN audit_rule_metadata AS m ON m.rule = f.flag ORDER BY x.flag, f.ord"
+                )
+            }
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             decisive = {i for (i,) in store.con.execute("SELECT id FROM audit_decisive_flags").fetchall()}
             worklist = worklist_parts(store)
             decisions = worklist[4]
-            summary = {"folder": folder.root.resolve().name, "inventory": str(folder.root), "views": built.get("views_ok"), "rulebook": store.rulebook_sha256,
-                       "questions": questions, "nav": built.get("nav_consistency", []), "decisive": decisive,
-                       "decisions": decisions, "caps_hit": built.get("caps_hit", []), "folded": built.get("views_folded", [])}
+            summary = {
+                "folder": folder.root.resolve().name,
+                "inventory": str(folder.root),
+                "views": built.get("views_ok"),
+                "rulebook": store.rulebook_sha256,
+                "questions": questions,
+                "nav": built.get("nav_consistency", []),
+                "decisive": decisive,
+                "decisions": decisions,
+                "caps_hit": built.get("caps_hit", []),
+                "folded": built.get("views_folded", []),
+            }
         finally:
             store.close()
         units = {u["id"]: u for u in built.get("units", []) if isinstance(u, dict)}
         shots = _screenshots(folder)
-        made = pictures(rows + [{**r, "id": k} for r in rows if r["type"] == "finding" for k in _examples(r["id"], places)],
-                        places, shots)
+        made = pictures(
+            rows + [{**r, "id": k} for r in rows if r["type"] == "finding" for k in _examples(r["id"], places)],
+            places,
+            shots,
+        )
         summary["inputs"] = report_inputs(folder.root)
-        text = render(rows, places, units, meanings, worklist, shots, {v: name for v, (name, _) in made.items()}, summary)
+        text = render(
+            rows, places, units, meanings, worklist, shots, {v: name for v, (name, _) in made.items()}, summary
+        )
         pictures_dir = folder.root / FILES
         with AtomicFiles() as files:
             files.write(folder.root / "report.html", text)

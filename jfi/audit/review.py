@@ -1,4 +1,5 @@
 """`jfi audit review export|apply`: a pinned bundle of review tasks out, signed decisions back into the ledger."""
+
 from __future__ import annotations
 
 import datetime
@@ -7,46 +8,95 @@ import os
 import re
 from pathlib import Path
 
+from .. import rulebook
+from ..canonical import decision_id, digest
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_lines, sha256_file, writer_lock
-from ..paths import regular_file
 from ..output import csv_rules, csv_text, md_text, say, utc_now
-from ..canonical import decision_id, digest
-from .. import rulebook
+from ..paths import regular_file
 from .folder import AuditFolder, load_folder
 from .kept import commits
 from .report import crops
 from .worklist import families_once
 
-TASK_COLUMNS = ["task", "id", "kind", "rows", "product", "type", "sc", "question", "name", "name_source", "role", "flags", "draft",
-                "rationale", "evidence", "crop", "detail", "href", "context", "views",
-                "decision", "observation", "fix", "reviewer", "utc", "supersession_reason", "bundle_id"]
+TASK_COLUMNS = [
+    "task",
+    "id",
+    "kind",
+    "rows",
+    "product",
+    "type",
+    "sc",
+    "question",
+    "name",
+    "name_source",
+    "role",
+    "flags",
+    "draft",
+    "rationale",
+    "evidence",
+    "crop",
+    "detail",
+    "href",
+    "context",
+    "views",
+    "decision",
+    "observation",
+    "fix",
+    "reviewer",
+    "utc",
+    "supersession_reason",
+    "bundle_id",
+]
 TASK_MEANINGS = {
     "task": "the task's number in this bundle",
     "id": "the decision (leave as is): a family (FAM-...) or fact class (FACT:...) whose answer is every row's, or a unit id",
     "kind": "family (one answer for many rows), fact_class (signed once) or row",
-    "rows": "how many rows this one answer settles", "product": "the product it belongs to",
-    "type": "title, heading, link, image, field or ident", "sc": "the WCAG success criterion the question is about",
-    "question": "what to decide, in words", "name": "the accessible name the browser computed",
-    "name_source": "where the name comes from (aria-label, content, alt, title, ...)", "role": "the role the browser exposes",
+    "rows": "how many rows this one answer settles",
+    "product": "the product it belongs to",
+    "type": "title, heading, link, image, field or ident",
+    "sc": "the WCAG success criterion the question is about",
+    "question": "what to decide, in words",
+    "name": "the accessible name the browser computed",
+    "name_source": "where the name comes from (aria-label, content, alt, title, ...)",
+    "role": "the role the browser exposes",
     "flags": "what jfi's rules found, semicolon-separated (see the report for each meaning)",
-    "draft": "the judge's draft judgment (never a verdict)", "rationale": "the judge's reason for the draft",
+    "draft": "the judge's draft judgment (never a verdict)",
+    "rationale": "the judge's reason for the draft",
     "evidence": "a link to the row in the audit's report.html (`jfi audit report`), with the crop of the page around it",
     "crop": "a link to a picture of the element, outlined, in this bundle (crops/; for a family, its first row's)",
-    "detail": "how the name was made, sizes and sources", "href": "where a link goes, or an image's source",
-    "context": "the text a person reads around it", "views": "the views it appears on",
+    "detail": "how the name was made, sizes and sources",
+    "href": "where a link goes, or an image's source",
+    "context": "the text a person reads around it",
+    "views": "the views it appears on",
     "decision": "fill in: yes, no or unsure (any case; spaces around are ignored)",
     "observation": "fill in: what you saw (the ratifier's note; optional on a yes)",
     "fix": "fill in when it needs one: the fix you ask for (it reaches the receipts)",
-    "reviewer": "fill in: your name", "utc": "fill in: when you decided, UTC, such as 2026-12-01T10:00:00Z "
+    "reviewer": "fill in: your name",
+    "utc": "fill in: when you decided, UTC, such as 2026-12-01T10:00:00Z "
     "(a date-and-time cell is read as the UTC time it shows)",
     "supersession_reason": "fill in when the task replaces an earlier decision: why",
-    "bundle_id": "the bundle these tasks belong to (leave as is)"}
+    "bundle_id": "the bundle these tasks belong to (leave as is)",
+}
 DECISIONS = ("yes", "no", "unsure")
-RETURN_FIELDS = ("id", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "supersession_reason", "fix")
+RETURN_FIELDS = (
+    "id",
+    "ratified_by",
+    "ratified_judgment",
+    "ratifier_note",
+    "ratified_utc",
+    "supersession_reason",
+    "fix",
+)
 # the columns a person fills in review-tasks.csv / .xlsx, and the return fields they are
-FILLED = {"reviewer": "ratified_by", "decision": "ratified_judgment", "observation": "ratifier_note",
-          "utc": "ratified_utc", "supersession_reason": "supersession_reason", "fix": "fix"}
+FILLED = {
+    "reviewer": "ratified_by",
+    "decision": "ratified_judgment",
+    "observation": "ratifier_note",
+    "utc": "ratified_utc",
+    "supersession_reason": "supersession_reason",
+    "fix": "fix",
+}
 SPLITS = ("product", "type")  # what `review export --by` may split a bundle by
 COLUMN_OF = {field: column for column, field in FILLED.items()}
 RUBRIC = Path(__file__).resolve().parent / "kit" / "rubric.md"
@@ -77,26 +127,43 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
         raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))
     units_sha = sha256_file(folder.root / "judgment-units.json")
     if json.loads(merged.read_text()).get("units_sha256") != units_sha:
-        raise JfiError("stale_merge", "the units changed since the last merge; run `jfi audit merge` again",
-                       source=str(merged))
+        raise JfiError(
+            "stale_merge", "the units changed since the last merge; run `jfi audit merge` again", source=str(merged)
+        )
     with writer_lock(folder.root):  # the folder's kept store is opened by one command at a time
         store, built, _ = load_folder(folder)
         try:
-            current = {r["id"]: r for r in store.rows(
-                "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
-            drafts = {r["id"]: r for r in store.rows(
-                "SELECT id, status, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows")}
+            current = {
+                r["id"]: r
+                for r in store.rows("SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")
+            }
+            drafts = {
+                r["id"]: r
+                for r in store.rows(
+                    "SELECT id, status, flags, session_draft_judgment AS draft, rationale FROM audit_draft_rows"
+                )
+            }
             questions = dict(store.con.execute("SELECT type, question FROM audit_questions").fetchall())
             families_once(store)
-            settles = {} if include_all else {r["id"]: (r["decision"], r["kind"]) for r in store.rows(
-                "SELECT id, decision, kind FROM audit_decisions")}
+            settles = (
+                {}
+                if include_all
+                else {
+                    r["id"]: (r["decision"], r["kind"])
+                    for r in store.rows("SELECT id, decision, kind FROM audit_decisions")
+                }
+            )
             asked = dict(store.con.execute("SELECT family_id, question FROM audit_worklist_families").fetchall())
-            asked.update(store.con.execute("SELECT 'FACT:' || fact_class, meaning FROM audit_worklist_facts").fetchall())
+            asked.update(
+                store.con.execute("SELECT 'FACT:' || fact_class, meaning FROM audit_worklist_facts").fetchall()
+            )
         finally:
             store.close()
         rows, kinds = _decided(built, drafts, settles, include_all)
-        tasks = [_task(k, decision, kinds[decision], members, drafts, current, questions, asked)
-                 for k, (decision, members) in enumerate(rows.items(), 1)]
+        tasks = [
+            _task(k, decision, kinds[decision], members, drafts, current, questions, asked)
+            for k, (decision, members) in enumerate(rows.items(), 1)
+        ]
         shown = {x["id"] for t in tasks for x in t.get("sample") or [t]}  # what a task shows a picture of
         pictured = _pictures(folder, shown) if tasks and (folder.root / "screenshots").is_dir() else {}
     if not tasks:
@@ -105,11 +172,25 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
     parts = _parts(tasks, reviewers, by)
     issued = folder.root / ISSUED
     with AtomicFiles() as files:
-        made = [(name, _write_bundle(folder, out / name if name else out, part, files, pictured)) for name, part in parts]
+        made = [
+            (name, _write_bundle(folder, out / name if name else out, part, files, pictured)) for name, part in parts
+        ]
         old = issued.read_bytes() if regular_file(issued) else b""
-        files.write(issued, append_records(old, [{"bundle_id": b["bundle_id"], "created_utc": b["created_utc"],
-                                                  "tasks": len(b["tasks"]), "out": str(out / name if name else out)}
-                                                 for name, b in made]))
+        files.write(
+            issued,
+            append_records(
+                old,
+                [
+                    {
+                        "bundle_id": b["bundle_id"],
+                        "created_utc": b["created_utc"],
+                        "tasks": len(b["tasks"]),
+                        "out": str(out / name if name else out),
+                    }
+                    for name, b in made
+                ],
+            ),
+        )
     for name, bundle in made:
         say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
     return 0
@@ -140,39 +221,78 @@ def _decided(built: dict, drafts: dict, settles: dict, include_all: bool) -> tup
 SAMPLE = 5  # rows a family's task shows (with their evidence), beside its count
 
 
-def _task(k: int, decision: str, kind: str, members: list[dict], drafts: dict, current: dict, questions: dict,
-          asked: dict) -> dict:
+def _task(
+    k: int, decision: str, kind: str, members: list[dict], drafts: dict, current: dict, questions: dict, asked: dict
+) -> dict:
     """One task per decision: a row alone, or a family or fact class whose one answer fans out to every row it
     settles (each pinned by its digest and the decision in force for it at export)."""
     first = members[0]
     draft = drafts.get(first["id"], {})
-    units = [{"id": u["id"], "unit_sha256": digest(u),
-              "base_decision_id": current[u["id"]]["decision_id"] if u["id"] in current else ""} for u in members]
+    units = [
+        {
+            "id": u["id"],
+            "unit_sha256": digest(u),
+            "base_decision_id": current[u["id"]]["decision_id"] if u["id"] in current else "",
+        }
+        for u in members
+    ]
     evidence = f"#{first['id']}"
     if kind == "row":
-        return {"task": k, "id": first["id"], "kind": "row", "rows": 1, "product": first["product"], "type": first["type"],
-                "sc": first["sc"], "question": questions.get(first["type"], "").replace("{name}", first["name"] or "(no name)"),
-                "name": first["name"], "name_source": first.get("name_source") or "", "role": first.get("role") or "",
-                "flags": list(draft.get("flags") or []), "draft": draft.get("draft") or "",
-                "rationale": draft.get("rationale") or "", "evidence": evidence, "detail": first["detail"],
-                "href": first["href"], "context": first["context"], "views": first["views"],
-                "unit_sha256": units[0]["unit_sha256"], "base_decision_id": units[0]["base_decision_id"], "units": units}
+        return {
+            "task": k,
+            "id": first["id"],
+            "kind": "row",
+            "rows": 1,
+            "product": first["product"],
+            "type": first["type"],
+            "sc": first["sc"],
+            "question": questions.get(first["type"], "").replace("{name}", first["name"] or "(no name)"),
+            "name": first["name"],
+            "name_source": first.get("name_source") or "",
+            "role": first.get("role") or "",
+            "flags": list(draft.get("flags") or []),
+            "draft": draft.get("draft") or "",
+            "rationale": draft.get("rationale") or "",
+            "evidence": evidence,
+            "detail": first["detail"],
+            "href": first["href"],
+            "context": first["context"],
+            "views": first["views"],
+            "unit_sha256": units[0]["unit_sha256"],
+            "base_decision_id": units[0]["base_decision_id"],
+            "units": units,
+        }
     sample = members[:SAMPLE]
     values = lambda key: sorted({str(u.get(key)) for u in members if u.get(key)})  # noqa: E731
     judged = sorted({drafts.get(u["id"], {}).get("draft") or "unjudged" for u in members})
     views = list(dict.fromkeys(v for u in members for v in u["views"]))
-    return {"task": k, "id": decision, "kind": kind, "rows": len(members),
-            "product": "; ".join(values("product")), "type": "; ".join(values("type")), "sc": "; ".join(values("sc")),
-            "question": asked.get(decision, ""), "name": "; ".join(f'"{u["name"] or "(no name)"}"' for u in sample)
-            + (f" and {len(members) - len(sample)} more" if len(members) > len(sample) else ""),
-            "name_source": "", "role": "",
-            "flags": sorted({f for u in members for f in drafts.get(u["id"], {}).get("flags") or []}),
-            "draft": ", ".join(judged), "rationale": "", "evidence": evidence,
-            "detail": f"one answer for {len(members)} rows", "href": "; ".join(str(u["href"] or "") for u in sample),
-            "context": " | ".join(u["context"] for u in sample if u["context"]), "views": views[:20],
-            "sample": [{"id": u["id"], "name": u["name"], "href": u["href"], "context": u["context"],
-                        "evidence": f"#{u['id']}"} for u in sample],
-            "units": units}
+    return {
+        "task": k,
+        "id": decision,
+        "kind": kind,
+        "rows": len(members),
+        "product": "; ".join(values("product")),
+        "type": "; ".join(values("type")),
+        "sc": "; ".join(values("sc")),
+        "question": asked.get(decision, ""),
+        "name": "; ".join(f'"{u["name"] or "(no name)"}"' for u in sample)
+        + (f" and {len(members) - len(sample)} more" if len(members) > len(sample) else ""),
+        "name_source": "",
+        "role": "",
+        "flags": sorted({f for u in members for f in drafts.get(u["id"], {}).get("flags") or []}),
+        "draft": ", ".join(judged),
+        "rationale": "",
+        "evidence": evidence,
+        "detail": f"one answer for {len(members)} rows",
+        "href": "; ".join(str(u["href"] or "") for u in sample),
+        "context": " | ".join(u["context"] for u in sample if u["context"]),
+        "views": views[:20],
+        "sample": [
+            {"id": u["id"], "name": u["name"], "href": u["href"], "context": u["context"], "evidence": f"#{u['id']}"}
+            for u in sample
+        ],
+        "units": units,
+    }
 
 
 ISSUED = "review-bundles.jsonl"  # in the audit folder: every bundle jfi exported from it, by its id
@@ -215,55 +335,119 @@ def _parts(tasks: list[dict], reviewers: int, by: str | None) -> list[tuple[str,
     return out
 
 
-def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles,
-                  pictured: dict[str, bytes] | None = None) -> dict:
+def _write_bundle(
+    folder: AuditFolder, out: Path, tasks: list[dict], files: AtomicFiles, pictured: dict[str, bytes] | None = None
+) -> dict:
     """Write one bundle (bundle.json, the task sheets, the template, the rubric, crops/ with a picture of each element
     a task shows) into the group of files."""
-    report = Path(os.path.relpath(folder.root / "report.html", out)).as_posix()  # evidence links from where the sheet is
+    report = Path(
+        os.path.relpath(folder.root / "report.html", out)
+    ).as_posix()  # evidence links from where the sheet is
     pictured = pictured or {}
     crop = lambda uid: f"crops/{uid}.png" if uid in pictured else ""  # noqa: E731
-    tasks = [{**t, "task": k, "evidence": report + t["evidence"],
-              "crop": crop(t["sample"][0]["id"] if t.get("sample") else t["id"]),
-              **({"sample": [{**x, "evidence": report + x["evidence"], "crop": crop(x["id"])} for x in t["sample"]]}
-                 if "sample" in t else {})}
-             for k, t in enumerate(tasks, 1)]
+    tasks = [
+        {
+            **t,
+            "task": k,
+            "evidence": report + t["evidence"],
+            "crop": crop(t["sample"][0]["id"] if t.get("sample") else t["id"]),
+            **(
+                {"sample": [{**x, "evidence": report + x["evidence"], "crop": crop(x["id"])} for x in t["sample"]]}
+                if "sample" in t
+                else {}
+            ),
+        }
+        for k, t in enumerate(tasks, 1)
+    ]
     for uid in sorted({x["id"] for t in tasks for x in t.get("sample") or [t]} & set(pictured)):
         files.write(out / "crops" / f"{uid}.png", pictured[uid])
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
-    md = [f"# Review tasks — bundle {bundle['bundle_id']}", "",
-          "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
-          "untouched to keep it pending. Return the decisions in review-tasks.xlsx, review-tasks.csv or "
-          "return-template.json.", ""]
+    md = [
+        f"# Review tasks — bundle {bundle['bundle_id']}",
+        "",
+        "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
+        "untouched to keep it pending. Return the decisions in review-tasks.xlsx, review-tasks.csv or "
+        "return-template.json.",
+        "",
+    ]
     for t in tasks:
         m = {k: md_text(v) for k, v in t.items() if isinstance(v, str) or v is None}
-        md += [f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']}; settles {t['rows']} row(s))", "",
-               m["question"], ""]
+        md += [
+            f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']}; settles {t['rows']} row(s))",
+            "",
+            m["question"],
+            "",
+        ]
         if t.get("sample"):
-            md += [f"- Row {md_text(x['id'])}: {md_text(x['name'])} → {md_text(x['href'] or '-')} — "
-                   f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])})"
-                   + (f", ![crop of {md_text(x['id'])}]({x['crop']})" if x["crop"] else "") + ")" for x in t["sample"]] + [""]
-        md += [f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
-               f"- Flags: {md_text(', '.join(t['flags'])) or '-'}", f"- Draft: {m['draft'] or 'not judged'}"
-               + (f" ({m['rationale']})" if t["rationale"] else ""), f"- Evidence: {m['evidence']}",
-               f"- Detail: {m['detail']}", f"- Where: {m['href'] or '-'}",
-               f"- Context: {m['context'] or '-'}", f"- Views: {md_text(', '.join(t['views']))}", "",
-               "Decision (yes / no / unsure; unsure settles nothing): ______", "",
-               "Observation: ____________________ (optional on a yes)", "",
-               "Fix (when one is needed): ____________________", "",
-               "Reviewer: ______________   UTC: ____-__-__T__:__:__Z", ""]
-    template = {"bundle_id": bundle["bundle_id"],
-                "decisions": [{"id": t["id"], "ratified_by": "", "ratified_judgment": "", "ratifier_note": "",
-                               "ratified_utc": "", "supersession_reason": "", "fix": ""} for t in tasks]}
+            md += [
+                f"- Row {md_text(x['id'])}: {md_text(x['name'])} → {md_text(x['href'] or '-')} — "
+                f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])})"
+                + (f", ![crop of {md_text(x['id'])}]({x['crop']})" if x["crop"] else "")
+                + ")"
+                for x in t["sample"]
+            ] + [""]
+        md += [
+            f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
+            f"- Flags: {md_text(', '.join(t['flags'])) or '-'}",
+            f"- Draft: {m['draft'] or 'not judged'}" + (f" ({m['rationale']})" if t["rationale"] else ""),
+            f"- Evidence: {m['evidence']}",
+            f"- Detail: {m['detail']}",
+            f"- Where: {m['href'] or '-'}",
+            f"- Context: {m['context'] or '-'}",
+            f"- Views: {md_text(', '.join(t['views']))}",
+            "",
+            "Decision (yes / no / unsure; unsure settles nothing): ______",
+            "",
+            "Observation: ____________________ (optional on a yes)",
+            "",
+            "Fix (when one is needed): ____________________",
+            "",
+            "Reviewer: ______________   UTC: ____-__-__T__:__:__Z",
+            "",
+        ]
+    template = {
+        "bundle_id": bundle["bundle_id"],
+        "decisions": [
+            {
+                "id": t["id"],
+                "ratified_by": "",
+                "ratified_judgment": "",
+                "ratifier_note": "",
+                "ratified_utc": "",
+                "supersession_reason": "",
+                "fix": "",
+            }
+            for t in tasks
+        ],
+    }
     shown = {"flags": lambda t: "; ".join(t["flags"]), "views": lambda t: "; ".join(t["views"])}
-    rows = [tuple(shown[c](t) if c in shown else ("" if c in FILLED else bundle["bundle_id"] if c == "bundle_id"
-                                                   else t[c]) for c in TASK_COLUMNS) for t in tasks]
+    rows = [
+        tuple(
+            shown[c](t) if c in shown else ("" if c in FILLED else bundle["bundle_id"] if c == "bundle_id" else t[c])
+            for c in TASK_COLUMNS
+        )
+        for t in tasks
+    ]
     from ..workbook import Sheet, workbook_bytes
+
     files.write(out / "bundle.json", json.dumps(bundle, ensure_ascii=False, indent=1) + "\n")
     files.write(out / "review-tasks.csv", csv_text(TASK_COLUMNS, rows))
-    files.write(out / "review-tasks.xlsx", workbook_bytes([Sheet(SHEET, TASK_COLUMNS, rows, TASK_MEANINGS,
-                                                                 choices={"decision": list(DECISIONS)},
-                                                                 links=("evidence", "crop"))]))
+    files.write(
+        out / "review-tasks.xlsx",
+        workbook_bytes(
+            [
+                Sheet(
+                    SHEET,
+                    TASK_COLUMNS,
+                    rows,
+                    TASK_MEANINGS,
+                    choices={"decision": list(DECISIONS)},
+                    links=("evidence", "crop"),
+                )
+            ]
+        ),
+    )
     files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
     files.write(out / "review-tasks.md", "\n".join(md))
     files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
@@ -271,8 +455,9 @@ def _write_bundle(folder: AuditFolder, out: Path, tasks: list[dict], files: Atom
 
 
 def _refuse(problems: list[str]) -> None:
-    raise JfiError("return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged",
-                   problems=problems)
+    raise JfiError(
+        "return_refused", f"{len(problems)} problem(s) listed above; the ledger is unchanged", problems=problems
+    )
 
 
 def _read_json(path: Path):
@@ -303,41 +488,61 @@ def _workbook_table(path: Path) -> list[list[str]]:
     (a hidden sheet is not what the person who signed saw), and so is a formula in any cell: its cached value is
     what a program last computed, not what a person wrote."""
     import zipfile
+
     import openpyxl
+
     try:
         with zipfile.ZipFile(path) as z:
             inflated = sum(i.file_size for i in z.infolist())
             if inflated > RETURN_MAX_BYTES or len(z.infolist()) > 10_000:
-                raise JfiError("invalid_workbook", f"the workbook inflates to {inflated:,} bytes; a review sheet is at most "
-                               f"{RETURN_MAX_BYTES:,}", source=str(path))
+                raise JfiError(
+                    "invalid_workbook",
+                    f"the workbook inflates to {inflated:,} bytes; a review sheet is at most {RETURN_MAX_BYTES:,}",
+                    source=str(path),
+                )
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
         try:
             if SHEET not in book.sheetnames:
-                raise JfiError("invalid_workbook", f"no sheet named {SHEET!r}; return the workbook jfi exported, "
-                               "with its sheet as it is named", source=str(path))
+                raise JfiError(
+                    "invalid_workbook",
+                    f"no sheet named {SHEET!r}; return the workbook jfi exported, with its sheet as it is named",
+                    source=str(path),
+                )
             ws = book[SHEET]
             if ws.sheet_state != "visible":
-                raise JfiError("invalid_workbook", f"the sheet {SHEET!r} is hidden; a return is read from the sheet "
-                               "a person sees", source=str(path))
+                raise JfiError(
+                    "invalid_workbook",
+                    f"the sheet {SHEET!r} is hidden; a return is read from the sheet a person sees",
+                    source=str(path),
+                )
             table = []
             for row in ws.iter_rows():
                 formula = next((c for c in row if getattr(c, "data_type", None) == "f"), None)
                 if formula is not None:
-                    raise JfiError("invalid_workbook", f"cell {formula.coordinate} holds a formula "
-                                   f"({clip(formula.value, 60)!r}); type the decision itself", source=str(path),
-                                   line=formula.row, field=formula.coordinate)
+                    raise JfiError(
+                        "invalid_workbook",
+                        f"cell {formula.coordinate} holds a formula "
+                        f"({clip(formula.value, 60)!r}); type the decision itself",
+                        source=str(path),
+                        line=formula.row,
+                        field=formula.coordinate,
+                    )
                 table.append([_cell_text(c) for c in row])
                 if len(table) > RETURN_MAX_ROWS:
-                    raise JfiError("invalid_workbook", f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per "
-                                   "task", source=str(path))
+                    raise JfiError(
+                        "invalid_workbook",
+                        f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per task",
+                        source=str(path),
+                    )
             return table
         finally:
             book.close()
     except JfiError:
         raise
     except Exception as e:  # a cut or broken part, an entity declaration, a missing sheet: openpyxl raises many kinds
-        raise JfiError("invalid_workbook", f"cannot read the workbook ({type(e).__name__}: {clip(str(e), 160)})",
-                       source=str(path)) from None
+        raise JfiError(
+            "invalid_workbook", f"cannot read the workbook ({type(e).__name__}: {clip(str(e), 160)})", source=str(path)
+        ) from None
 
 
 def _table_rows(path: Path) -> list[tuple[int, dict]]:
@@ -346,13 +551,17 @@ def _table_rows(path: Path) -> list[tuple[int, dict]]:
     if not path.is_file():
         raise JfiError("missing_file", f"cannot read {path}", source=str(path))
     if path.stat().st_size > RETURN_MAX_BYTES:
-        raise JfiError("invalid_responses", f"{path.stat().st_size:,} bytes; a returned sheet is at most "
-                       f"{RETURN_MAX_BYTES:,}", source=str(path))
+        raise JfiError(
+            "invalid_responses",
+            f"{path.stat().st_size:,} bytes; a returned sheet is at most {RETURN_MAX_BYTES:,}",
+            source=str(path),
+        )
     if path.suffix.lower() == ".xlsx":
         table = _workbook_table(path)
     else:
         import csv
         import io
+
         try:
             text = path.read_bytes().decode("utf-8-sig")
         except UnicodeDecodeError as e:
@@ -362,13 +571,20 @@ def _table_rows(path: Path) -> list[tuple[int, dict]]:
         except csv.Error as e:
             raise JfiError("invalid_csv", str(e), source=str(path)) from None
         if len(table) > RETURN_MAX_ROWS:
-            raise JfiError("invalid_responses", f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per task",
-                           source=str(path))
+            raise JfiError(
+                "invalid_responses",
+                f"more than {RETURN_MAX_ROWS:,} rows; a review sheet has one per task",
+                source=str(path),
+            )
     while table and not any(c.strip() for c in table[-1]):
         table.pop()
     if not table or "id" not in table[0]:
-        raise JfiError("invalid_responses", "the first row must be review-tasks' header (task, id, ..., observation, "
-                       "decision, reviewer, utc)", source=str(path), line=1)
+        raise JfiError(
+            "invalid_responses",
+            "the first row must be review-tasks' header (task, id, ..., observation, decision, reviewer, utc)",
+            source=str(path),
+            line=1,
+        )
     header = [c.strip() for c in table[0]]
     while header and not header[-1]:
         header.pop()
@@ -377,14 +593,23 @@ def _table_rows(path: Path) -> list[tuple[int, dict]]:
         raise JfiError("invalid_responses", f"the header lacks {', '.join(missing)}", source=str(path), line=1)
     twice = sorted({c for c in header if c and header.count(c) > 1})
     if twice:
-        raise JfiError("invalid_responses", f"the header names {', '.join(twice)} twice; which one holds the answer "
-                       "cannot be told", source=str(path), line=1, field=twice[0])
+        raise JfiError(
+            "invalid_responses",
+            f"the header names {', '.join(twice)} twice; which one holds the answer cannot be told",
+            source=str(path),
+            line=1,
+            field=twice[0],
+        )
     rows = []
     for n, row in enumerate(table[1:], start=2):
-        if any(c.strip() for c in row[len(header):]):
-            raise JfiError("invalid_responses", f"row {n} has values beyond the header's {len(header)} columns "
-                           f"({clip(next(c for c in row[len(header):] if c.strip()), 60)!r}); nothing was applied",
-                           source=str(path), line=n)
+        if any(c.strip() for c in row[len(header) :]):
+            raise JfiError(
+                "invalid_responses",
+                f"row {n} has values beyond the header's {len(header)} columns "
+                f"({clip(next(c for c in row[len(header) :] if c.strip()), 60)!r}); nothing was applied",
+                source=str(path),
+                line=n,
+            )
         if any(c.strip() for c in row):
             rows.append((n, dict(zip(header, row))))
     return rows
@@ -444,8 +669,10 @@ def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict, _unguard)
         uid = _unguard(row.get("id", "").strip())
         where = f"{path}:{number}"
         if not row.get("bundle_id", "").strip():
-            problems.append(f"{where}: bundle_id: missing_bundle: found nothing, expected {bundle.get('bundle_id')} "
-                            "(leave the column as exported)")
+            problems.append(
+                f"{where}: bundle_id: missing_bundle: found nothing, expected {bundle.get('bundle_id')} "
+                "(leave the column as exported)"
+            )
         if uid in first_row:
             problems.append(f"{where}: id: duplicate_row: {uid} is also on row {first_row[uid]}; one row per task")
         first_row.setdefault(uid, number)
@@ -456,8 +683,10 @@ def _misplaced(path: Path, rows: list[tuple[int, dict]], bundle: dict, _unguard)
         for column, want in pinned.items():
             got = _unguard(row[column].strip()) if column in row else None
             if got is not None and got != want.strip():
-                problems.append(f"{where}: {column}: moved_row: the bundle pinned {column} {clip(want, 60)!r} for "
-                                f"{uid}, the row says {clip(got, 60)!r} (were the rows sorted by one column?)")
+                problems.append(
+                    f"{where}: {column}: moved_row: the bundle pinned {column} {clip(want, 60)!r} for "
+                    f"{uid}, the row says {clip(got, 60)!r} (were the rows sorted by one column?)"
+                )
     return problems
 
 
@@ -467,7 +696,9 @@ def _rows_of(task: dict) -> list[dict]:
     units = task.get("units")
     if isinstance(units, list) and units and all(isinstance(u, dict) and isinstance(u.get("id"), str) for u in units):
         return units
-    return [{"id": task.get("id"), "unit_sha256": task.get("unit_sha256"), "base_decision_id": task.get("base_decision_id")}]
+    return [
+        {"id": task.get("id"), "unit_sha256": task.get("unit_sha256"), "base_decision_id": task.get("base_decision_id")}
+    ]
 
 
 def _missing(bundle: dict, answer: dict, source: Path) -> list[str]:
@@ -475,13 +706,28 @@ def _missing(bundle: dict, answer: dict, source: Path) -> list[str]:
     template): named, never read as pending."""
     decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
     there = {d.get("id") for d in decisions if isinstance(d, dict)}
-    return [f"{source}: id: missing_task: task {t.get('task')} ({t.get('id')}) is not in the return; leave a task "
-            "blank to keep it pending, never delete it" for t in bundle.get("tasks", [])
-            if isinstance(t, dict) and t.get("id") not in there]
+    return [
+        f"{source}: id: missing_task: task {t.get('task')} ({t.get('id')}) is not in the return; leave a task "
+        "blank to keep it pending, never delete it"
+        for t in bundle.get("tasks", [])
+        if isinstance(t, dict) and t.get("id") not in there
+    ]
 
 
-RECORD_FIELDS = ("id", "scope", "ratified_by", "ratified_judgment", "ratifier_note", "ratified_utc", "ruling",
-                 "unit_sha256", "fix", "supersedes", "supersession_reason", "decision_id")  # a ledger record's, in order
+RECORD_FIELDS = (
+    "id",
+    "scope",
+    "ratified_by",
+    "ratified_judgment",
+    "ratifier_note",
+    "ratified_utc",
+    "ruling",
+    "unit_sha256",
+    "fix",
+    "supersedes",
+    "supersession_reason",
+    "decision_id",
+)  # a ledger record's, in order
 
 
 def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[list[str], list[dict], int]:
@@ -494,6 +740,7 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
     def put(table: str, rows: list[list]) -> None:
         if rows:
             con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+
     decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
     tasks = [t for t in bundle.get("tasks", []) if isinstance(t, dict)]
     settles = {t.get("id"): _rows_of(t) for t in tasks}
@@ -503,19 +750,33 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
         fanned = rows and (len(rows) > 1 or rows[0]["id"] != d["id"])
         returned += [(locate(n), {**d, "id": u["id"]}) for u in rows] if fanned else [(locate(n), d)]
     put("review_returned", [[n, place, json.dumps(d, ensure_ascii=False)] for n, (place, d) in enumerate(returned, 1)])
-    put("review_return_tasks", [[u["id"], u.get("unit_sha256"), u.get("base_decision_id") or "",
-                                 t.get("id") if t.get("kind") not in (None, "row") else ""]
-                                for t in tasks for u in settles[t.get("id")]])
+    put(
+        "review_return_tasks",
+        [
+            [
+                u["id"],
+                u.get("unit_sha256"),
+                u.get("base_decision_id") or "",
+                t.get("id") if t.get("kind") not in (None, "row") else "",
+            ]
+            for t in tasks
+            for u in settles[t.get("id")]
+        ],
+    )
     ids = {u["id"] for rows in settles.values() for u in rows}
     put("review_return_units", [[u["id"], digest(u)] for u in built["units"] if u["id"] in ids])
     put("review_return_context", [[bundle.get("created_utc"), utc_now()]])
     put("review_return_names", [[f, column(f)] for f in RETURN_FIELDS])
     candidates = con.execute("SELECT * FROM review_return_records ORDER BY n").fetchall()
     names = [d[0] for d in con.description]
-    put("review_return_digests", [[row[0], decision_id({k: v for k, v in zip(names[1:], row[1:]) if v is not None})]
-                                  for row in candidates])
-    problems = [f"{place}: {message}" for place, message in
-                con.execute("SELECT place, message FROM review_return_problems ORDER BY n").fetchall()]
+    put(
+        "review_return_digests",
+        [[row[0], decision_id({k: v for k, v in zip(names[1:], row[1:]) if v is not None})] for row in candidates],
+    )
+    problems = [
+        f"{place}: {message}"
+        for place, message in con.execute("SELECT place, message FROM review_return_problems ORDER BY n").fetchall()
+    ]
     rows = con.execute(f"SELECT {', '.join(RECORD_FIELDS)} FROM review_return_new ORDER BY n").fetchall()
     records = [{k: v for k, v in zip(RECORD_FIELDS, row) if v is not None} for row in rows]
     pending = con.execute("SELECT count(*) FROM review_return_rows WHERE pending").fetchone()[0]
@@ -530,20 +791,32 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
     with writer_lock(folder.root):
         body = {k: v for k, v in bundle.items() if k not in ("bundle_id", "created_utc")}
         if digest(body) != bundle.get("bundle_id"):
-            raise JfiError("tampered_bundle", "bundle.json does not match its bundle_id; it was changed after export",
-                           source=str(bundle_path))
+            raise JfiError(
+                "tampered_bundle",
+                "bundle.json does not match its bundle_id; it was changed after export",
+                source=str(bundle_path),
+            )
         if bundle.get("bundle_id") not in _issued(folder):  # its bytes agree with themselves; were they jfi's?
-            raise JfiError("unknown_bundle", f"bundle {clip(bundle.get('bundle_id'), 80)} was not exported from this "
-                           f"audit ({ISSUED} does not list it): its tasks may have been rewritten; export again",
-                           source=str(bundle_path))
+            raise JfiError(
+                "unknown_bundle",
+                f"bundle {clip(bundle.get('bundle_id'), 80)} was not exported from this "
+                f"audit ({ISSUED} does not list it): its tasks may have been rewritten; export again",
+                source=str(bundle_path),
+            )
         snapshot = _snapshot(folder)
         for key, now in snapshot.items():
             if bundle.get(key) != now:
-                raise JfiError("stale_bundle", f"the audit changed since the bundle was exported ({key}); export again",
-                               source=str(bundle_path))
+                raise JfiError(
+                    "stale_bundle",
+                    f"the audit changed since the bundle was exported ({key}); export again",
+                    source=str(bundle_path),
+                )
         if not isinstance(answer, dict):
-            raise JfiError("invalid_return", "the responses are not a JSON object with bundle_id and decisions",
-                           source=str(responses))
+            raise JfiError(
+                "invalid_return",
+                "the responses are not a JSON object with bundle_id and decisions",
+                source=str(responses),
+            )
         if answer.get("bundle_id") != bundle["bundle_id"]:
             raise JfiError("wrong_bundle", "the responses name another bundle", source=str(responses))
         ledger = folder.root / "ratifications.jsonl"
@@ -561,9 +834,10 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
             return 1
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
-        if (ledger.read_bytes() if ledger.exists() else b"") != old \
-                or _snapshot(folder) != snapshot:
-            raise JfiError("changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again")
+        if (ledger.read_bytes() if ledger.exists() else b"") != old or _snapshot(folder) != snapshot:
+            raise JfiError(
+                "changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again"
+            )
         atomic_write(ledger, new)
     say(f"{len(records)} row decision(s) recorded, {pending} row(s) still pending")
     return 0

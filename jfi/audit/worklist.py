@@ -1,13 +1,14 @@
 """`jfi audit worklist` hands the ratifier questions, not rows; `jfi audit rule` fans one family ruling
 out over its rows as ordinary pinned ledger records."""
+
 from __future__ import annotations
 
 import json
 
+from ..canonical import decision_id, digest
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
 from ..output import csv_text, md_text, note, say, utc_now
-from ..canonical import decision_id, digest
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
@@ -41,13 +42,28 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
     families = store.rows("SELECT * FROM audit_worklist_families")
     rows = store.rows("SELECT * FROM audit_worklist_rows")
     facts = store.rows("SELECT * FROM audit_worklist_facts")
-    table = [("decisions", "", "", "", settled, "", f"{decisions} decision(s) settle {settled} row(s) not yet ratified")]
-    table += [("family", f["family_id"], f["kind"], f["type"], f["units"], "; ".join(f["unit_ids"]),
-              f"{f['question']} {f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})") for f in families]
-    table += [("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
-              for r in rows]
-    table += [("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"])
-              for f in facts]
+    table = [
+        ("decisions", "", "", "", settled, "", f"{decisions} decision(s) settle {settled} row(s) not yet ratified")
+    ]
+    table += [
+        (
+            "family",
+            f["family_id"],
+            f["kind"],
+            f["type"],
+            f["units"],
+            "; ".join(f["unit_ids"]),
+            f"{f['question']} {f['shows']} — {f['kind']} {f['key']} (drafts: {f['judgments']})",
+        )
+        for f in families
+    ]
+    table += [
+        ("look", r["id"], r["reason"], r["type"], 1, r["id"], f"{r['name']} (draft {r['session_draft_judgment']})")
+        for r in rows
+    ]
+    table += [
+        ("fact", f["fact_class"], "fact class", "", f["units"], "; ".join(f["unit_ids"]), f["meaning"]) for f in facts
+    ]
     return families, rows, facts, table, (decisions, settled)
 
 
@@ -59,59 +75,105 @@ def worklist(folder: AuditFolder) -> int:
             families, rows, facts, table, (decisions, settled) = worklist_parts(store)
         finally:
             store.close()
-        md = ["# Ratification worklist", "",
-              f"**{decisions} decision(s) settle {settled} row(s)** not yet ratified: {len(families)} family "
-              f"decision(s), {len(facts)} fact class(es) to sign once, and the other rows one by one "
-              f"({len(rows)} of them need a look). Rows already RATIFIED are not listed.", "",
-              f"## 1. Family decisions ({len(families)})", "",
-              "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.", ""]
-        md += [f"- **{f['family_id']}** — one answer for {f['units']} {f['type']} rows: {md_text(f['question'])} "
-               f"They are {md_text(f['shows'])} ({f['kind']}: {md_text(f['key'])}; drafts: {md_text(f['judgments'])})"
-               for f in families]
+        md = [
+            "# Ratification worklist",
+            "",
+            f"**{decisions} decision(s) settle {settled} row(s)** not yet ratified: {len(families)} family "
+            f"decision(s), {len(facts)} fact class(es) to sign once, and the other rows one by one "
+            f"({len(rows)} of them need a look). Rows already RATIFIED are not listed.",
+            "",
+            f"## 1. Family decisions ({len(families)})",
+            "",
+            "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.",
+            "",
+        ]
+        md += [
+            f"- **{f['family_id']}** — one answer for {f['units']} {f['type']} rows: {md_text(f['question'])} "
+            f"They are {md_text(f['shows'])} ({f['kind']}: {md_text(f['key'])}; drafts: {md_text(f['judgments'])})"
+            for f in families
+        ]
         md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
-        md += [f"- **{r['id']}** ({r['type']}, {r['reason']}): {md_text(r['name'])} — {md_text(r['rationale'])}"
-               for r in rows]
+        md += [
+            f"- **{r['id']}** ({r['type']}, {r['reason']}): {md_text(r['name'])} — {md_text(r['rationale'])}"
+            for r in rows
+        ]
         md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
-        md += ["Sign a class once: `jfi audit rule --fact-class \"CLASS\" --ruling ID --sentence … --by … --judgment no`.", ""]
+        md += [
+            'Sign a class once: `jfi audit rule --fact-class "CLASS" --ruling ID --sentence … --by … --judgment no`.',
+            "",
+        ]
         md += [f"- **{md_text(f['fact_class'])}** — {f['units']} row(s): {md_text(f['meaning'])}" for f in facts]
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
     note(f"{decisions} decision(s) settle {settled} row(s)")
-    say(json.dumps({"decisions": decisions, "rows": settled, "families": len(families), "rows_to_look_at": len(rows),
-                    "fact_classes": len(facts)}))
+    say(
+        json.dumps(
+            {
+                "decisions": decisions,
+                "rows": settled,
+                "families": len(families),
+                "rows_to_look_at": len(rows),
+                "fact_classes": len(facts),
+            }
+        )
+    )
     return 0
 
 
 @commits
-def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by: str, judgment: str,
-         when: str | None = None, fact_class: str | None = None, fix: str | None = None) -> int:
+def rule(
+    folder: AuditFolder,
+    family: str | None,
+    ruling: str,
+    sentence: str,
+    by: str,
+    judgment: str,
+    when: str | None = None,
+    fact_class: str | None = None,
+    fix: str | None = None,
+) -> int:
     """Append one pinned record per row of the family (or of the fact class: its name, or a flag of it), each naming
     the ruling and carrying its sentence."""
     if (family is None) == (fact_class is None):
         raise JfiError("usage", "give exactly one of --family and --fact-class", exit_code=3)
     if not (ruling.strip() and sentence.strip() and by.strip()):
-        raise JfiError("incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3)
+        raise JfiError(
+            "incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3
+        )
     with writer_lock(folder.root):
         store, built, _ = load_folder(folder)
         try:
             families_once(store)
-            found = (store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family]) if family
-                     else store.rows("SELECT f.unit_ids FROM audit_worklist_facts AS f JOIN audit_fact_classes AS c "
-                                     "USING (fact_class) WHERE f.fact_class = ? OR regexp_full_match(?, c.pattern)",
-                                     [fact_class, fact_class]))
-            current = {r["id"]: r for r in store.rows(
-                "SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")}
-            recorded = store.scalar("SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
-                                    "AND ratified_by = ? AND ratified_judgment = ?", [ruling, sentence, by, judgment])
+            found = (
+                store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family])
+                if family
+                else store.rows(
+                    "SELECT f.unit_ids FROM audit_worklist_facts AS f JOIN audit_fact_classes AS c "
+                    "USING (fact_class) WHERE f.fact_class = ? OR regexp_full_match(?, c.pattern)",
+                    [fact_class, fact_class],
+                )
+            )
+            current = {
+                r["id"]: r
+                for r in store.rows("SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")
+            }
+            recorded = store.scalar(
+                "SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
+                "AND ratified_by = ? AND ratified_judgment = ?",
+                [ruling, sentence, by, judgment],
+            )
         finally:
             store.close()
         if not found and recorded:  # re-running a completed ruling
             say(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
             return 1
         if not found and fact_class:
-            raise JfiError("unknown_fact_class", f"no open fact class {fact_class!r} in the worklist (its name, e.g. "
-                           "\"missing alt attribute\", or one of its flags, e.g. img_missing_alt_attr)")
+            raise JfiError(
+                "unknown_fact_class",
+                f"no open fact class {fact_class!r} in the worklist (its name, e.g. "
+                '"missing alt attribute", or one of its flags, e.g. img_missing_alt_attr)',
+            )
         if not found:
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
         family = family or fact_class
@@ -119,9 +181,17 @@ def rule(folder: AuditFolder, family: str | None, ruling: str, sentence: str, by
         stamp = when or utc_now("seconds")
         records = []
         for uid in found[0]["unit_ids"]:
-            rec = {"id": uid, "scope": "wcag", "ratified_by": by, "ratified_judgment": judgment,
-                   "ratifier_note": sentence, "ratified_utc": stamp, "ruling": ruling, "unit_sha256": digest(units[uid]),
-                   **({"fix": fix.strip()} if fix and fix.strip() else {})}
+            rec = {
+                "id": uid,
+                "scope": "wcag",
+                "ratified_by": by,
+                "ratified_judgment": judgment,
+                "ratifier_note": sentence,
+                "ratified_utc": stamp,
+                "ruling": ruling,
+                "unit_sha256": digest(units[uid]),
+                **({"fix": fix.strip()} if fix and fix.strip() else {}),
+            }
             if uid in current:
                 rec["supersedes"] = current[uid]["decision_id"]
                 rec["supersession_reason"] = f"family ruling {ruling}"

@@ -3,6 +3,7 @@ axe-playwright-python package ships, pinned with it), after the inventory and th
 adds is seen by the capture, and the next view starts on a new document. Each result keeps what a ratifier needs:
 rule, outcome (violation, or incomplete: "needs review"), impact, tags, help text and URL, and per node its target
 (frames and shadow roots included), HTML snippet, failure summary and box in page pixels."""
+
 from __future__ import annotations
 
 import asyncio
@@ -88,8 +89,10 @@ async def check_within(page, run_options: dict, max_elements: int, time_left_s: 
     try:
         size = await page.evaluate("() => document.getElementsByTagName('*').length")
         if size > max_elements:
-            return {"error": f"not run: the page has {size} elements (axe-core runs on pages of up to {max_elements})",
-                    "options": run_options["runOnly"]}
+            return {
+                "error": f"not run: the page has {size} elements (axe-core runs on pages of up to {max_elements})",
+                "options": run_options["runOnly"],
+            }
         return await asyncio.wait_for(check(page, run_options), timeout=limit)
     except asyncio.TimeoutError:
         return {"error": f"axe-core did not finish within {limit:.0f} s", "options": run_options["runOnly"]}

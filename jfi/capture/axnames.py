@@ -3,6 +3,7 @@ accessibility tree (DevTools protocol, Accessibility domain), matched through it
 written into the page. Each element gets `ax`: the computed name, where it came from, the computed role and whether
 the element is exposed to assistive technology at all. Same-origin frames are read too, each through its own
 tree."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,9 @@ NAME_LIMITS = {"headings": 200, "links": 160, "fields": 160}
 def cut(text: str, limit: int | None) -> str:
     """The page script's cut: spaces squashed, and past the limit the first limit-1 characters and an ellipsis."""
     text = " ".join(text.split())
-    return text[:limit - 1] + "\u2026" if limit and len(text) > limit else text
+    return text[: limit - 1] + "\u2026" if limit and len(text) > limit else text
+
+
 # Past this many elements Chromium takes minutes to build its accessibility tree (500,000 nodes for a page with
 # 100,000 links took 100 s here): such a page keeps the DOM approximation, and the view says so.
 AX_MAX_ELEMENTS = 25_000
@@ -36,8 +39,14 @@ def name_source(name: dict) -> str | None:
             if source.get("attribute"):
                 return source["attribute"]
             native = source.get("nativeSource") or ""
-            return {"labelfor": "label", "labelwrapped": "label", "figcaption": "caption", "tablecaption": "caption",
-                    "legend": "legend", "title": "title"}.get(native, native or "related")
+            return {
+                "labelfor": "label",
+                "labelwrapped": "label",
+                "figcaption": "caption",
+                "tablecaption": "caption",
+                "legend": "legend",
+                "title": "title",
+            }.get(native, native or "related")
         return kind  # contents, placeholder, title
     return None
 
@@ -52,11 +61,14 @@ def describe(node: dict | None, nodes_by_id: dict | None = None) -> dict:
     name (source `contents`)."""
     if node is None or node.get("ignored"):
         role = (node or {}).get("role", {}).get("value")
-        return {"name": "", "name_source": None, "role": role if role not in (None, "none") else None,
-                "exposed": False}
+        return {"name": "", "name_source": None, "role": role if role not in (None, "none") else None, "exposed": False}
     name = node.get("name", {})
-    out = {"name": " ".join(str(name.get("value", "")).split()), "name_source": name_source(name),
-           "role": node.get("role", {}).get("value"), "exposed": True}
+    out = {
+        "name": " ".join(str(name.get("value", "")).split()),
+        "name_source": name_source(name),
+        "role": node.get("role", {}).get("value"),
+        "exposed": True,
+    }
     if not out["name"] and out["role"] in FALLBACK_ROLES and nodes_by_id:
         text = " ".join(" ".join(_exposed_text(node, nodes_by_id)).split())
         if text:
@@ -85,9 +97,18 @@ def area_from_its_image(area: dict, image_ax: dict) -> dict:
     if "name_source" in area:  # a link record: the DOM approximation already follows that order
         text, source = area.get("name") or "", area["name_source"]
     else:
-        text, source = next(((" ".join(str(v or "").split()), s) for s, v in (
-            ("aria-labelledby", area.get("aria_labelledby_text")), ("aria-label", area.get("aria_label")),
-            ("alt", area.get("alt"))) if str(v or "").strip()), ("", None))
+        text, source = next(
+            (
+                (" ".join(str(v or "").split()), s)
+                for s, v in (
+                    ("aria-labelledby", area.get("aria_labelledby_text")),
+                    ("aria-label", area.get("aria_label")),
+                    ("alt", area.get("alt")),
+                )
+                if str(v or "").strip()
+            ),
+            ("", None),
+        )
     return {"name": text, "name_source": source if text else None, "role": "link", "exposed": image_ax["exposed"]}
 
 
@@ -116,8 +137,9 @@ async def capture(page, script: str, caps: dict) -> tuple[dict, list[str]]:
         return await page.evaluate(script, caps), ["accessibility tree not available; names are the DOM approximation"]
     try:
         expression = f"({script})({json.dumps({**caps, 'with_elements': True})})"
-        result = await cdp.send("Runtime.evaluate", {"expression": expression, "objectGroup": "jfi",
-                                                     "returnByValue": False})
+        result = await cdp.send(
+            "Runtime.evaluate", {"expression": expression, "objectGroup": "jfi", "returnByValue": False}
+        )
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
             text = details.get("exception", {}).get("description") or details.get("text") or "page script failed"
@@ -127,8 +149,10 @@ async def capture(page, script: str, caps: dict) -> tuple[dict, list[str]]:
         size = await _value(cdp, handle, "function () { return document.getElementsByTagName('*').length; }")
         if size > AX_MAX_ELEMENTS:
             await cdp.send("Runtime.releaseObjectGroup", {"objectGroup": "jfi"})
-            return data, [f"accessibility tree not read: the page has {size:,} elements (more than {AX_MAX_ELEMENTS:,}); "
-                          "names are the DOM approximation"]
+            return data, [
+                f"accessibility tree not read: the page has {size:,} elements (more than {AX_MAX_ELEMENTS:,}); "
+                "names are the DOM approximation"
+            ]
         all_nodes = await _all_frames_tree(cdp)
         by_id = {n["nodeId"]: n for n in all_nodes}
         nodes = {n["backendDOMNodeId"]: n for n in all_nodes if n.get("backendDOMNodeId") is not None}
@@ -154,16 +178,22 @@ async def capture(page, script: str, caps: dict) -> tuple[dict, list[str]]:
 async def _backend_ids(cdp, handle: str, path: str) -> dict[int, int]:
     """The backend node id of each element of a list the page script returned, by its index (the page is not
     changed); an empty slot has none."""
-    refs = await cdp.send("Runtime.callFunctionOn", {"objectId": handle, "objectGroup": "jfi",
-                                                     "functionDeclaration": f"function () {{ return this.{path}; }}"})
+    refs = await cdp.send(
+        "Runtime.callFunctionOn",
+        {"objectId": handle, "objectGroup": "jfi", "functionDeclaration": f"function () {{ return this.{path}; }}"},
+    )
     props = await cdp.send("Runtime.getProperties", {"objectId": refs["result"]["objectId"], "ownProperties": True})
-    elements = {int(p["name"]): p["value"]["objectId"] for p in props["result"]
-                if p["name"].isdigit() and p.get("value", {}).get("objectId")}
+    elements = {
+        int(p["name"]): p["value"]["objectId"]
+        for p in props["result"]
+        if p["name"].isdigit() and p.get("value", {}).get("objectId")
+    }
     described = await asyncio.gather(*(cdp.send("DOM.describeNode", {"objectId": oid}) for oid in elements.values()))
     return dict(zip(elements, (d["node"]["backendNodeId"] for d in described)))
 
 
 async def _value(cdp, handle: str, function: str):
-    result = await cdp.send("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": function,
-                                                       "returnByValue": True})
+    result = await cdp.send(
+        "Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": function, "returnByValue": True}
+    )
     return result["result"]["value"]

@@ -1,5 +1,6 @@
 """The browser's part of a capture: each view loaded in Chromium, read-only, in a reused tab, and inventoried into
 the content-inventory/v1 view shape (records and screenshots, in the views' order)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,9 +21,11 @@ from .views import View
 
 CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
 NETWORK_IDLE_MS = 8000
-WHAT_THIS_IS = ("Content inventory (title, headings, links in context, images with alternatives, form labels, "
-                "navigation link maps) for each listed URL at each listed viewport. Nothing was activated. Substrate for the "
-                "draft-judgment pass; it is not coverage, not a scan result, and never a criterion outcome.")
+WHAT_THIS_IS = (
+    "Content inventory (title, headings, links in context, images with alternatives, form labels, "
+    "navigation link maps) for each listed URL at each listed viewport. Nothing was activated. Substrate for the "
+    "draft-judgment pass; it is not coverage, not a scan result, and never a criterion outcome."
+)
 METHOD_BOUNDARY = [
     "Accessible names and roles are Chromium's own (DevTools protocol, Accessibility domain); a DOM approximation in "
     "one order (aria-labelledby > aria-label > native label or alt > text content > title) is kept beside them as "
@@ -58,7 +61,6 @@ NO_WEBRTC = """(() => { for (const name of ["RTCPeerConnection", "webkitRTCPeerC
   "RTCEncodedVideoFrame", "RTCRtpScriptTransform"]) {
   try { Object.defineProperty(globalThis, name, {value: undefined, writable: false, configurable: false}); } catch (e) {}
 } })();"""
-
 
 
 def viewport_id(size: tuple[int, int]) -> str:
@@ -110,8 +112,12 @@ def parse_viewport(text: str, source: str | None = None) -> tuple[int, int]:
             raise ValueError
     except ValueError:
         what = "a viewport" if source else "--viewport"
-        raise JfiError("invalid_viewport", f"{what} must be WIDTHxHEIGHT in pixels, 100 to 10000 (e.g. 1440x900), "
-                       f"got {text!r}", source=source, exit_code=2 if source else 3) from None
+        raise JfiError(
+            "invalid_viewport",
+            f"{what} must be WIDTHxHEIGHT in pixels, 100 to 10000 (e.g. 1440x900), got {text!r}",
+            source=source,
+            exit_code=2 if source else 3,
+        ) from None
     return w, h
 
 
@@ -120,8 +126,12 @@ MAX_VIEWPORTS = 4
 
 def _strings(table: dict, key: str, where: str | None, example: str) -> list[str] | None:
     value = table.get(key)
-    if value is not None and (not isinstance(value, list) or not value or
-                              not all(isinstance(t, str) and t.strip() for t in value) or len(value) > 200):
+    if value is not None and (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(t, str) and t.strip() for t in value)
+        or len(value) > 200
+    ):
         raise JfiError("invalid_config", f"{key} must be a list of strings, such as {example}", source=where, field=key)
     return value
 
@@ -132,8 +142,12 @@ def axe_of(off: bool, config: Path) -> dict | None:
     table, where = audit_toml.table(config, "axe")
     unknown = sorted(set(table) - {"enabled", "tags", "rules"})
     if unknown:
-        raise JfiError("invalid_config", f"[axe] has unknown key(s) {', '.join(unknown)} (enabled, tags, rules)",
-                       source=where, field=unknown[0])
+        raise JfiError(
+            "invalid_config",
+            f"[axe] has unknown key(s) {', '.join(unknown)} (enabled, tags, rules)",
+            source=where,
+            field=unknown[0],
+        )
     if "enabled" in table and not isinstance(table["enabled"], bool):
         raise JfiError("invalid_config", "[axe] enabled must be true or false", source=where, field="enabled")
     tags = _strings(table, "tags", where, '["wcag2a", "wcag2aa"]')
@@ -155,8 +169,13 @@ def viewports_of(texts: list[str] | None, config: Path) -> tuple[tuple[int, int]
     sizes = tuple(parse_viewport(t, source=where) for t in texts or ["1440x900"])
     ids = [viewport_id(v) for v in sizes]
     if len(sizes) > MAX_VIEWPORTS or len(set(ids)) < len(ids):
-        raise JfiError("invalid_viewport", f"{source}: at most {MAX_VIEWPORTS} viewports, each of its own width "
-                       f"(got {', '.join(ids)})", source=where, field=source, exit_code=2 if where else 3)
+        raise JfiError(
+            "invalid_viewport",
+            f"{source}: at most {MAX_VIEWPORTS} viewports, each of its own width (got {', '.join(ids)})",
+            source=where,
+            field=source,
+            exit_code=2 if where else 3,
+        )
     return sizes
 
 
@@ -164,8 +183,10 @@ def describe(rec: dict) -> str:
     if rec["inventory"] is None:
         return f"environment note: {rec['nav_error'] or 'left the route host for ' + rec['final_url']}"
     c = rec["inventory"]["counts"]
-    return (f"headings {c['headings']}, links {c['links']}/{c['links_total']}, images {c['images']}/{c['images_total']}, "
-            f"fields {c['fields']}, navs {c['navs']}")
+    return (
+        f"headings {c['headings']}, links {c['links']}/{c['links_total']}, images {c['images']}/{c['images_total']}, "
+        f"fields {c['fields']}, navs {c['navs']}"
+    )
 
 
 # Read once the page's fonts are loaded (a box measured in a fallback font differs from one in the page's own, and
@@ -183,7 +204,9 @@ async def _settled(page) -> None:
         pass  # a page that navigated away or threw is read as it is; the capture below says what went wrong
 
 
-async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard, deadline: float) -> None:
+async def _visit(
+    context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard, deadline: float
+) -> None:
     try:
         response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
         if response is not None and response.status >= 400:
@@ -219,8 +242,10 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
             # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold, with
             # pictures of what it does not show; a page too large for the accessibility tree gets the viewport alone
             # (drawing it whole takes minutes)
-            height, size = await page.evaluate("() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
-                                               "document.getElementsByTagName('*').length]")
+            height, size = await page.evaluate(
+                "() => [Math.max(document.documentElement.scrollHeight, innerHeight), "
+                "document.getElementsByTagName('*').length]"
+            )
             width = page.viewport_size["width"] if page.viewport_size else 1280
             try:
                 if size > axnames.AX_MAX_ELEMENTS:
@@ -228,11 +253,15 @@ async def _visit(context, page, view: View, opts: Options, rec: dict, shots: dic
                     rec["screenshot"] = shot
                 else:
                     things = reveal.elements(rec["inventory"]) + reveal.axe_nodes(rec.get("axe"))
-                    guard.extra_notes += await reveal.pictures(page, rec, shots, shot, things, width, height, deadline - 10)
+                    guard.extra_notes += await reveal.pictures(
+                        page, rec, shots, shot, things, width, height, deadline - 10
+                    )
             except Exception as e:  # the inventory stands; the view has what pictures were taken, and says why not more
-                guard.extra_notes.append(f"no screenshot: {str(e).splitlines()[0][:160]}" if not rec.get("screenshot")
-                                         else f"pictures of what the screenshot does not show stopped: "
-                                         f"{str(e).splitlines()[0][:160]}")
+                guard.extra_notes.append(
+                    f"no screenshot: {str(e).splitlines()[0][:160]}"
+                    if not rec.get("screenshot")
+                    else f"pictures of what the screenshot does not show stopped: {str(e).splitlines()[0][:160]}"
+                )
 
 
 class Tabs:
@@ -259,8 +288,12 @@ class Tabs:
         sink = await Sink().start()
         try:
             context = await self.browser.new_context(
-                viewport={"width": self.opts.viewport[0], "height": self.opts.viewport[1]}, locale="en-US",
-                reduced_motion="reduce", service_workers="block", proxy=sink.proxy(reach))
+                viewport={"width": self.opts.viewport[0], "height": self.opts.viewport[1]},
+                locale="en-US",
+                reduced_motion="reduce",
+                service_workers="block",
+                proxy=sink.proxy(reach),
+            )
         except BaseException:
             await sink.close()
             raise
@@ -314,11 +347,23 @@ class Tabs:
         await context.clear_permissions()
 
 
-async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size: tuple[int, int] | None = None) -> dict:
+async def _capture_view(
+    tabs: Tabs, view: View, opts: Options, shots: dict, size: tuple[int, int] | None = None
+) -> dict:
     size = size or opts.viewport
-    rec = {"view_id": view.view_id, "product": view.product, "url": view.url, "viewport": viewport_id(size),
-           "nav_error": None, "final_url": None, "stayed_on_route_host": False, "load_ms": None,
-           "inventory": None, "screenshot": None, "environment_notes": []}
+    rec = {
+        "view_id": view.view_id,
+        "product": view.product,
+        "url": view.url,
+        "viewport": viewport_id(size),
+        "nav_error": None,
+        "final_url": None,
+        "stayed_on_route_host": False,
+        "load_ms": None,
+        "inventory": None,
+        "screenshot": None,
+        "environment_notes": [],
+    }
     started = time.monotonic()
     tab = await tabs.take(origin_of(view.url))
     context, page = tab[:2]
@@ -332,8 +377,10 @@ async def _capture_view(tabs: Tabs, view: View, opts: Options, shots: dict, size
     context.on("page", guard.on_page)  # any other page is a popup
     over_budget = False
     try:
-        await asyncio.wait_for(_visit(context, page, view, opts, rec, shots, guard, started + opts.budget_s(view)),
-                               timeout=opts.budget_s(view))
+        await asyncio.wait_for(
+            _visit(context, page, view, opts, rec, shots, guard, started + opts.budget_s(view)),
+            timeout=opts.budget_s(view),
+        )
     except asyncio.TimeoutError:
         over_budget = True
         rec["nav_error"] = f"view time budget of {opts.budget_s(view):.0f} s exceeded"

@@ -1,39 +1,69 @@
 """`jfi audit inventory`: capture each view in Chromium (jfi.capture.browse, or on a cluster), then write the
 audit folder's inventory.jsonl and inventory-run.json (content-inventory/v1) with the screenshots, in one commit."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 from pathlib import Path
 
-from ..version import __version__
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
-from ..paths import out_folder
 from ..output import say, utc_now
+from ..paths import out_folder
+from ..version import __version__
 from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all, viewport_id
 from .views import View
 
 
 def manifest(records: list[dict], opts: Options, started: str, finished: str, shard: dict | None = None) -> dict:
     return {
-        "schema": SCHEMA, "engagement": opts.engagement, "run_started_utc": started, "run_finished_utc": finished,
-        "what_this_is": WHAT_THIS_IS, "method_boundary": METHOD_BOUNDARY, "urls_source": opts.urls_source,
+        "schema": SCHEMA,
+        "engagement": opts.engagement,
+        "run_started_utc": started,
+        "run_finished_utc": finished,
+        "what_this_is": WHAT_THIS_IS,
+        "method_boundary": METHOD_BOUNDARY,
+        "urls_source": opts.urls_source,
         "viewport": {"id": opts.viewport_id, "width": opts.viewport[0], "height": opts.viewport[1]},
-        **({"viewports": [{"id": viewport_id(v), "width": v[0], "height": v[1]} for v in opts.viewports]}
-           if len(opts.viewports) > 1 else {}),
-        "caps": CAPS, **({"shard": shard} if shard else {}), "view_count": len(records), "views": records,
+        **(
+            {"viewports": [{"id": viewport_id(v), "width": v[0], "height": v[1]} for v in opts.viewports]}
+            if len(opts.viewports) > 1
+            else {}
+        ),
+        "caps": CAPS,
+        **({"shard": shard} if shard else {}),
+        "view_count": len(records),
+        "views": records,
     }
 
 
 # What the steps after a capture derive from it (build, merge, sample, worklist, receipts, report, eval, export,
 # judge-kit's rubric, the kept stores): a capture that replaces another removes them with it. What people wrote
 # (judged batches, spot checks, standards, the ratification ledger, audit.toml) stays.
-DERIVED = ("judgment-units.json", "nav-consistency.csv", "draft-judgments*.csv", "draft-judgments.json",
-           "draft-judgments.xlsx", "calibration.json", "spot-check-sample.jsonl", "worklist.md", "worklist.csv",
-           "receipts.jsonl", "receipts.csv", "report.html", "report-files/*", "eval.md", "eval.json", "audit.duckdb", "audit-*.parquet",
-           "judgment-rubric.md", ".jfi/*.duckdb", ".jfi/*.duckdb.wal")
+DERIVED = (
+    "judgment-units.json",
+    "nav-consistency.csv",
+    "draft-judgments*.csv",
+    "draft-judgments.json",
+    "draft-judgments.xlsx",
+    "calibration.json",
+    "spot-check-sample.jsonl",
+    "worklist.md",
+    "worklist.csv",
+    "receipts.jsonl",
+    "receipts.csv",
+    "report.html",
+    "report-files/*",
+    "eval.md",
+    "eval.json",
+    "audit.duckdb",
+    "audit-*.parquet",
+    "judgment-rubric.md",
+    ".jfi/*.duckdb",
+    ".jfi/*.duckdb.wal",
+)
 
 
 def derived_files(out: Path, shots: dict[str, bytes]) -> list[Path]:
@@ -61,9 +91,12 @@ def _whole_characters(rec: dict) -> None:
         if isinstance(value, dict):
             return {whole(k): whole(v) for k, v in value.items()}
         return value
+
     rec.update(whole(rec))
-    rec["environment_notes"] = [*(rec.get("environment_notes") or []), f"{count} half character(s) (lone surrogates) in "
-                                "the page's text read as U+FFFD"]
+    rec["environment_notes"] = [
+        *(rec.get("environment_notes") or []),
+        f"{count} half character(s) (lone surrogates) in the page's text read as U+FFFD",
+    ]
 
 
 def _line(view: dict) -> str:
@@ -93,15 +126,26 @@ def write_outputs(out: Path, run: dict, shots: dict[str, bytes] | None = None, *
             files.remove(path)
 
 
-def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, shard: dict | None = None,
-        cluster: str | None = None) -> int:
+def run(
+    views: list[View],
+    out: Path,
+    opts: Options,
+    *,
+    replace: bool = False,
+    shard: dict | None = None,
+    cluster: str | None = None,
+) -> int:
     out = out_folder(out)
     if (out / "inventory.jsonl").exists() and not replace:
-        raise JfiError("capture_exists", f"{out} already holds a capture; new captures go in new folders "
-                       "(or pass --replace)", source=str(out))
+        raise JfiError(
+            "capture_exists",
+            f"{out} already holds a capture; new captures go in new folders (or pass --replace)",
+            source=str(out),
+        )
     started = utc_now()
     if cluster is not None:
         from .cluster import capture_on_cluster
+
         records, shots = capture_on_cluster(views, opts, cluster)
     else:
         records, shots = asyncio.run(_capture_all(views, opts))
@@ -110,6 +154,8 @@ def run(views: list[View], out: Path, opts: Options, *, replace: bool = False, s
     with writer_lock(out):
         write_outputs(out, manifest(records, opts, started, finished, shard), shots, replace=replace)
     noted = [r for r in records if r["inventory"] is None]
-    say(f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
-          f"{len(noted)} with environment notes only")
+    say(
+        f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
+        f"{len(noted)} with environment notes only"
+    )
     return 1 if noted else 0

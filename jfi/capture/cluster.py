@@ -7,6 +7,7 @@ ADDRESS is a scheduler (`tcp://host:8786`, as `dask scheduler` prints) or `local
 on this machine started for the run (one browser per process, as a real cluster has one per worker).
 A served folder (--serve) must be readable at the same path on every worker (shared storage); URLs need nothing.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,17 +40,26 @@ def _client(address: str):
         n = int(m.group(1))
         if not 1 <= n <= 64:
             raise JfiError("invalid_cluster", f"local:N takes 1 to 64 worker processes, got {n}", exit_code=3)
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=50)
+        cluster = LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        )
         return Client(cluster), cluster
     m = ADDRESS.match(address)
     if not m or (m.group(2) and not 1 <= int(m.group(2)) <= 65535):
-        raise JfiError("invalid_cluster", f"--cluster takes a scheduler address tcp://HOST:PORT (as `dask scheduler` "
-                       f"prints it, e.g. tcp://10.0.0.5:8786) or local:N, got {address[:200]!r}", exit_code=3)
+        raise JfiError(
+            "invalid_cluster",
+            f"--cluster takes a scheduler address tcp://HOST:PORT (as `dask scheduler` "
+            f"prints it, e.g. tcp://10.0.0.5:8786) or local:N, got {address[:200]!r}",
+            exit_code=3,
+        )
     wait = os.environ.get("JFI_CLUSTER_TIMEOUT", "20")  # seconds to wait for the scheduler to answer
     if not re.fullmatch(r"[0-9]{1,4}(\.[0-9]+)?", wait) or not 0 < float(wait) <= 3600:
-        raise JfiError("invalid_cluster", f"JFI_CLUSTER_TIMEOUT takes seconds, more than 0 and at most 3600, got "
-                       f"{wait[:40]!r}", field="JFI_CLUSTER_TIMEOUT", exit_code=3)
+        raise JfiError(
+            "invalid_cluster",
+            f"JFI_CLUSTER_TIMEOUT takes seconds, more than 0 and at most 3600, got {wait[:40]!r}",
+            field="JFI_CLUSTER_TIMEOUT",
+            exit_code=3,
+        )
     try:
         return Client(address, timeout=f"{float(wait)}s"), None
     except (OSError, TimeoutError) as e:

@@ -1,5 +1,6 @@
 """`jfi audit import-inventory FILE.json --out DIR`: take in a content-inventory/v1 manifest made elsewhere. The
 manifest is read view by view (a streaming JSON parser), so memory stays flat whatever the file's size."""
+
 from __future__ import annotations
 
 import json
@@ -16,7 +17,6 @@ from ..manifest import checked_header, views_of
 from ..output import say
 from ..paths import out_folder
 from .capture import derived_files
-
 
 VIEW = b'{"record":"view",'  # how a view's line in inventory.jsonl starts, before the view's own keys
 
@@ -36,11 +36,15 @@ def run(path: Path, out: Path, *, replace: bool = False) -> int:
     the manifest itself when no view had to change, else the manifest with the changed views (made from
     inventory.jsonl's lines)."""
     out = out_folder(out)
-    held = [name for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json")
-            if os.path.lexists(out / name)]
+    held = [
+        name for name in ("inventory.jsonl", "inventory-run.json", "judgment-units.json") if os.path.lexists(out / name)
+    ]
     if held and not replace:
-        raise JfiError("capture_exists", f"{out} already holds an audit ({', '.join(held)}); new captures go in new "
-                       "folders (or pass --replace)", source=str(out))
+        raise JfiError(
+            "capture_exists",
+            f"{out} already holds an audit ({', '.join(held)}); new captures go in new folders (or pass --replace)",
+            source=str(out),
+        )
     fields = checked_header(path)
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
@@ -54,6 +58,7 @@ def run(path: Path, out: Path, *, replace: bool = False) -> int:
 
 def _write(path: Path, out: Path, fields: dict, replace: bool) -> int:
     from ..version import __version__
+
     total = noted = 0
     with writer_lock(out), AtomicFiles() as files, tempfile.TemporaryFile(dir=out) as body:
         # the views go to a scratch file; the run header (it needs their count) is written first at the end
@@ -74,10 +79,14 @@ def _write(path: Path, out: Path, fields: dict, replace: bool) -> int:
                 with open(path, "rb") as src:
                     shutil.copyfileobj(src, fh, 1 << 20)
             else:  # the views as written to inventory.jsonl, each line's text without its record key
-                fh.write(json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8") + (b", " if head else b"") + b'"views": [\n')
+                fh.write(
+                    json.dumps(head, ensure_ascii=False)[:-1].encode("utf-8")
+                    + (b", " if head else b"")
+                    + b'"views": [\n'
+                )
                 body.seek(0)
                 for n, line in enumerate(body):
-                    fh.write((b",\n" if n else b"") + b"{" + line[len(VIEW):-1])
+                    fh.write((b",\n" if n else b"") + b"{" + line[len(VIEW) : -1])
                 fh.write(f'\n], "view_count": {count}}}\n'.encode("utf-8"))
         for old in derived_files(out, {}) if replace else ():  # what was derived from the capture it replaces
             files.remove(old)

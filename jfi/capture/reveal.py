@@ -5,8 +5,10 @@ element down; the others are brought into view in their containers a screenful a
 photographed. The screenfuls come first (a viewport's picture is cheap, a tile of a long page is not: on a loaded
 machine the tiles alone can spend the time). Each picture is `<view>__<viewport>__N.png`, listed in the view record's
 `reveals`; an element records which picture shows it and its box there (`revealed`: {shot: N, box}). Every box is
-measured in the state its picture shows (see shoot). The viewport and scroll positions are put back afterwards. Elements left without a picture when the view's time for pictures ran out are
-counted in a note for the view's environment notes."""
+measured in the state its picture shows (see shoot). The viewport and scroll positions are put back afterwards.
+Elements left without a picture when the view's time for pictures ran out are counted in a note for the view's
+environment notes."""
+
 from __future__ import annotations
 
 import time
@@ -16,34 +18,51 @@ from ..manifest import SHOT_MAX_HEIGHT
 from . import shoot
 
 KINDS = ("headings", "links", "images", "fields")
-MAX_SHOTS = 6         # screenfuls per view at most: a long sidebar takes a few
-MAX_TILES = 12        # tiles below the screenshot per view at most: 12 x 10,000 px of page
-MAX_ELEMENTS = 2000   # elements looked for per view at most
-BUDGET_S = 15         # seconds of pictures per view at most (a 10,000 px tile takes about 2 s); also within the view's own
+MAX_SHOTS = 6  # screenfuls per view at most: a long sidebar takes a few
+MAX_TILES = 12  # tiles below the screenshot per view at most: 12 x 10,000 px of page
+MAX_ELEMENTS = 2000  # elements looked for per view at most
+BUDGET_S = 15  # seconds of pictures per view at most (a 10,000 px tile takes about 2 s); also within the view's own
 SCRIPT = Path(__file__).with_name("reveal.js").read_text(encoding="utf-8")
 
 
 def elements(inventory: dict) -> list[tuple[dict, str | None, bool]]:
     """(element, selector, scrolled out of view in a container) for each drawn element of the inventory."""
-    return [(e, e.get("selector"), bool(e.get("clipped"))) for kind in KINDS for e in (inventory.get(kind) or [])
-            if isinstance(e, dict) and _drawn(e.get("box")) and not e.get("frame") and not e.get("undrawn")][:MAX_ELEMENTS]
+    return [
+        (e, e.get("selector"), bool(e.get("clipped")))
+        for kind in KINDS
+        for e in (inventory.get(kind) or [])
+        if isinstance(e, dict) and _drawn(e.get("box")) and not e.get("frame") and not e.get("undrawn")
+    ][:MAX_ELEMENTS]
 
 
 def axe_nodes(axe: dict | None) -> list[tuple[dict, str | None, bool]]:
     """The same for axe-core's nodes in the top document; a node whose box lies above or left of the page is taken
     as scrolled out of view in a container (axe gives no more)."""
     nodes = [n for r in (axe or {}).get("results") or [] for n in r.get("nodes") or []]
-    return [(n, n["target"][0], n["box"]["y"] + n["box"]["height"] <= 0 or n["box"]["x"] + n["box"]["width"] <= 0)
-            for n in nodes if _drawn(n.get("box")) and isinstance(n.get("target"), list) and len(n["target"]) == 1
-            and isinstance(n["target"][0], str)][:MAX_ELEMENTS]
+    return [
+        (n, n["target"][0], n["box"]["y"] + n["box"]["height"] <= 0 or n["box"]["x"] + n["box"]["width"] <= 0)
+        for n in nodes
+        if _drawn(n.get("box"))
+        and isinstance(n.get("target"), list)
+        and len(n["target"]) == 1
+        and isinstance(n["target"][0], str)
+    ][:MAX_ELEMENTS]
 
 
 def _drawn(box) -> bool:
     return isinstance(box, dict) and box.get("width", 0) > 0 and box.get("height", 0) > 0
 
 
-async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[dict, str | None, bool]], width: int,
-                   page_height: int, deadline: float) -> list[str]:
+async def pictures(
+    page,
+    rec: dict,
+    shots: dict,
+    shot: str,
+    things: list[tuple[dict, str | None, bool]],
+    width: int,
+    page_height: int,
+    deadline: float,
+) -> list[str]:
     """The view's screenshot (`shot`: the page from the top, as far down as SHOT_MAX_HEIGHT) and pictures of the
     things (see elements, axe_nodes) it does not show, while time is left (BUDGET_S, and until `deadline` on the
     monotonic clock): `shots` gets each picture's bytes, the view record its `screenshot` and `reveals`. Every box is
@@ -99,15 +118,21 @@ async def pictures(page, rec: dict, shots: dict, shot: str, things: list[tuple[d
         if not files:
             rec.pop("reveals")
     if moved:
-        notes.append(f"{moved} element(s) drawn elsewhere in the screenshot than when the page was read (its layout "
-                     "changes with the viewport or on scroll): their boxes are where the screenshot shows them")
+        notes.append(
+            f"{moved} element(s) drawn elsewhere in the screenshot than when the page was read (its layout "
+            "changes with the viewport or on scroll): their boxes are where the screenshot shows them"
+        )
     if unsure:
-        notes.append(f"{unsure} element(s) moved while photographed or are drawn nowhere in the screenshot: their "
-                     "crops may miss them")
+        notes.append(
+            f"{unsure} element(s) moved while photographed or are drawn nowhere in the screenshot: their "
+            "crops may miss them"
+        )
     left = sum("revealed" not in t for t, _ in pending) + sum(t["box"]["y"] < page_height for _, t in below)
     if left and time.monotonic() >= deadline:
-        notes.append(f"{left} element(s) out of the screenshot's view left without a picture: the view's time for "
-                     "pictures ran out")
+        notes.append(
+            f"{left} element(s) out of the screenshot's view left without a picture: the view's time for "
+            "pictures ran out"
+        )
     return notes
 
 

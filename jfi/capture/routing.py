@@ -10,6 +10,7 @@
   WebSocket or fetch, a redirect a subresource was answered with) reaches no server: the attempt is refused there
   and counted in the view's notes. Only a live view's own origin bypasses it (a served folder needs no network).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,8 +20,15 @@ import urllib.parse
 from pathlib import Path
 
 DEFAULT_ORIGIN = "http://127.0.0.1:8766"
-TEXT_TYPES = ("text/", "application/javascript", "application/json", "application/xml", "image/svg+xml",
-              "application/xhtml+xml", "application/manifest+json")
+TEXT_TYPES = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/xml",
+    "image/svg+xml",
+    "application/xhtml+xml",
+    "application/manifest+json",
+)
 
 
 def origin_of(url: str) -> str:
@@ -92,11 +100,15 @@ class Guard:
 
     def notes(self) -> list[str]:
         """The environment notes of what was blocked, one per kind that happened."""
-        words = {"non_get": "non-GET request(s) blocked", "other_origin": "request(s) to another origin blocked",
-                 "popups": "popup(s) closed unloaded", "websockets": "WebSocket(s) closed unconnected",
-                 "too_large": f"file(s) of the served folder over {SERVE_MAX // 2**20} MiB not served",
-                 "network": "connection(s) beneath the page's routing refused (prefetch, prerender, a worker's "
-                            "socket or fetch, a redirect)"}
+        words = {
+            "non_get": "non-GET request(s) blocked",
+            "other_origin": "request(s) to another origin blocked",
+            "popups": "popup(s) closed unloaded",
+            "websockets": "WebSocket(s) closed unconnected",
+            "too_large": f"file(s) of the served folder over {SERVE_MAX // 2**20} MiB not served",
+            "network": "connection(s) beneath the page's routing refused (prefetch, prerender, a worker's "
+            "socket or fetch, a redirect)",
+        }
         out = [f"{n} {words[k]}" for k, n in self.blocked.items() if n]
         if self.off_host:
             out.append(f"navigation to another origin not followed: {self.off_host[:200]}")
@@ -156,8 +168,11 @@ class Guard:
                 response = await route.fetch(max_redirects=0)
             except Exception as e:  # the browser reports it as it would its own failure
                 text = str(e)
-                await _quietly(route.abort("connectionrefused" if "ECONNREFUSED" in text else
-                                           "timedout" if "imeout" in text else "failed"))
+                await _quietly(
+                    route.abort(
+                        "connectionrefused" if "ECONNREFUSED" in text else "timedout" if "imeout" in text else "failed"
+                    )
+                )
                 return
             location = response.headers.get("location")
             if 300 <= response.status < 400 and location:
@@ -173,7 +188,9 @@ class Guard:
 
 # the browser's own calls home (form-field predictions to content-autofill.googleapis.com, hints): refused like
 # everything, but not counted against a page, which did not make them (and whose count would vary from run to run)
-BROWSER_OWN = re.compile(r"^(?:https?://)?[^/:]*\.(?:googleapis|google|gstatic|gvt1|googleusercontent)\.com(?::\d+)?(?:/|$)")
+BROWSER_OWN = re.compile(
+    r"^(?:https?://)?[^/:]*\.(?:googleapis|google|gstatic|gvt1|googleusercontent)\.com(?::\d+)?(?:/|$)"
+)
 
 
 class Sink:
@@ -194,7 +211,9 @@ class Sink:
         option = {"server": f"http://127.0.0.1:{self.port}"}
         if bypass:
             parts = urllib.parse.urlsplit(bypass)
-            option["bypass"] = f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)},.{parts.hostname}"
+            option["bypass"] = (
+                f"{parts.hostname}:{parts.port or (443 if parts.scheme == 'https' else 80)},.{parts.hostname}"
+            )
         return option
 
     async def _refuse(self, reader, writer) -> None:

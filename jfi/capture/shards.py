@@ -1,6 +1,7 @@
 """Capture past one machine without a cluster: `--shard K/N` captures every N-th view (positions K-1, K-1+N, ... of
 the views file, so slow and fast views spread evenly) and records the slice; `jfi audit combine` joins the slices
 into one audit folder whose inventory.jsonl is, timings aside, the one a single run writes."""
+
 from __future__ import annotations
 
 import hashlib
@@ -10,8 +11,8 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import writer_lock
-from ..paths import inside, png_bytes, regular_file
 from ..output import say
+from ..paths import inside, png_bytes, regular_file
 from .capture import write_outputs
 from .views import View
 
@@ -37,9 +38,13 @@ def slice_of(views: list[View], k: int, n: int) -> tuple[list[View], dict]:
     """Slice K of N and the record of it that goes in the run header; more slices than views is refused (a slice
     with no view would capture nothing and look done)."""
     if n > len(views):
-        raise JfiError("invalid_shard", f"--shard {k}/{n}: the views file has {len(views)} view(s), so at most "
-                       f"{len(views)} slices", field="--shard", exit_code=3)
-    return views[k - 1::n], {"k": k, "n": n, "views_total": len(views), "views_sha256": views_digest(views)}
+        raise JfiError(
+            "invalid_shard",
+            f"--shard {k}/{n}: the views file has {len(views)} view(s), so at most {len(views)} slices",
+            field="--shard",
+            exit_code=3,
+        )
+    return views[k - 1 :: n], {"k": k, "n": n, "views_total": len(views), "views_sha256": views_digest(views)}
 
 
 def _read(folder: Path) -> tuple[dict, list[dict]]:
@@ -58,8 +63,12 @@ def _read(folder: Path) -> tuple[dict, list[dict]]:
         raise JfiError("not_a_shard", f"{folder} holds no capture of JSON objects", source=str(path))
     header, views = lines[0], lines[1:]
     if header.get("record") != "run" or not isinstance(header.get("shard"), dict):
-        raise JfiError("not_a_shard", f"{folder} is not a slice of a sharded capture (no shard in its run header)",
-                       source=str(path), line=1)
+        raise JfiError(
+            "not_a_shard",
+            f"{folder} is not a slice of a sharded capture (no shard in its run header)",
+            source=str(path),
+            line=1,
+        )
     return header, views
 
 
@@ -74,17 +83,25 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     seen: dict[int, Path] = {}
     for folder, header, views in slices:
         s = header["shard"]
-        if (s.get("n"), s.get("views_total"), s.get("views_sha256")) != (n, total, digest) or \
-                any(header.get(k) != first.get(k) for k in SAME):
-            raise JfiError("foreign_shard", f"{folder} is a slice of another capture (other views, shard count or "
-                           "settings)", source=str(folder))
+        if (s.get("n"), s.get("views_total"), s.get("views_sha256")) != (n, total, digest) or any(
+            header.get(k) != first.get(k) for k in SAME
+        ):
+            raise JfiError(
+                "foreign_shard",
+                f"{folder} is a slice of another capture (other views, shard count or settings)",
+                source=str(folder),
+            )
         if s["k"] in seen:
-            raise JfiError("overlapping_shards", f"{folder} and {seen[s['k']]} are both slice {s['k']}/{n}",
-                           source=str(folder))
+            raise JfiError(
+                "overlapping_shards", f"{folder} and {seen[s['k']]} are both slice {s['k']}/{n}", source=str(folder)
+            )
         expected = len(range(s["k"] - 1, total, n)) * per
         if len(views) != expected:
-            raise JfiError("incomplete_shard", f"{folder} holds {len(views)} view record(s); slice {s['k']}/{n} has "
-                           f"{expected}", source=str(folder))
+            raise JfiError(
+                "incomplete_shard",
+                f"{folder} holds {len(views)} view record(s); slice {s['k']}/{n} has {expected}",
+                source=str(folder),
+            )
         seen[s["k"]] = Path(folder)
     missing = sorted(set(range(1, n + 1)) - set(seen))
     if missing:
@@ -100,8 +117,9 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
             source = str(Path(folder) / "inventory.jsonl")
             if not isinstance(shot, str):
                 raise JfiError("incomplete_shard", "reveals must list screenshot paths", source=source, field="reveals")
-            data = png_bytes(inside(Path(folder), shot, under="screenshots", source=source, field="screenshot"),
-                             source=source)
+            data = png_bytes(
+                inside(Path(folder), shot, under="screenshots", source=source, field="screenshot"), source=source
+            )
             if data is None:
                 raise JfiError("incomplete_shard", f"{folder} lacks its screenshot {shot}", source=source)
             shots[shot] = data
@@ -109,8 +127,13 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     run = {k: first[k] for k in ("schema", "engagement")}
     run["run_started_utc"] = min(h["run_started_utc"] for _, h, _ in slices)
     run["run_finished_utc"] = max(h["run_finished_utc"] for _, h, _ in slices)
-    run.update({k: first[k] for k in ("what_this_is", "method_boundary", "urls_source", "viewport", "viewports", "caps")
-                if k in first})
+    run.update(
+        {
+            k: first[k]
+            for k in ("what_this_is", "method_boundary", "urls_source", "viewport", "viewports", "caps")
+            if k in first
+        }
+    )
     run["view_count"], run["views"] = len(records), records
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):

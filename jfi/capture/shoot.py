@@ -5,6 +5,7 @@ scrolled there (a sticky header that compacts on scroll moves everything under i
 viewport of its own size, scrolled to where it starts, once the page is still; every element's position is measured
 in that state just before and just after the picture, and its box in the picture is the box read moved by as much as
 the element moved. An element that moved while the picture was taken, or that is drawn nowhere in it, is said so."""
+
 from __future__ import annotations
 
 from pathlib import Path

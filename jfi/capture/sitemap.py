@@ -15,6 +15,7 @@ refuses entity declarations. Each page's URL becomes a view:
 
 `--include` / `--exclude` globs match the URL's path (`/guide/*`); `--max-views N` keeps the first N, in the
 sitemap's order."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -33,10 +34,10 @@ from ..manifest import NAME_MAX
 from .routing import origin_of
 from .views import View
 
-MAX_BYTES = 50 * 1024 * 1024   # a sitemap's bytes, inflated (the protocol's own limit)
-MAX_URLS = 50_000              # entries of one sitemap (the protocol's own limit)
-MAX_SITEMAPS = 50              # sitemaps an index may lead to
-TIMEOUT_S = 30                 # for the whole fetch of one sitemap
+MAX_BYTES = 50 * 1024 * 1024  # a sitemap's bytes, inflated (the protocol's own limit)
+MAX_URLS = 50_000  # entries of one sitemap (the protocol's own limit)
+MAX_SITEMAPS = 50  # sitemaps an index may lead to
+TIMEOUT_S = 30  # for the whole fetch of one sitemap
 NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
@@ -46,8 +47,13 @@ def _read(source: str, site, served: bool) -> tuple[bytes, str]:
     parsed = urllib.parse.urlsplit(source)
     if parsed.scheme in ("http", "https") and not served:
         try:
-            data = fetch.get(source, max_bytes=MAX_BYTES, timeout_s=TIMEOUT_S, accept="application/xml, text/xml, */*",
-                             agent="jfi-sitemap")[0]
+            data = fetch.get(
+                source,
+                max_bytes=MAX_BYTES,
+                timeout_s=TIMEOUT_S,
+                accept="application/xml, text/xml, */*",
+                agent="jfi-sitemap",
+            )[0]
         except (OSError, ValueError) as e:
             raise JfiError("unreadable_sitemap", f"cannot fetch: {clip(str(e), 200)}", source=source) from None
         return data, source
@@ -77,14 +83,17 @@ def _parse(data: bytes, where: str):
     except DefusedXmlException as e:
         raise JfiError("invalid_sitemap", f"refused XML: {type(e).__name__}", source=where) from None
     except ElementTree.ParseError as e:
-        raise JfiError("invalid_sitemap", f"not XML: {e}", source=where, line=e.position[0] if e.position else None) from None
+        raise JfiError(
+            "invalid_sitemap", f"not XML: {e}", source=where, line=e.position[0] if e.position else None
+        ) from None
 
 
 def _served(source: str, site) -> bool:
     """Whether the sitemap the user named is read from the served folder (a path, or a URL on the served origin)."""
     parsed = urllib.parse.urlsplit(source)
-    return site is not None and (source.startswith("/") or parsed.scheme in ("http", "https") and
-                                 origin_of(source) == site.origin)
+    return site is not None and (
+        source.startswith("/") or parsed.scheme in ("http", "https") and origin_of(source) == site.origin
+    )
 
 
 def _child(current: str, loc: str, served: bool, site) -> str:
@@ -96,8 +105,12 @@ def _child(current: str, loc: str, served: bool, site) -> str:
     if "://" in current:
         target = urllib.parse.urljoin(current, loc)
         if origin_of(target) != origin_of(current):
-            raise JfiError("off_origin", f"{clip(loc, 120)!r} is on another origin than the index that names it "
-                           f"({origin_of(current)}); an index names sitemaps of its own site", source=current)
+            raise JfiError(
+                "off_origin",
+                f"{clip(loc, 120)!r} is on another origin than the index that names it "
+                f"({origin_of(current)}); an index names sitemaps of its own site",
+                source=current,
+            )
         return target
     if urllib.parse.urlsplit(loc).scheme in ("http", "https") or Path(loc).is_absolute():
         return loc
@@ -116,11 +129,18 @@ def urls(source: str, site=None) -> list[tuple[str, str]]:
         root = _parse(*_read(current, site, served))
         tag = root.tag.removeprefix(NS)
         if tag not in ("urlset", "sitemapindex"):
-            raise JfiError("invalid_sitemap", f"the root element is <{clip(tag, 40)}>, not <urlset> or <sitemapindex>",
-                           source=current)
-        locs = [(e.text or "").strip() for e in root.iter(f"{NS}loc")] or [(e.text or "").strip() for e in root.iter("loc")]
+            raise JfiError(
+                "invalid_sitemap",
+                f"the root element is <{clip(tag, 40)}>, not <urlset> or <sitemapindex>",
+                source=current,
+            )
+        locs = [(e.text or "").strip() for e in root.iter(f"{NS}loc")] or [
+            (e.text or "").strip() for e in root.iter("loc")
+        ]
         if len(locs) > MAX_URLS:
-            raise JfiError("invalid_sitemap", f"{len(locs):,} entries; a sitemap holds at most {MAX_URLS:,}", source=current)
+            raise JfiError(
+                "invalid_sitemap", f"{len(locs):,} entries; a sitemap holds at most {MAX_URLS:,}", source=current
+            )
         if tag == "sitemapindex":
             pending += [_child(current, loc, served, site) for loc in locs if loc]
         else:
@@ -135,11 +155,18 @@ def _view_id(path: str) -> str:
         if parts[-1] == "index" and len(parts) > 1:
             parts.pop()
     text = re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts)).strip("-._")
-    return (text or "home")[:NAME_MAX - 6]
+    return (text or "home")[: NAME_MAX - 6]
 
 
-def views(source: str, *, site=None, include: list[str] | None = None, exclude: list[str] | None = None,
-          max_views: int | None = None, settle_ms: int = 0) -> list[View]:
+def views(
+    source: str,
+    *,
+    site=None,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    max_views: int | None = None,
+    settle_ms: int = 0,
+) -> list[View]:
     """The sitemap's pages as views (see the module's rules)."""
     out: list[View] = []
     taken: set[str] = set()
@@ -153,8 +180,12 @@ def views(source: str, *, site=None, include: list[str] | None = None, exclude: 
         # folder's pages are taken by their path on the served origin)
         own = origin_of(where) if "://" in where and not _served(source, site) else first
         if site is None and origin_of(loc) != own:
-            raise JfiError("off_origin", f"{clip(loc, 120)!r} is on another origin than the sitemap's pages ({own}); "
-                           "a sitemap lists the pages of one site", source=where)
+            raise JfiError(
+                "off_origin",
+                f"{clip(loc, 120)!r} is on another origin than the sitemap's pages ({own}); "
+                "a sitemap lists the pages of one site",
+                source=where,
+            )
         path = parsed.path or "/"
         if include and not any(fnmatch.fnmatchcase(path, g) for g in include):
             continue
@@ -173,6 +204,9 @@ def views(source: str, *, site=None, include: list[str] | None = None, exclude: 
         if max_views and len(out) >= max_views:
             break
     if not out:
-        raise JfiError("no_views", "the sitemap lists no page" + (" that --include/--exclude keep" if include or exclude else ""),
-                       source=source)
+        raise JfiError(
+            "no_views",
+            "the sitemap lists no page" + (" that --include/--exclude keep" if include or exclude else ""),
+            source=source,
+        )
     return out

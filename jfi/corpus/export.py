@@ -1,4 +1,5 @@
 """`jfi corpus export`: items, criteria, concentration and pending work as CSV, JSONL and Parquet, plus jfi.duckdb."""
+
 from __future__ import annotations
 
 import json
@@ -6,9 +7,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from ..version import __version__
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import csv_text, say, to_jsonable
+from ..version import __version__
 from ..workbook import Sheet, workbook_bytes
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
@@ -23,17 +24,29 @@ TABLES = {
 
 
 # columns of corpus_items worked out from a field, exported when the profile has that field
-DERIVED = {"pass_count": "gold_alt_passes", "pass_alts_agree": "gold_alt_passes", "has_pass_b": "gold_alt_passes",
-           "adjudicated": "adjudication"}
+DERIVED = {
+    "pass_count": "gold_alt_passes",
+    "pass_alts_agree": "gold_alt_passes",
+    "has_pass_b": "gold_alt_passes",
+    "adjudicated": "adjudication",
+}
 
 
 def _meanings(name: str, columns: list[str]) -> dict[str, str]:
     from .. import rulebook
-    view = {"corpus-items": "corpus_items", "corpus-criteria": "corpus_criteria",
-            "corpus-concentration": "corpus_concentration", "corpus-pending": "corpus_pending"}[name]
+
+    view = {
+        "corpus-items": "corpus_items",
+        "corpus-criteria": "corpus_criteria",
+        "corpus-concentration": "corpus_concentration",
+        "corpus-pending": "corpus_pending",
+    }[name]
     known = rulebook.meanings()[1].get(view, {})
-    extra = {"jfi_version": "version of jfi that wrote the export", "rulebook_sha256": "hash of the rules that made it",
-             "profile": "the corpus profile whose rules made it"}
+    extra = {
+        "jfi_version": "version of jfi that wrote the export",
+        "rulebook_sha256": "hash of the rules that made it",
+        "profile": "the corpus profile whose rules made it",
+    }
     return {c: known.get(c) or extra.get(c, "") for c in columns}
 
 
@@ -57,20 +70,34 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
             sheets = []
             for name, sql in TABLES.items():
                 sql = sql.format(item_columns=", ".join(item_columns(store)))
-                wrapped = (f"SELECT q.*, '{__version__}' AS jfi_version, (SELECT rulebook_sha256 FROM jfi_run) "
-                           f"AS rulebook_sha256, (SELECT profile FROM jfi_run) AS profile FROM ({sql}) AS q")
+                wrapped = (
+                    f"SELECT q.*, '{__version__}' AS jfi_version, (SELECT rulebook_sha256 FROM jfi_run) "
+                    f"AS rulebook_sha256, (SELECT profile FROM jfi_run) AS profile FROM ({sql}) AS q"
+                )
                 arrow = store.con.sql(wrapped).to_arrow_table()
                 if "csv" in formats:
                     rows = [tuple(r.values()) for r in arrow.to_pylist()]
                     files.write(out / f"{name}.csv", csv_text(arrow.column_names, rows))
-                    sheets.append(Sheet(name.removeprefix("corpus-").capitalize(), arrow.column_names, rows,
-                                        _meanings(name, arrow.column_names), "status"))
+                    sheets.append(
+                        Sheet(
+                            name.removeprefix("corpus-").capitalize(),
+                            arrow.column_names,
+                            rows,
+                            _meanings(name, arrow.column_names),
+                            "status",
+                        )
+                    )
                 if "jsonl" in formats:
-                    files.write(out / f"{name}.jsonl",
-                                "".join(json.dumps(to_jsonable(r), ensure_ascii=False) + "\n" for r in arrow.to_pylist()))
+                    files.write(
+                        out / f"{name}.jsonl",
+                        "".join(json.dumps(to_jsonable(r), ensure_ascii=False) + "\n" for r in arrow.to_pylist()),
+                    )
                 if "parquet" in formats:
-                    meta = {b"jfi_version": __version__.encode(), b"rulebook_sha256": store.rulebook_sha256.encode(),
-                            b"profile": store.profile.encode()}
+                    meta = {
+                        b"jfi_version": __version__.encode(),
+                        b"rulebook_sha256": store.rulebook_sha256.encode(),
+                        b"profile": store.profile.encode(),
+                    }
                     pq.write_table(arrow.replace_schema_metadata(meta), files.temp_path(out / f"{name}.parquet"))
             if sheets:  # the same tables as a workbook for people: text cells, never formulas
                 files.write(out / "corpus.xlsx", workbook_bytes(sheets))
@@ -79,9 +106,10 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
                 store.describe().con.execute("CHECKPOINT")
         finally:
             store.close()
-        written = [path for _, path in files.pending if path != out / "jfi.duckdb"] + ([out / "jfi.duckdb"] if kept else [])
+        written = [path for _, path in files.pending if path != out / "jfi.duckdb"] + (
+            [out / "jfi.duckdb"] if kept else []
+        )
     for path in written:
         say(display_path(path))
     say(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
     return 0
-

@@ -1,4 +1,5 @@
 """Shared refusal for commands that write: an invalid corpus (or input file) is never written to."""
+
 from __future__ import annotations
 
 from ..errors import refuse

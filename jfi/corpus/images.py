@@ -1,4 +1,5 @@
 """`jfi corpus fetch-images`: local image copies pinned by SHA-256 (the only writer of image_file/image_sha256)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -6,8 +7,8 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fetch import get as http_get
 from ..errors import JfiError
+from ..fetch import get as http_get
 from ..jsonl import atomic_write, update_records, writer_lock
 from ..output import note, say
 from ..paths import inside
@@ -32,13 +33,20 @@ class ImageType:
         if self.magic is None:  # svg: text whose first element is <svg>
             head = data[:4096].decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n").lower()
             return "<svg" in head and "<html" not in head
-        return data[self.offset:self.offset + len(self.magic)] == self.magic
+        return data[self.offset : self.offset + len(self.magic)] == self.magic
 
 
 def image_types(store: Store) -> list[ImageType]:
-    return [ImageType(r["ext"], r["media_types"], r["url_exts"],
-                      bytes.fromhex(r["magic_hex"]) if r["magic_hex"] else None, r["magic_offset"])
-            for r in store.rows("SELECT * FROM corpus_image_types")]
+    return [
+        ImageType(
+            r["ext"],
+            r["media_types"],
+            r["url_exts"],
+            bytes.fromhex(r["magic_hex"]) if r["magic_hex"] else None,
+            r["magic_offset"],
+        )
+        for r in store.rows("SELECT * FROM corpus_image_types")
+    ]
 
 
 def choose_type(types: list[ImageType], content_type: str, url: str) -> ImageType | None:
@@ -57,13 +65,15 @@ def choose_type(types: list[ImageType], content_type: str, url: str) -> ImageTyp
 def data_uri(url: str) -> tuple[bytes, str]:
     """The bytes and media type of a data: URI (base64 or percent-encoded)."""
     import base64
+
     head, sep, body = url[5:].partition(",")
     if not sep:
         raise ValueError("a data: URI without a comma")
     media = head.split(";")[0] or "text/plain"
     try:
-        data = base64.b64decode(body, validate=False) if head.endswith(";base64") else \
-            urllib.parse.unquote_to_bytes(body)
+        data = (
+            base64.b64decode(body, validate=False) if head.endswith(";base64") else urllib.parse.unquote_to_bytes(body)
+        )
     except ValueError as e:
         raise ValueError(f"the data: URI does not decode ({e})") from None
     if len(data) > MAX_BYTES:
@@ -91,10 +101,16 @@ def _copy(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[P
         path = existing[0]
     else:
         url = item["image_url"]
-        data, content_type = data_uri(url) if url.startswith("data:") else http_get(
-            url, max_bytes=MAX_BYTES, timeout_s=TIMEOUT_S, accept="image/*", agent="jfi-fetch-images")
-        kind = choose_type(types, content_type, url) if target is None else \
-            next((t for t in types if target.suffix.lower().lstrip(".") == t.ext), None)
+        data, content_type = (
+            data_uri(url)
+            if url.startswith("data:")
+            else http_get(url, max_bytes=MAX_BYTES, timeout_s=TIMEOUT_S, accept="image/*", agent="jfi-fetch-images")
+        )
+        kind = (
+            choose_type(types, content_type, url)
+            if target is None
+            else next((t for t in types if target.suffix.lower().lstrip(".") == t.ext), None)
+        )
         if kind is None:
             raise ValueError(f"not an image type jfi keeps (Content-Type {content_type or 'none'})")
         if not kind.matches(data):
@@ -102,8 +118,10 @@ def _copy(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[P
         path = target or project.root / item["folder"] / f"{item['item_id']}.{kind.ext}"
     digest = hashlib.sha256(data).hexdigest()
     if item["image_sha256"] and digest != item["image_sha256"]:
-        raise ValueError(f"the image hashes to {digest[:12]}…, not the {item['image_sha256'][:12]}… the item pinned "
-                         "(it changed since it was harvested); nothing written")
+        raise ValueError(
+            f"the image hashes to {digest[:12]}…, not the {item['image_sha256'][:12]}… the item pinned "
+            "(it changed since it was harvested); nothing written"
+        )
     if not existing:
         atomic_write(path, data)
     return path, digest
@@ -117,7 +135,9 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
         store = project.store()
         try:
             refuse_on_violations(store, [display_path(project.corpus_path)], "fetch-images")
-            due = store.rows("SELECT item_id, line, image_url, image_file, image_sha256, folder FROM corpus_image_fetch_due")
+            due = store.rows(
+                "SELECT item_id, line, image_url, image_file, image_sha256, folder FROM corpus_image_fetch_due"
+            )
             types = image_types(store)
         finally:
             store.close()
@@ -131,7 +151,8 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
         for item in due:
             if dry_run:
                 _, existing = _target(project, item, types)
-                say(f"{item['item_id']}: would {'adopt ' + display_path(existing[0]) if existing else 'fetch ' + item['image_url'][:120]}")
+                what = "adopt " + display_path(existing[0]) if existing else "fetch " + item["image_url"][:120]
+                say(f"{item['item_id']}: would {what}")
                 continue
             try:
                 path, digest = _copy(project, item, types)
@@ -142,17 +163,26 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
                 progress.step(False)
         if dry_run:
             return 0
-        changed = [(item, rel, digest) for item, rel, digest in recorded
-                   if (item["image_file"], item["image_sha256"]) != (rel, digest)]
+        changed = [
+            (item, rel, digest)
+            for item, rel, digest in recorded
+            if (item["image_file"], item["image_sha256"]) != (rel, digest)
+        ]
         if changed:
-            update_records(project.corpus_path, [
-                (item["line"], lambda rec, f=rel, h=digest: rec.update(image_file=f, image_sha256=h))
-                for item, rel, digest in changed])
+            update_records(
+                project.corpus_path,
+                [
+                    (item["line"], lambda rec, f=rel, h=digest: rec.update(image_file=f, image_sha256=h))
+                    for item, rel, digest in changed
+                ],
+            )
         for item, rel, digest in recorded:
             say(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
         for item, reason in failures:
-            note(f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
-                f"{item['item_id']}: {item['image_url'][:200]}: {reason}")
+            note(
+                f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
+                f"{item['item_id']}: {item['image_url'][:200]}: {reason}"
+            )
         say(f"{len(recorded)} copied, {len(failures)} failed")
     return 1 if failures else 0
 
@@ -175,8 +205,11 @@ def verify(project: CorpusProject) -> int:
             note(f"{where}: hash_mismatch: {r['image_file']} hashes to {r['sha256']}, not {r['image_sha256']}")
             bad += 1
     referenced = {(project.root / r["image_file"]).resolve() for r in rows}
-    orphans = sorted(p for p in project.images_dir.glob("*") if p.is_file() and p.resolve() not in referenced) \
-        if project.images_dir.is_dir() else []
+    orphans = (
+        sorted(p for p in project.images_dir.glob("*") if p.is_file() and p.resolve() not in referenced)
+        if project.images_dir.is_dir()
+        else []
+    )
     for p in orphans:
         say(f"orphan: {display_path(p)} is not referenced by any item")
     say(f"{len(rows)} copie(s) checked: {len(rows) - bad} ok, {bad} missing or mismatched, {len(orphans)} orphan(s)")

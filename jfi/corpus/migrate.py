@@ -5,6 +5,7 @@ round-v1 -> round-v2: every item gains `accessible_name` and `accessible_name_so
 round -> harvest: the fields both formats share carry over; statuses and fields upstream's README gives no mapping
 for are refused, item by item. The round-format file is kept beside the new one (functional-images.<profile>.jsonl).
 """
+
 from __future__ import annotations
 
 from ..errors import JfiError
@@ -17,9 +18,28 @@ NAME_FIELDS = ("accessible_name", "accessible_name_source")
 # rules (accepted, rejected) has no harvest equivalent (keep/drop with an alt quality) and is refused
 STATUS_TO_HARVEST = {"candidate": "unreviewed", "needs-revision": "unreviewed"}
 # harvest field order; the value is where it comes from in a round item (None: set by the migration)
-HARVEST_FIELDS = ("id", "status", "page_url", "domain", "sector", "image_url", "image_coord_space", "image_svg",
-                  "image_file", "image_sha256", "implementation", "element_role", "element_html", "surrounding_text",
-                  "observed_alt", "accessible_name", "accessible_name_source", "category", "subtype", "retrieved")
+HARVEST_FIELDS = (
+    "id",
+    "status",
+    "page_url",
+    "domain",
+    "sector",
+    "image_url",
+    "image_coord_space",
+    "image_svg",
+    "image_file",
+    "image_sha256",
+    "implementation",
+    "element_role",
+    "element_html",
+    "surrounding_text",
+    "observed_alt",
+    "accessible_name",
+    "accessible_name_source",
+    "category",
+    "subtype",
+    "retrieved",
+)
 
 
 def _with_names(record: dict) -> dict:
@@ -76,8 +96,11 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
         return 1
     allowed = {"round-v1": ("round-v2", "harvest"), "round-v2": ("harvest",)}.get(current, ())
     if to not in allowed:
-        raise JfiError("migration_unsupported", f"no migration from {current} to {to} (from round-v1: round-v2 or "
-                       "harvest; from round-v2: harvest)", source=display_path(project.corpus_path))
+        raise JfiError(
+            "migration_unsupported",
+            f"no migration from {current} to {to} (from round-v1: round-v2 or harvest; from round-v2: harvest)",
+            source=display_path(project.corpus_path),
+        )
     doc = JsonlDocument.load(project.corpus_path)
     records = [(ln.number, doc.record(ln.number)) for ln in doc.lines if ln.text.strip()]
     if to == "round-v2":
@@ -92,10 +115,15 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
         if refused:
             for number, item, problems in refused:
                 note(f"{display_path(project.corpus_path)}:{number}: {item}: not_mappable: {'; '.join(problems)}")
-            raise JfiError("migration_refused", f"{len(refused)} item(s) cannot be mapped to harvest (listed above); "
-                           "nothing written", source=display_path(project.corpus_path))
-    say(f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
-          + (" (dry run, nothing written)" if dry_run else ""))
+            raise JfiError(
+                "migration_refused",
+                f"{len(refused)} item(s) cannot be mapped to harvest (listed above); nothing written",
+                source=display_path(project.corpus_path),
+            )
+    say(
+        f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
+        + (" (dry run, nothing written)" if dry_run else "")
+    )
     if dry_run:
         return 0
     for (number, _), record in zip(records, out):

@@ -1,4 +1,5 @@
 """A corpus project on disk: where its files are, and loading them into a store."""
+
 from __future__ import annotations
 
 import functools
@@ -8,14 +9,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JfiError
-from ..atomic import AtomicFiles, recover, writer_lock
-from ..paths import own_folder, regular_file
-from ..jsonl import line_columns, sha256_file
 from .. import rulebook
+from ..atomic import AtomicFiles, recover, writer_lock
+from ..errors import JfiError
+from ..jsonl import line_columns, sha256_file
+from ..output import say
+from ..paths import own_folder, regular_file
 from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
-from ..output import say
 
 DEFAULT_GOAL = 250
 MIN_GOAL = 25
@@ -39,20 +40,26 @@ def display_path(path: Path) -> str:
 def item_specs() -> dict[str, dict[str, list | None]]:
     """Each corpus profile's item fields and their allowed values, as its rule files' field specs say (the one place
     they are written): {profile: {field: allowed or None}}; kept in the user's cache beside the rulebook's parse."""
-    return rulebook.cached("item-specs-1", rulebook.load()[1], _item_specs,
-                           valid=lambda value: isinstance(value, dict) and set(value) == set(PROFILES))
+    return rulebook.cached(
+        "item-specs-1",
+        rulebook.load()[1],
+        _item_specs,
+        valid=lambda value: isinstance(value, dict) and set(value) == set(PROFILES),
+    )
 
 
 def _item_specs() -> dict[str, dict[str, list | None]]:
     import duckdb
+
     loaded, specs = rulebook.load()[0], {}
     con = duckdb.connect()
     try:
         for profile in PROFILES:
             for f in rulebook.in_use(loaded, ("corpus",), profile, ("field_specs",)):
                 con.execute(f.sql)
-            specs[profile] = dict(con.execute("SELECT field, allowed FROM field_specs WHERE kind = 'item' "
-                                              "AND field <> '*'").fetchall())  # '*': any other field is taken
+            specs[profile] = dict(
+                con.execute("SELECT field, allowed FROM field_specs WHERE kind = 'item' AND field <> '*'").fetchall()
+            )  # '*': any other field is taken
             con.execute("DELETE FROM field_specs")
     finally:
         con.close()
@@ -82,14 +89,21 @@ class CorpusProject:
     profile_override: str | None = None
 
     @classmethod
-    def at(cls, root: Path, corpus: Path | None = None, rounds: Path | None = None,
-           profile: str | None = None) -> "CorpusProject":
+    def at(
+        cls, root: Path, corpus: Path | None = None, rounds: Path | None = None, profile: str | None = None
+    ) -> "CorpusProject":
         root = Path(root)
         recover(root)  # a commit interrupted by a kill is finished before anything reads the project
         if profile is not None and profile not in PROFILES:
-            raise JfiError("invalid_profile", f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}", exit_code=3)
-        return cls(root, Path(corpus) if corpus else root / "corpus" / "functional-images.jsonl",
-                   Path(rounds) if rounds else root / "rounds", profile)
+            raise JfiError(
+                "invalid_profile", f"unknown profile {profile!r}; profiles: {', '.join(PROFILES)}", exit_code=3
+            )
+        return cls(
+            root,
+            Path(corpus) if corpus else root / "corpus" / "functional-images.jsonl",
+            Path(rounds) if rounds else root / "rounds",
+            profile,
+        )
 
     @property
     def profile_file(self) -> Path:
@@ -118,8 +132,11 @@ class CorpusProject:
             lines = [ln.strip() for ln in self.profile_file.read_text(encoding="utf-8-sig").splitlines()]
             name = next((ln for ln in lines if ln and not ln.startswith("#")), "")
             if name not in PROFILES:
-                raise JfiError("invalid_profile", f"{name!r} is not a profile; profiles: {', '.join(PROFILES)}",
-                               source=display_path(self.profile_file))
+                raise JfiError(
+                    "invalid_profile",
+                    f"{name!r} is not a profile; profiles: {', '.join(PROFILES)}",
+                    source=display_path(self.profile_file),
+                )
             return name
         keys = self.first_record_keys()
         return profile_of_keys(keys) if keys else DEFAULT_PROFILE
@@ -133,9 +150,14 @@ class CorpusProject:
         profile, shape = self.profile, profile_of_keys(keys)
         if shape == profile or (profile == "round-v2" and shape == "round-v1"):
             return None
-        return {"source": display_path(self.corpus_path), "line": self.first_record_line(), "record_id": None,
-                "field": None, "code": "profile_mismatch",
-                "message": f"line {self.first_record_line()} has the keys of {shape!r}; this project is {profile!r}"}
+        return {
+            "source": display_path(self.corpus_path),
+            "line": self.first_record_line(),
+            "record_id": None,
+            "field": None,
+            "code": "profile_mismatch",
+            "message": f"line {self.first_record_line()} has the keys of {shape!r}; this project is {profile!r}",
+        }
 
     def first_record_line(self) -> int:
         with self.corpus_path.open("rb") as f:
@@ -148,19 +170,29 @@ class CorpusProject:
         if problem:
             raise JfiError("profile_mismatch", problem["message"], source=problem["source"], line=problem["line"])
         if profiles and self.profile not in profiles:
-            raise JfiError("wrong_profile", f"this command works on {' and '.join(profiles)} projects; this project "
-                           f"is {self.profile!r}", source=display_path(self.root))
+            raise JfiError(
+                "wrong_profile",
+                f"this command works on {' and '.join(profiles)} projects; this project is {self.profile!r}",
+                source=display_path(self.root),
+            )
         return self.profile
 
     def require(self) -> "CorpusProject":
         """Refuse a folder that is not a corpus project: it must exist and hold the corpus file, a rounds folder or
         a target file (a mistyped path is never taken for an empty corpus; `jfi corpus init` makes one)."""
         if not self.root.is_dir():
-            raise JfiError("no_project", f"{self.root} is not a folder; `jfi corpus init` creates a corpus project",
-                           source=str(self.root))
+            raise JfiError(
+                "no_project",
+                f"{self.root} is not a folder; `jfi corpus init` creates a corpus project",
+                source=str(self.root),
+            )
         if not (self.corpus_path.is_file() or self.rounds_dir.is_dir() or self.target_file.is_file()):
-            raise JfiError("no_project", f"no corpus project in {self.root} (no {display_path(self.corpus_path)}); "
-                           "`jfi corpus init` creates one", source=str(self.root))
+            raise JfiError(
+                "no_project",
+                f"no corpus project in {self.root} (no {display_path(self.corpus_path)}); "
+                "`jfi corpus init` creates one",
+                source=str(self.root),
+            )
         return self
 
     def init(self, goal: int | None) -> int:
@@ -178,8 +210,11 @@ class CorpusProject:
                 files.write(self.target_file, f"{TARGET_HEADER}{goal}\n")
             if self.profile_override:
                 files.write(self.profile_file, f"{PROFILE_HEADER}{self.profile_override}\n")
-        say(f"{display_path(self.corpus_path)}: a new corpus project" + (f" with goal {goal}" if goal else "")
-              + (f", profile {self.profile_override}" if self.profile_override else ""))
+        say(
+            f"{display_path(self.corpus_path)}: a new corpus project"
+            + (f" with goal {goal}" if goal else "")
+            + (f", profile {self.profile_override}" if self.profile_override else "")
+        )
         return 0
 
     def set_profile(self) -> int:
@@ -205,8 +240,12 @@ class CorpusProject:
 
     def round_path(self, round_no: int, suffix: str) -> Path:
         if not 1 <= round_no <= MAX_ROUND:
-            raise JfiError("invalid_round", f"--round takes 1 to {MAX_ROUND}, got {str(round_no)[:40]}", field="--round",
-                           exit_code=3)
+            raise JfiError(
+                "invalid_round",
+                f"--round takes 1 to {MAX_ROUND}, got {str(round_no)[:40]}",
+                field="--round",
+                exit_code=3,
+            )
         return self.rounds_dir / f"round-{round_no:02d}-{suffix}"
 
     @property
@@ -241,17 +280,30 @@ class CorpusProject:
             lines = [ln.strip() for ln in self.target_file.read_text(encoding="utf-8-sig").splitlines()]
             meaningful = [(i, ln) for i, ln in enumerate(lines, 1) if ln and not ln.startswith("#")]
             if not meaningful:
-                raise JfiError("invalid_target", "target file holds no goal (only blank lines and comments)",
-                               source=display_path(self.target_file), exit_code=3)
+                raise JfiError(
+                    "invalid_target",
+                    "target file holds no goal (only blank lines and comments)",
+                    source=display_path(self.target_file),
+                    exit_code=3,
+                )
             number, text = meaningful[0]
             if not re.fullmatch(r"[0-9]{1,9}", text):
-                raise JfiError("invalid_target", f"goal must be a whole number of at most 9 digits, got {text[:40]!r}",
-                               source=display_path(self.target_file), line=number, exit_code=3)
+                raise JfiError(
+                    "invalid_target",
+                    f"goal must be a whole number of at most 9 digits, got {text[:40]!r}",
+                    source=display_path(self.target_file),
+                    line=number,
+                    exit_code=3,
+                )
             target = int(text)
         goal = DEFAULT_GOAL if target is None else target
         if not MIN_GOAL <= goal <= MAX_GOAL:
-            raise JfiError("invalid_target", f"goal {str(goal)[:40]} is outside {MIN_GOAL} to {MAX_GOAL:,} (the smallest "
-                           "corpus jfi scales to, and the largest goal it takes)", field="target")
+            raise JfiError(
+                "invalid_target",
+                f"goal {str(goal)[:40]} is outside {MIN_GOAL} to {MAX_GOAL:,} (the smallest "
+                "corpus jfi scales to, and the largest goal it takes)",
+                field="target",
+            )
         return goal
 
     def load(self, store: Store, *, goal: int = DEFAULT_GOAL, hash_images: bool = False) -> Store:
@@ -260,14 +312,19 @@ class CorpusProject:
         files = [("item", None, self.corpus_path)] + self.round_files()
         for kind, number, path in files:
             present = regular_file(path)  # a symlink or folder in a file's place is refused, never read as empty
-            store.append("raw_files", {"kind": [kind], "source": [display_path(path)],
-                                       "round": [number], "present": [present]})
+            store.append(
+                "raw_files", {"kind": [kind], "source": [display_path(path)], "round": [number], "present": [present]}
+            )
             if present:
                 numbers, texts = line_columns(path)
                 store.add_lines(kind, display_path(path), numbers, texts, round_no=number)
         store.build()
-        paths = [r[0] for r in store.con.execute(
-            "SELECT DISTINCT image_file FROM corpus_items WHERE image_file IS NOT NULL").fetchall()]
+        paths = [
+            r[0]
+            for r in store.con.execute(
+                "SELECT DISTINCT image_file FROM corpus_items WHERE image_file IS NOT NULL"
+            ).fetchall()
+        ]
         present, digests = [], []
         for rel in paths:
             full = self.root / rel
@@ -277,12 +334,22 @@ class CorpusProject:
         store.append("image_copies", {"path": paths, "present": present, "sha256": digests})
         return store
 
-    def store(self, *, goal: int = DEFAULT_GOAL, hash_images: bool = False, path: str = ":memory:",
-              needs: tuple[str, ...] | None = None, portable: bool = False) -> Store:
+    def store(
+        self,
+        *,
+        goal: int = DEFAULT_GOAL,
+        hash_images: bool = False,
+        path: str = ":memory:",
+        needs: tuple[str, ...] | None = None,
+        portable: bool = False,
+    ) -> Store:
         """The project loaded into a store of its profile's rules; data in another profile's shape is refused.
         `needs`: only the rule files making these objects run (and those making what loading reads)."""
         self.require_profile()
         if needs is not None:
             needs = (*needs, "corpus_items")
-        return self.load(Store(path, sections=("corpus",), profile=self.profile, needs=needs, portable=portable), goal=goal,
-                         hash_images=hash_images)
+        return self.load(
+            Store(path, sections=("corpus",), profile=self.profile, needs=needs, portable=portable),
+            goal=goal,
+            hash_images=hash_images,
+        )

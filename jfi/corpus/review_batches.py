@@ -1,5 +1,6 @@
 """`jfi corpus apply-review --batch N` (harvest): a review batch's verdicts become item statuses and review fields,
 all or nothing (keep + good becomes ready, anything else dropped)."""
+
 from __future__ import annotations
 
 from ..errors import JfiError
@@ -20,22 +21,30 @@ def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> int:
         store = project.store()
         try:
             refuse_on_violations(store, [display_path(project.corpus_path), display_path(path)], f"batch {batch}")
-            updates = store.rows("SELECT * FROM corpus_review_updates WHERE source = ? ORDER BY item_line",
-                                 [display_path(path)])
+            updates = store.rows(
+                "SELECT * FROM corpus_review_updates WHERE source = ? ORDER BY item_line", [display_path(path)]
+            )
         finally:
             store.close()
         blocked = [u for u in updates if u["blocker"]]
         if blocked:
             for u in blocked:
                 note(f"{display_path(path)}:{u['batch_line']}: {u['item_id']}: verdict_refused: {u['blocker']}")
-            raise JfiError("batch_refused", f"batch {batch} refused: {len(blocked)} verdict(s) cannot be applied "
-                           f"({', '.join(u['item_id'] for u in blocked)}); nothing written")
+            raise JfiError(
+                "batch_refused",
+                f"batch {batch} refused: {len(blocked)} verdict(s) cannot be applied "
+                f"({', '.join(u['item_id'] for u in blocked)}); nothing written",
+            )
         changes = [u for u in updates if not u["applied"]]
         verb = "would change" if dry_run else "changed"
         for u in changes:
-            say(f"{u['item_id']}: {u['current_status']} -> {u['new_status']} ({u['review_verdict']}/{u['alt_quality']})")
-        say(f"batch {batch}: {len(updates)} verdict(s), {len(changes)} item(s) {verb}, "
-              f"{len(updates) - len(changes)} already applied")
+            say(
+                f"{u['item_id']}: {u['current_status']} -> {u['new_status']} ({u['review_verdict']}/{u['alt_quality']})"
+            )
+        say(
+            f"batch {batch}: {len(updates)} verdict(s), {len(changes)} item(s) {verb}, "
+            f"{len(updates) - len(changes)} already applied"
+        )
         if changes and not dry_run:
             update_records(project.corpus_path, [(u["item_line"], _setter(u)) for u in changes])
     return 0 if changes else 1
@@ -48,4 +57,5 @@ def _setter(update: dict):
             if field in ("subtype", "category") and update[field] is None:
                 continue
             record[field] = update[field]
+
     return change

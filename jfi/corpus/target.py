@@ -1,10 +1,11 @@
 """`jfi corpus target N`: write the corpus goal to corpus/target.txt."""
+
 from __future__ import annotations
 
 from ..jsonl import atomic_write, writer_lock
 from ..output import say
-from .project import TARGET_HEADER as HEADER, CorpusProject, display_path
-
+from .project import TARGET_HEADER as HEADER
+from .project import CorpusProject, display_path
 
 
 def write(project: CorpusProject, n: int) -> int:

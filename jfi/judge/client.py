@@ -1,5 +1,6 @@
 """A chat completions client with bounds: a timeout per request, retries with backoff on 429 and 5xx (honouring
 Retry-After) and on dropped connections, and nothing else. httpx does the HTTP."""
+
 from __future__ import annotations
 
 import email.utils
@@ -11,8 +12,8 @@ from dataclasses import dataclass
 import httpx
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
-BACKOFF_S = 1.0        # the first wait; doubled each retry, with jitter
-BACKOFF_MAX_S = 60.0   # the longest wait, Retry-After included
+BACKOFF_S = 1.0  # the first wait; doubled each retry, with jitter
+BACKOFF_MAX_S = 60.0  # the longest wait, Retry-After included
 
 
 class EndpointError(Exception):
@@ -22,6 +23,7 @@ class EndpointError(Exception):
 @dataclass
 class Answer:
     """A completion: its text, the model id the endpoint reports, token usage, seconds taken, attempts made."""
+
     text: str
     model: str
     usage: dict
@@ -47,10 +49,12 @@ def _retry_after(response: httpx.Response) -> float | None:
 class Client:
     """One endpoint, shared by the threads of a run (httpx's client is thread-safe)."""
 
-    def __init__(self, endpoint: str, api_key: str | None, *, timeout_s: float = 120.0, retries: int = 4,
-                 sleep=time.sleep):
-        self.url = endpoint.rstrip("/") + ("" if endpoint.rstrip("/").endswith("/chat/completions")
-                                           else "/chat/completions")
+    def __init__(
+        self, endpoint: str, api_key: str | None, *, timeout_s: float = 120.0, retries: int = 4, sleep=time.sleep
+    ):
+        self.url = endpoint.rstrip("/") + (
+            "" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions"
+        )
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.http = httpx.Client(headers=headers, timeout=httpx.Timeout(timeout_s), follow_redirects=False)
         self.retries, self.sleep = retries, sleep
@@ -90,8 +94,9 @@ class Client:
             raise EndpointError(f"not a chat completion: {response.text[:200]}") from None
         if not isinstance(text, str):
             raise EndpointError("the completion has no text content")
-        return Answer(text, str(doc.get("model") or ""), doc.get("usage") or {}, round(time.monotonic() - started, 3),
-                      attempt)
+        return Answer(
+            text, str(doc.get("model") or ""), doc.get("usage") or {}, round(time.monotonic() - started, 3), attempt
+        )
 
     def close(self) -> None:
         self.http.close()

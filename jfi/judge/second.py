@@ -2,6 +2,7 @@
 by another model, which agrees with each draft or overturns it with its own judgment; its answers are checked by
 the rulebook's spot-check rules and appended to spot-checks.jsonl (checked_by: the model id the endpoint reports),
 which merge renders as it renders a person's. A row already spot-checked is never asked about again."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,8 @@ from ..output import note, say
 from ..paths import regular_file
 from ..schemas import schema
 from ..store import Store
-from .client import EndpointError
 from .asking import Asker, parse_lines
+from .client import EndpointError
 
 KIT = "judge-kit"
 
@@ -31,11 +32,25 @@ at most 25 words}."""
 
 def _format() -> dict:
     whole = schema("spot_check")
-    item = {"type": "object", "additionalProperties": False, "required": ["id", "spot_check", "note"],
-            "properties": {k: v for k, v in whole["properties"].items() if k in ASKED}}
-    return {"type": "json_schema", "json_schema": {"name": "spot_checks", "strict": False, "schema": {
-        "type": "object", "additionalProperties": False, "required": ["checks"],
-        "properties": {"checks": {"type": "array", "items": item}}}}}
+    item = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "spot_check", "note"],
+        "properties": {k: v for k, v in whole["properties"].items() if k in ASKED},
+    }
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "spot_checks",
+            "strict": False,
+            "schema": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["checks"],
+                "properties": {"checks": {"type": "array", "items": item}},
+            },
+        },
+    }
 
 
 def _problems(root: Path, texts: list[str]) -> list[str]:
@@ -68,29 +83,41 @@ def _product_notes(root: Path) -> dict[str, str]:
 def second_read(root: Path, asker: Asker, endpoint: str) -> int:
     sample = root / SAMPLE
     if not regular_file(sample):
-        raise JfiError("not_sampled", f"no {SAMPLE} in {root}; run `jfi audit sample --inventory {root}` first",
-                       source=str(sample))
+        raise JfiError(
+            "not_sampled", f"no {SAMPLE} in {root}; run `jfi audit sample --inventory {root}` first", source=str(sample)
+        )
     done = set()
     if regular_file(root / CHECKS):
         for line in read_lines(root / CHECKS):
             rec = parse_json(line.text, root / CHECKS, line.number)
             if isinstance(rec, dict):
                 done.add(rec.get("id"))
-    rows = [r for r in (parse_json(ln.text, sample, ln.number) for ln in read_lines(sample))
-            if isinstance(r, dict) and r.get("draft") and r.get("id") not in done]
+    rows = [
+        r
+        for r in (parse_json(ln.text, sample, ln.number) for ln in read_lines(sample))
+        if isinstance(r, dict) and r.get("draft") and r.get("id") not in done
+    ]
     if not rows:
         say(f"every sampled row of {root} is spot-checked; nothing for a second reader")
         return 1
-    rubric = (root / "judgment-rubric.md").read_text(encoding="utf-8") if regular_file(root / "judgment-rubric.md") \
-        else ""
+    rubric = (
+        (root / "judgment-rubric.md").read_text(encoding="utf-8") if regular_file(root / "judgment-rubric.md") else ""
+    )
     notes = _product_notes(root)
     records, failed = [], []
     for k in range(0, len(rows), CHUNK):
-        chunk = rows[k:k + CHUNK]
+        chunk = rows[k : k + CHUNK]
         products = sorted({r.get("product") for r in chunk})
-        msgs = [{"role": "system", "content": INSTRUCTIONS + "\n\n" + rubric},
-                {"role": "user", "content": "\n\n".join(notes.get(p, f"# {p}") for p in products) + "\n\n# Rows\n\n"
-                 + "\n".join(json.dumps(r, ensure_ascii=False) for r in chunk) + "\n"}]
+        msgs = [
+            {"role": "system", "content": INSTRUCTIONS + "\n\n" + rubric},
+            {
+                "role": "user",
+                "content": "\n\n".join(notes.get(p, f"# {p}") for p in products)
+                + "\n\n# Rows\n\n"
+                + "\n".join(json.dumps(r, ensure_ascii=False) for r in chunk)
+                + "\n",
+            },
+        ]
         try:
             answer, _ = asker.ask(msgs)
         except EndpointError as e:
@@ -98,11 +125,15 @@ def second_read(root: Path, asker: Asker, endpoint: str) -> int:
             continue
         lines = parse_lines(answer.text.replace('"checks"', '"lines"', 1))
         asked = {r["id"] for r in chunk}
-        got = [{**{f: c[f] for f in ASKED if c.get(f) is not None}, "checked_by": answer.model or asker.model}
-               for c in lines or [] if isinstance(c, dict) and c.get("id") in asked]
+        got = [
+            {**{f: c[f] for f in ASKED if c.get(f) is not None}, "checked_by": answer.model or asker.model}
+            for c in lines or []
+            if isinstance(c, dict) and c.get("id") in asked
+        ]
         if lines is None or {c["id"] for c in got} != asked:
-            failed.append(f"{endpoint}: the second reader's answer does not check every row asked "
-                          f"({clip(answer.text, 120)!r})")
+            failed.append(
+                f"{endpoint}: the second reader's answer does not check every row asked ({clip(answer.text, 120)!r})"
+            )
             continue
         problems = _problems(root, [json.dumps(c, ensure_ascii=False) for c in records + got])
         if problems:
@@ -116,6 +147,8 @@ def second_read(root: Path, asker: Asker, endpoint: str) -> int:
     for p in failed:
         note(p)
     agree = sum(r["spot_check"] == "agree" for r in records)
-    say(f"{len(records)} sampled row(s) read by the second reader ({agree} agree, {len(records) - agree} overturn); "
-        f"{len(failed)} problem(s)")
+    say(
+        f"{len(records)} sampled row(s) read by the second reader ({agree} agree, {len(records) - agree} overturn); "
+        f"{len(failed)} problem(s)"
+    )
     return 1 if failed else 0

@@ -1,5 +1,6 @@
 """The verification ledger (artifacts.jsonl, checkpoints.jsonl, claims.jsonl in a verification folder) and
 the commands that append to it and read it: snapshot, checkpoint, import, gate."""
+
 from __future__ import annotations
 
 import json
@@ -7,11 +8,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..canonical import digest
 from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, writer_lock
 from ..output import say, table, utc_now
 from ..store import Store
-from ..canonical import digest
 
 
 def norm(path) -> str:
@@ -39,12 +40,18 @@ class VerifyFolder:
         """The folder's files in a store; `needs`: only the rule files making these objects run (and what the store
         reads as it is made)."""
         store = Store(sections=("verify",), needs=None if needs is None else (*needs, "verify_artifact_files"))
-        for kind, path in (("verify_artifact", self.artifacts), ("verify_checkpoint", self.checkpoints),
-                           ("verify_claim", self.claims), ("verify_claim", extra_claims)):
+        for kind, path in (
+            ("verify_artifact", self.artifacts),
+            ("verify_checkpoint", self.checkpoints),
+            ("verify_claim", self.claims),
+            ("verify_claim", extra_claims),
+        ):
             if path is not None and Path(path).is_file():
                 store.add_lines(kind, str(path), *line_columns(Path(path)))
         store.build()
-        latest = store.rows("SELECT path, sha256 FROM verify_artifact_files WHERE pos = (SELECT max(pos) FROM verify_artifact_files)")
+        latest = store.rows(
+            "SELECT path, sha256 FROM verify_artifact_files WHERE pos = (SELECT max(pos) FROM verify_artifact_files)"
+        )
         now = [(r["path"], sha256_file(Path(r["path"])) if Path(r["path"]).is_file() else None) for r in latest]
         store.append("verify_current_files", {"path": [p for p, _ in now], "sha256": [h for _, h in now]})
         return store
@@ -68,8 +75,12 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
             raise JfiError("missing_file", f"{p} does not exist", source=str(p))
     outside = [f for f in files if f.is_symlink() or not f.resolve().is_relative_to(home) or not f.resolve().is_file()]
     if outside:
-        raise JfiError("unsafe_path", f"{len(outside)} file(s) outside the project folder {home} or not regular files "
-                       f"(a symlink, a device, /proc): {', '.join(str(f) for f in outside[:5])}", source=str(outside[0]))
+        raise JfiError(
+            "unsafe_path",
+            f"{len(outside)} file(s) outside the project folder {home} or not regular files "
+            f"(a symlink, a device, /proc): {', '.join(str(f) for f in outside[:5])}",
+            source=str(outside[0]),
+        )
     entries = sorted({norm(f): sha256_file(f) for f in files}.items())
     record = {"files": [{"path": path, "sha256": sha} for path, sha in entries]}
     record = {"version_id": digest(record), "created_utc": utc_now("seconds"), **record}
@@ -86,8 +97,12 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
     with writer_lock(folder.root):
         store = folder.store()
         try:
-            versions = [r[0] for r in store.con.execute(
-                "SELECT DISTINCT version_id, pos FROM verify_artifact_files ORDER BY pos").fetchall()]
+            versions = [
+                r[0]
+                for r in store.con.execute(
+                    "SELECT DISTINCT version_id, pos FROM verify_artifact_files ORDER BY pos"
+                ).fetchall()
+            ]
         finally:
             store.close()
         if not versions:
@@ -95,8 +110,12 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
         version = version or versions[-1]
         if version not in versions:
             raise JfiError("unknown_version", f"no artifact version {version}")
-        body = {"version_id": version, "screenshot": {"path": norm(screenshot), "sha256": sha256_file(Path(screenshot))},
-                "changes": changes, "known_issues": known_issues}
+        body = {
+            "version_id": version,
+            "screenshot": {"path": norm(screenshot), "sha256": sha256_file(Path(screenshot))},
+            "changes": changes,
+            "known_issues": known_issues,
+        }
         record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
     say(f"checkpoint {record['checkpoint_id']} on version {version}")
@@ -137,23 +156,43 @@ def gate(folder: VerifyFolder) -> int:
     store = folder.store()
     try:
         rows = store.rows("SELECT * FROM verify_gate")
-        cp = store.rows("SELECT c.*, s.state FROM verify_checkpoints AS c JOIN verify_checkpoint_states AS s "
-                        "USING (checkpoint_id) ORDER BY c.pos DESC LIMIT 1")
-        evidence = store.rows("SELECT e.* FROM verify_valid_evidence AS e WHERE e.checkpoint_id = ? ORDER BY pos",
-                              [cp[0]["checkpoint_id"]]) if cp else []
-        inputs = store.rows("SELECT DISTINCT i.path, i.role FROM (SELECT unnest(inputs) AS i, pos FROM verify_claims) "
-                            "WHERE pos IN (SELECT pos FROM verify_valid_evidence WHERE checkpoint_id = ?) ORDER BY 1",
-                            [cp[0]["checkpoint_id"]]) if cp else []
+        cp = store.rows(
+            "SELECT c.*, s.state FROM verify_checkpoints AS c JOIN verify_checkpoint_states AS s "
+            "USING (checkpoint_id) ORDER BY c.pos DESC LIMIT 1"
+        )
+        evidence = (
+            store.rows(
+                "SELECT e.* FROM verify_valid_evidence AS e WHERE e.checkpoint_id = ? ORDER BY pos",
+                [cp[0]["checkpoint_id"]],
+            )
+            if cp
+            else []
+        )
+        inputs = (
+            store.rows(
+                "SELECT DISTINCT i.path, i.role FROM (SELECT unnest(inputs) AS i, pos FROM verify_claims) "
+                "WHERE pos IN (SELECT pos FROM verify_valid_evidence WHERE checkpoint_id = ?) ORDER BY 1",
+                [cp[0]["checkpoint_id"]],
+            )
+            if cp
+            else []
+        )
     finally:
         store.close()
-    say(table(["condition", "holds", "evidence"], [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"])
-                                                    for r in rows], title="Completion gate"))
+    say(
+        table(
+            ["condition", "holds", "evidence"],
+            [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"]) for r in rows],
+            title="Completion gate",
+        )
+    )
     if cp:
         c = cp[0]
 
         def tally(kind):
             got = [e["result"] for e in evidence if e["kind"] == kind]
             return ", ".join(f"{got.count(x)} {x}" for x in ("PASS", "FAIL", "INSUFFICIENT") if got.count(x)) or "none"
+
         uncertain = [e["claim"] for e in evidence if e["result"] == "INSUFFICIENT"]
         say("\nSummary")
         say(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
@@ -161,6 +200,7 @@ def gate(folder: VerifyFolder) -> int:
         say(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
         say(f"  spatial result: {tally('spatial')}")
         say(f"  visual result: {tally('visual')}")
-        say(f"  remaining uncertainty: {'; '.join(uncertain + ([c['known_issues']] if c['known_issues'] else [])) or 'none recorded'}")
+        left = uncertain + ([c["known_issues"]] if c["known_issues"] else [])
+        say(f"  remaining uncertainty: {'; '.join(left) or 'none recorded'}")
     failing = [r for r in rows if not r["holds"]]
     return 1 if failing else 0

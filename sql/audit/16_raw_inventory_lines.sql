@@ -3,6 +3,7 @@ INSERT INTO raw_inventory
 SELECT source, line, doc -> '$.record', doc -> '$.view_id', doc -> '$.product', doc -> '$.url', doc -> '$.final_url',
     doc -> '$.nav_error', doc -> '$.stayed_on_route_host', doc -> '$.viewport',
     CASE WHEN json_type(doc, '$.axe') = 'OBJECT' THEN json_transform(doc -> '$.axe', audit_axe_structure()) END,
-    CASE WHEN json_type(doc, '$.inventory') = 'OBJECT' THEN json_transform(doc -> '$.inventory', audit_inventory_structure()) END
+    CASE WHEN json_type(doc, '$.inventory') = 'OBJECT' THEN json_transform(doc -> '$.inventory',
+        audit_inventory_structure()) END
 FROM jsonl_records
 WHERE kind = 'inventory' AND is_object;

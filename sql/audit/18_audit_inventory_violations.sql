@@ -13,7 +13,8 @@ SELECT v.source, v.line, v.id, f.field, 'missing_field', 'a view needs a string 
 FROM views AS v, (VALUES ('view_id', 1), ('product', 2), ('url', 3)) AS f(field, k)
 WHERE json_type([v.view_id, v.product, v.url][f.k]) IS DISTINCT FROM 'VARCHAR'
 UNION ALL
-SELECT v.source, v.line, left(v.id, 100), 'url', 'invalid_url', 'url ' || left(jstr(v.url, '$'), 80) || ' is not an http(s) URL (a view is a web page)'
+SELECT v.source, v.line, left(v.id, 100), 'url', 'invalid_url', 'url ' || left(jstr(v.url, '$'), 80)
+    || ' is not an http(s) URL (a view is a web page)'
 FROM views AS v
 WHERE json_type(v.url) = 'VARCHAR' AND NOT regexp_matches(jstr(v.url, '$'), '^[hH][tT][tT][pP][sS]?://')
 UNION ALL
@@ -24,11 +25,13 @@ FROM views AS v, LATERAL (VALUES ('headings', len(v.inventory.headings)), ('link
     ('nav items', list_max(list_transform(v.inventory.navs, lambda n: len(n.items))))) AS f(kind, n)
 WHERE f.n > 5000
 UNION ALL
-SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$')) || ' characters; at most 100 (it names files)'
+SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' is ' || length(jstr(f.value, '$'))
+    || ' characters; at most 100 (it names files)'
 FROM views AS v, LATERAL (VALUES ('view_id', v.view_id), ('product', v.product)) AS f(field, value)
 WHERE length(jstr(f.value, '$')) > 100
 UNION ALL
-SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' ' || left(jstr(f.value, '$'), 80) || ' ' || f.rule
+SELECT v.source, v.line, left(v.id, 100), f.field, 'invalid_value', f.field || ' ' || left(jstr(f.value, '$'), 80)
+    || ' ' || f.rule
 FROM views AS v, LATERAL (VALUES
     ('view_id', v.view_id, 'must be letters, digits, . _ or -'),
     ('product', v.product,
@@ -39,15 +42,18 @@ WHERE length(jstr(f.value, '$')) <= 100 AND NOT CASE f.field
     WHEN 'view_id' THEN regexp_full_match(jstr(f.value, '$'), '[A-Za-z0-9][A-Za-z0-9._-]*')
     ELSE regexp_full_match(jstr(f.value, '$'), '[\p{L}\p{N}][^/\\\p{C}\p{Zl}\p{Zp}]*') END
 UNION ALL
-SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || coalesce(' at viewport ' || jstr(viewport, '$'), '') || ' appears on an earlier line'
-FROM (SELECT *, row_number() OVER (PARTITION BY id, jstr(viewport, '$') ORDER BY line) AS nth FROM views WHERE id IS NOT NULL)
+SELECT source, line, id, 'view_id', 'duplicate_view', 'view id ' || id || coalesce(' at viewport ' || jstr(viewport,
+    '$'), '') || ' appears on an earlier line'
+FROM (SELECT *, row_number() OVER (PARTITION BY id, jstr(viewport, '$') ORDER BY line) AS nth FROM views
+    WHERE id IS NOT NULL)
 WHERE nth > 1
 UNION ALL  -- an inventory.jsonl opens with its run header, once
 SELECT s.source, 1, NULL, 'record', 'missing_header',
     'line 1 of an inventory.jsonl is its run header ({"record": "run", "schema": "content-inventory/v1", ...}); this file has none'
 FROM (SELECT DISTINCT source FROM raw_lines WHERE kind = 'inventory' AND source LIKE '%inventory.jsonl'
       UNION SELECT DISTINCT source FROM raw_inventory WHERE source LIKE '%inventory.jsonl') AS s
-WHERE NOT EXISTS (SELECT 1 FROM raw_inventory AS r WHERE r.source = s.source AND r.line = 1 AND jstr(r.record, '$') = 'run')
+WHERE NOT EXISTS (SELECT 1 FROM raw_inventory AS r WHERE r.source = s.source AND r.line = 1 AND jstr(r.record,
+    '$') = 'run')
 UNION ALL
 SELECT source, line, NULL, 'record', 'misplaced_header', 'a run header belongs on line 1 only; this is another one'
 FROM raw_inventory WHERE jstr(record, '$') = 'run' AND line <> 1

@@ -25,7 +25,8 @@ CREATE OR REPLACE MACRO dest(h) AS dest_of(dest_parts(h), h);
 CREATE OR REPLACE MACRO without_fragment(h) AS split_part(h, '#', 1);
 CREATE OR REPLACE MACRO document_of(h) AS rtrim(without_fragment(h), '/');
 CREATE OR REPLACE MACRO unit_id(type, product, key) AS
-    upper(type) || '-' || upper(substr(product, 1, 2)) || '-' || substr(sha256(type || '|' || product || '|' || key), 1, 10);
+    upper(type) || '-' || upper(substr(product, 1, 2)) || '-' || substr(sha256(type || '|' || product || '|' || key), 1,
+        10);
 CREATE OR REPLACE MACRO matches_i(s, pattern) AS coalesce(regexp_matches(s, pattern, 'i'), false);
 CREATE OR REPLACE MACRO flag_meaning(rule, meaning, flag) AS CASE
     WHEN regexp_matches(rule, '(^|_)N(_|$)') THEN regexp_replace(meaning, '\bN\b',

@@ -18,7 +18,8 @@
 CREATE OR REPLACE TABLE audit_views AS
 WITH typed AS (
     SELECT source, line, jstr(record, '$') AS record, jstr(view_id, '$') AS view_id, jstr(product, '$') AS product,
-        jstr(url, '$') AS url, jstr(viewport, '$') AS viewport, jstr(final_url, '$') AS final_url, jstr(nav_error, '$') AS nav_error,
+        jstr(url, '$') AS url, jstr(viewport, '$') AS viewport, jstr(final_url, '$') AS final_url, jstr(nav_error,
+            '$') AS nav_error,
         coalesce(jbool(stayed_on_route_host, '$'), false) AS stayed_on_route_host,
         inventory IS NOT NULL AND inventory.error IS NULL AS captured,
         document_of(coalesce(nullif(jstr(final_url, '$'), ''), jstr(url, '$'))) AS doc, inventory
@@ -26,7 +27,8 @@ WITH typed AS (
 ),
 read AS (
     SELECT * EXCLUDE (inventory),
-        CASE WHEN inventory IS NOT NULL AND inventory.error IS NULL AND len(inventory.headings) > 0 THEN sha256(CAST(to_json({
+        CASE WHEN inventory IS NOT NULL AND inventory.error IS NULL AND len(inventory.headings) > 0
+            THEN sha256(CAST(to_json({
             -- what a person reads on the page: its title, its headings with the text under each, its images (not the
             -- chrome's links, which mark the page a copy stands at as the current one)
             'title': inventory.meta.title,
@@ -34,11 +36,13 @@ read AS (
             'images': list_transform(inventory.images, lambda m: [m.src, m.alt])}) AS VARCHAR)) END AS content_sha
     FROM typed
 ),
-placed AS (SELECT row_number() OVER (ORDER BY source, line) AS pos, * FROM read WHERE coalesce(record, 'view') = 'view'),
+placed AS (SELECT row_number() OVER (ORDER BY source, line) AS pos, * FROM read WHERE coalesce(record,
+    'view') = 'view'),
 firsts AS (  -- the first view (in inventory order) of each page: by the document the browser ended on, and by content
     SELECT *,
         first_value(view_id) OVER (PARTITION BY product, viewport, doc ORDER BY pos) AS first_of_doc,
-        first_value(view_id) OVER (PARTITION BY product, viewport, captured, content_sha ORDER BY pos) AS first_of_content
+        first_value(view_id) OVER (PARTITION BY product, viewport, captured,
+            content_sha ORDER BY pos) AS first_of_content
     FROM placed
 )
 SELECT pos, source, line, view_id, product, viewport, url, final_url, nav_error, stayed_on_route_host,
@@ -46,7 +50,8 @@ SELECT pos, source, line, view_id, product, viewport, url, final_url, nav_error,
     lower(regexp_extract(coalesce(final_url, url), '^[a-zA-Z][a-zA-Z0-9+.-]*://(?:[^@/?#]*@)?([^/?#]*)', 1)) AS host,
     folded_into
 FROM (SELECT *, CASE WHEN captured AND first_of_doc <> view_id THEN first_of_doc
-                     WHEN captured AND content_sha IS NOT NULL AND first_of_content <> view_id THEN first_of_content END AS folded_into
+                     WHEN captured AND content_sha IS NOT NULL AND first_of_content <> view_id
+                         THEN first_of_content END AS folded_into
       FROM firsts);
 
 CREATE OR REPLACE VIEW audit_view_content AS

@@ -120,13 +120,15 @@
 --   tag: the item's element
 CREATE OR REPLACE TABLE audit_headings AS
 SELECT pos, view_id, product, h.*
-FROM (SELECT pos, view_id, product, unnest(c.content.headings) AS h FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.headings) AS h FROM audit_views
+    JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, h.i;
 
 CREATE OR REPLACE TABLE audit_links AS
 WITH links AS MATERIALIZED (  -- materialized, so the href is split once, not once per part used
     SELECT pos, view_id, product, l, dest_parts(l.href) AS parts
-    FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+    FROM (SELECT pos, view_id, product, unnest(c.content.links) AS l FROM audit_views
+        JOIN audit_view_content AS c USING (pos) WHERE ok)
 )
 SELECT pos, view_id, product, l.*, dest_of(parts, l.href) AS dest
 FROM links
@@ -134,18 +136,21 @@ ORDER BY pos, l.i;
 
 CREATE OR REPLACE TABLE audit_images AS
 SELECT pos, view_id, product, m.*
-FROM (SELECT pos, view_id, product, unnest(c.content.images) AS m FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.images) AS m FROM audit_views
+    JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, m.i;
 
 CREATE OR REPLACE TABLE audit_fields AS
 SELECT pos, view_id, product, f.*
-FROM (SELECT pos, view_id, product, unnest(c.content.fields) AS f FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+FROM (SELECT pos, view_id, product, unnest(c.content.fields) AS f FROM audit_views
+    JOIN audit_view_content AS c USING (pos) WHERE ok)
 ORDER BY pos, f.i;
 
 CREATE OR REPLACE TABLE audit_nav_items AS
 WITH navs AS (
     SELECT pos, view_id, product, host, generate_subscripts(n, 1) AS nav_i, unnest(n) AS nav
-    FROM (SELECT pos, view_id, product, host, c.content.navs AS n FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok)
+    FROM (SELECT pos, view_id, product, host, c.content.navs AS n FROM audit_views
+        JOIN audit_view_content AS c USING (pos) WHERE ok)
 ),
 items AS (
     SELECT pos, view_id, product, host, nav_i, nav.role AS role, nav.label AS label,

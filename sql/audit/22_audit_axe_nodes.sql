@@ -39,7 +39,8 @@ CREATE OR REPLACE MACRO axe_sc(tags) AS
      FROM unnest(tags) AS x(t) WHERE regexp_full_match(t, 'wcag[0-9]{3,4}') LIMIT 1);
 CREATE OR REPLACE MACRO axe_target(target) AS
     array_to_string(list_transform(CAST(json_extract(target, '$[*]') AS JSON[]),
-        lambda part: CASE WHEN json_type(part) = 'ARRAY' THEN array_to_string(CAST(json_extract_string(part, '$[*]') AS VARCHAR[]), ' >> ')
+        lambda part: CASE WHEN json_type(part) = 'ARRAY' THEN array_to_string(CAST(json_extract_string(part,
+            '$[*]') AS VARCHAR[]), ' >> ')
                           ELSE json_extract_string(part, '$') END), ' >>> ');
 
 CREATE OR REPLACE VIEW audit_axe_runs AS
@@ -56,7 +57,8 @@ WITH results AS (
 ),
 nodes AS (
     SELECT pos, view_id, product, ri, res.rule AS rule, res.outcome AS outcome, res.tags AS tags, res.help AS help,
-        res.help_url AS help_url, res.impact AS rule_impact, generate_subscripts(res.nodes, 1) AS ni, unnest(res.nodes) AS n
+        res.help_url AS help_url, res.impact AS rule_impact, generate_subscripts(res.nodes, 1) AS ni,
+            unnest(res.nodes) AS n
     FROM results
 )
 SELECT pos, view_id, product, row_number() OVER (PARTITION BY pos ORDER BY ri, ni) AS i, rule, outcome,

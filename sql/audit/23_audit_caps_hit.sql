@@ -11,7 +11,8 @@ WITH capped AS (
     WHERE v.ok AND r.inventory.capped IS NOT NULL
 )
 SELECT view_id, viewport, kind, read, total FROM (
-    SELECT view_id, viewport, 'headings' AS kind, n.headings AS read, CAST(NULL AS INTEGER) AS total FROM capped WHERE c.headings
+    SELECT view_id, viewport, 'headings' AS kind, n.headings AS read, CAST(NULL AS INTEGER) AS total FROM capped
+        WHERE c.headings
     UNION ALL SELECT view_id, viewport, 'links', n.links, n.links_total FROM capped WHERE c.links
     UNION ALL SELECT view_id, viewport, 'images', n.images, n.images_total FROM capped WHERE c.images
     UNION ALL SELECT view_id, viewport, 'fields', n.fields, NULL FROM capped WHERE c.fields

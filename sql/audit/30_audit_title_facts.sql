@@ -27,11 +27,13 @@ WITH t AS (
     FROM audit_views JOIN audit_view_content AS c USING (pos) WHERE ok
 )
 SELECT 'title' AS type, '2.4.2' AS sc, product, pos, view_id, 0 AS i, view_id AS unit_key, title AS name,
-    'h1: ' || coalesce(nullif(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''), ' | '), ''), '(none)') AS detail,
+    'h1: ' || coalesce(nullif(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''), ' | '), ''),
+        '(none)') AS detail,
     meta_description AS context, CAST(NULL AS VARCHAR) AS landmark, 'title' AS selector, true AS visible, url AS href,
     count(*) OVER (PARTITION BY product, norm_text(title)) AS title_views,
     list_filter(h1_all, lambda x: coalesce(x, '') <> '') AS h1s,
-    list_filter(string_split_regex(norm_text(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''), ' ')), '\W+'),
+    list_filter(string_split_regex(norm_text(array_to_string(list_filter(h1_all, lambda x: coalesce(x, '') <> ''),
+        ' ')), '\W+'),
         lambda w: length(w) > 3) AS h1_words,
     h1_count,
     list_bool_or(list_transform(h1_all, lambda x: coalesce(x, '') = '')) AS has_empty_h1,

@@ -38,7 +38,9 @@ SELECT 'heading' AS type, '2.4.6' AS sc, product, pos, view_id, i,
     text AS name, 'h' || coalesce(CAST(level AS VARCHAR), 'null') AS detail,
     coalesce(section_preview, '') AS context, landmark, selector, coalesce(visible, false) AS visible,
     CAST(NULL AS VARCHAR) AS href, level, name_source,
-    last_value(nullif(level, 0) IGNORE NULLS) OVER (PARTITION BY pos ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev_level,
-    count(*) OVER (PARTITION BY pos, level, norm_text(text)) AS same_in_page, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
+    last_value(nullif(level, 0) IGNORE NULLS) OVER (PARTITION BY pos ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING
+        AND 1 PRECEDING) AS prev_level,
+    count(*) OVER (PARTITION BY pos, level, norm_text(text)) AS same_in_page, ax.exposed AS exposed, ax.name AS ax_name,
+        ax.name_source AS ax_name_source, ax.role AS ax_role,
     dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn
 FROM h;

@@ -66,7 +66,8 @@ FROM k;
 CREATE OR REPLACE TEMP TABLE audit_link_units AS
 -- destinations of one name that a person meets: documents (a fragment of the same document is the same place), links
 -- drawn and exposed, permalinks aside
-WITH per_name AS (SELECT pos, n, count(DISTINCT without_fragment(dest)) FILTER (WHERE NOT permalink AND shown) AS hrefs_for_name
+WITH per_name AS (SELECT pos, n, count(DISTINCT without_fragment(dest)) FILTER (WHERE NOT permalink
+    AND shown) AS hrefs_for_name
                   FROM audit_link_keys GROUP BY ALL),
 -- a hidden twin (same name and destination on the view, e.g. a mobile-only copy of a visible link) is the same thing a
 -- person meets: it takes the unit of the first shown twin; and where a view's twins are shown one at a time (the wide
@@ -75,7 +76,8 @@ twins AS (SELECT pos, view_id, n, dest, arg_min(own_key, i) FILTER (WHERE shown)
                  min(i) FILTER (WHERE shown) AS first_shown_i, count(*) FILTER (WHERE shown) AS shown_here
           FROM audit_link_keys GROUP BY ALL),
 across AS (SELECT view_id, n, dest, max(shown_here) AS most_shown,
-                  arg_min(shown_key, {'p': pos, 'i': first_shown_i}) FILTER (WHERE shown_key IS NOT NULL) AS first_shown_key
+                  arg_min(shown_key, {'p': pos,
+                      'i': first_shown_i}) FILTER (WHERE shown_key IS NOT NULL) AS first_shown_key
            FROM twins GROUP BY ALL)
 SELECT k.pos, k.i, k.n, p.hrefs_for_name,
     CASE WHEN a.most_shown = 1 THEN a.first_shown_key
@@ -95,16 +97,19 @@ WITH l AS (
 SELECT 'link' AS type, '2.4.4' AS sc, l.product, l.pos, l.view_id, l.i, u.unit_key,
     coalesce(l.name, '') AS name,
     l.name_source
-        || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null') ELSE '' END
+        || CASE WHEN l.icon_only THEN '; icon-only alt=' || coalesce(CAST(to_json(l.img_alt) AS VARCHAR), 'null')
+            ELSE '' END
         || CASE WHEN coalesce(l.file_ext, '') <> '' THEN '; file ' || l.file_ext ELSE '' END
         || CASE WHEN l.external THEN '; external' ELSE '' END
         || CASE WHEN l.target = '_blank' THEN '; new window' ELSE '' END
-        || CASE WHEN coalesce(l.title, '') <> '' THEN '; title=' || CAST(to_json(l.title) AS VARCHAR) ELSE '' END AS detail,
+        || CASE WHEN coalesce(l.title, '') <> '' THEN '; title=' || CAST(to_json(l.title) AS VARCHAR)
+            ELSE '' END AS detail,
     coalesce(l.context, '') AS context, l.landmark, l.selector, coalesce(l.visible, false) AS visible, l.href,
     l.name_source, coalesce(l.text, '') AS text, l.title, coalesce(l.href_raw, '') AS href_raw,
     coalesce(l.same_page, false) AS same_page, l.target, l.file_ext, coalesce(l.icon_only, false) AS icon_only,
     l.img_alt, coalesce(l.empty_name, false) AS empty_name, u.hrefs_for_name, u.n AS name_norm, l.dest,
     l.ax.exposed AS exposed, l.ax.name AS ax_name, l.ax.name_source AS ax_name_source, l.ax.role AS ax_role,
-    coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame, coalesce(l.undrawn, false) AS undrawn,
+    coalesce(l.dom_name, '') AS dom_name, l.ax.exposed IS NULL AS needs_human, l.frame, coalesce(l.undrawn,
+        false) AS undrawn,
     coalesce(l.permalink, false) AS permalink
 FROM l JOIN audit_link_units AS u USING (pos, i);

@@ -45,7 +45,8 @@ CREATE OR REPLACE TABLE audit_image_facts AS
 WITH m AS (
     SELECT *, in_control IS NOT NULL AS has_control,
         in_control IS NOT NULL AND NOT coalesce(in_control.control_has_text, false) AS functional,
-        CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text, ''), '(no alt attribute)')
+        CASE WHEN alt IS NULL THEN coalesce(nullif(aria_label, ''), nullif(svg_title, ''), nullif(aria_labelledby_text,
+            ''), '(no alt attribute)')
                WHEN alt = '' THEN '(alt="")' ELSE alt END AS dom_name
     FROM audit_images
     WHERE not_applicable IS NULL
@@ -55,7 +56,8 @@ WITH m AS (
 authored AS (
     SELECT * REPLACE (CASE WHEN tag = 'input' AND coalesce(alt, '') = '' AND coalesce(aria_label, '') = ''
                             AND coalesce(aria_labelledby_text, '') = '' AND coalesce(title, '') = ''
-                           THEN struct_pack(name := '', name_source := 'default', role := ax.role, exposed := ax.exposed)
+                           THEN struct_pack(name := '', name_source := 'default', role := ax.role,
+                               exposed := ax.exposed)
                            ELSE ax END AS ax)
     FROM m
 )
@@ -64,26 +66,33 @@ SELECT 'image' AS type, '1.1.1' AS sc, product, pos, view_id, i,
         || coalesce(in_control.name, '') || '|' || coalesce(landmark, '')
         || CASE WHEN ax.exposed AND ax.name <> '' AND ax.name <> dom_name THEN '|' || ax.name ELSE '' END AS unit_key,
     CASE WHEN ax.exposed AND ax.name <> '' THEN ax.name ELSE dom_name END AS name,
-    tag || ' ' || coalesce(CAST(width AS VARCHAR), 'null') || 'x' || coalesce(CAST(height AS VARCHAR), 'null') || '; role:'
+    tag || ' ' || coalesce(CAST(width AS VARCHAR), 'null') || 'x' || coalesce(CAST(height AS VARCHAR), 'null')
+        || '; role:'
         || CASE WHEN functional THEN 'functional'
-                WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
+                WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none')
+                    THEN 'decorative-declared'
                 ELSE 'informative?' END
-        || CASE WHEN has_control THEN '; in ' || in_control.tag || ' "' || coalesce(in_control.name, '') || '"' ELSE '' END
+        || CASE WHEN has_control THEN '; in ' || in_control.tag || ' "' || coalesce(in_control.name, '') || '"'
+            ELSE '' END
         || CASE WHEN coalesce(figcaption, '') <> '' THEN '; figcaption "' || figcaption || '"' ELSE '' END
         || CASE WHEN aria_hidden THEN '; aria-hidden' ELSE '' END
         || '; src ' || coalesce(nullif(src_basename, ''), src, '') AS detail,
     coalesce(adjacent_text, '') AS context, landmark, selector, coalesce(visible, false) AS visible, src AS href,
     tag, alt, coalesce(alt_present, false) AS alt_present, coalesce(alt_empty, false) AS alt_empty, role, aria_label,
-    aria_labelledby_text, coalesce(aria_hidden, false) AS aria_hidden, svg_title, coalesce(src_basename, '') AS src_basename,
+    aria_labelledby_text, coalesce(aria_hidden, false) AS aria_hidden, svg_title, coalesce(src_basename,
+        '') AS src_basename,
     figcaption, width, height, has_control AS in_control, in_control.name AS control_name,
     coalesce(in_control.control_has_text, false) AS control_has_text, functional,
     CASE WHEN functional THEN 'functional'
-         WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none') THEN 'decorative-declared'
-         ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
+         WHEN coalesce(aria_hidden, false) OR coalesce(alt_empty, false) OR role IN ('presentation', 'none')
+             THEN 'decorative-declared'
+         ELSE 'informative?' END AS role_kind, ax.exposed AS exposed, ax.name AS ax_name,
+             ax.name_source AS ax_name_source, ax.role AS ax_role,
     dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn,
     CASE WHEN ax.exposed THEN ax.name ELSE alt END AS text_alt,
     CASE WHEN ax.exposed AND ax.name <> '' AND ax.name <> dom_name THEN ax.name_source
          WHEN alt IS NOT NULL THEN 'alt' WHEN coalesce(aria_label, '') <> '' THEN 'aria-label'
-         WHEN coalesce(svg_title, '') <> '' THEN 'title' WHEN coalesce(aria_labelledby_text, '') <> '' THEN 'aria-labelledby'
+         WHEN coalesce(svg_title, '') <> '' THEN 'title' WHEN coalesce(aria_labelledby_text, '') <> ''
+             THEN 'aria-labelledby'
          ELSE 'none' END AS name_source
 FROM authored;

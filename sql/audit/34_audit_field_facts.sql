@@ -31,19 +31,22 @@
 CREATE OR REPLACE TABLE audit_field_facts AS
 WITH f AS (
     -- the key keeps the DOM's attributes (stable whichever way the name was found); label and source are the browser's
-    SELECT *, coalesce(type, '') || '|' || norm_text(label) || '|' || coalesce(label_source, '') || '|' || norm_text(placeholder)
+    SELECT *, coalesce(type, '') || '|' || norm_text(label) || '|' || coalesce(label_source, '') || '|'
+        || norm_text(placeholder)
             || '|' || coalesce(nullif(name_attr, ''), nullif(id, ''), '') AS unit_key,
         coalesce(nullif(label, ''), '(no label; ' || label_source || ')') AS dom_name,
         CASE WHEN NOT ax.exposed OR ax.exposed IS NULL THEN label_source
              WHEN coalesce(ax.name, '') = '' THEN 'none'
-             WHEN ax.name = label THEN label_source  -- the browser agrees: the approximation's finer word (label[for], ...)
+             WHEN ax.name = label
+                 THEN label_source  -- the browser agrees: the approximation's finer word (label[for], ...)
              WHEN ax.name_source = 'placeholder' THEN 'placeholder-only'
              WHEN ax.name_source = 'title' THEN 'title-only'
              ELSE coalesce(ax.name_source, 'none') END AS shown_source
     FROM audit_fields
 ),
 g AS (
-    SELECT * REPLACE (CASE WHEN ax.exposed AND shown_source NOT IN ('none', 'placeholder-only', 'title-only') THEN ax.name
+    SELECT * REPLACE (CASE WHEN ax.exposed AND shown_source NOT IN ('none', 'placeholder-only', 'title-only')
+        THEN ax.name
                            WHEN ax.exposed THEN '' ELSE coalesce(label, '') END AS label, shown_source AS label_source)
     FROM f
 )
@@ -55,11 +58,13 @@ SELECT 'field' AS type, '2.4.6' AS sc, product, pos, view_id, i,
         || CASE WHEN coalesce(placeholder, '') <> '' THEN '; placeholder "' || placeholder || '"' ELSE '' END
         || CASE WHEN required THEN '; required' ELSE '' END
         || CASE WHEN coalesce(fieldset_legend, '') <> '' THEN '; legend "' || fieldset_legend || '"' ELSE '' END
-        || CASE WHEN coalesce(describedby_text, '') <> '' THEN '; describedby "' || describedby_text || '"' ELSE '' END AS detail,
+        || CASE WHEN coalesce(describedby_text, '') <> '' THEN '; describedby "' || describedby_text || '"'
+            ELSE '' END AS detail,
     coalesce(nullif(fieldset_legend, ''), nullif(describedby_text, ''), '') AS context, landmark, selector,
     coalesce(visible, false) AS visible, CAST(NULL AS VARCHAR) AS href,
     type AS field_type, coalesce(label, '') AS label, label_source, placeholder, coalesce(required, false) AS required,
     describedby_text, ax.exposed AS exposed, ax.name AS ax_name, ax.name_source AS ax_name_source, ax.role AS ax_role,
     dom_name, ax.exposed IS NULL AS needs_human, frame, coalesce(undrawn, false) AS undrawn,
-    CASE WHEN ax.exposed AND ax.name <> dom_name THEN coalesce(ax.name_source, 'none') ELSE label_source END AS name_source
+    CASE WHEN ax.exposed AND ax.name <> dom_name THEN coalesce(ax.name_source, 'none')
+        ELSE label_source END AS name_source
 FROM g;

@@ -41,11 +41,15 @@
 --   exposed: NULL (axe-core's node, not an element of jfi's capture)
 CREATE OR REPLACE TABLE audit_axe_rule_flags AS
 SELECT * FROM (VALUES
-    ('image-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('input-image-alt', 'wcag2a', 'image', 'image_no_accessible_name'),
-    ('role-img-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('svg-img-alt', 'wcag2a', 'image', 'image_no_accessible_name'),
-    ('area-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('object-alt', 'wcag2a', 'image', 'image_no_accessible_name'),
+    ('image-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('input-image-alt', 'wcag2a', 'image',
+        'image_no_accessible_name'),
+    ('role-img-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('svg-img-alt', 'wcag2a', 'image',
+        'image_no_accessible_name'),
+    ('area-alt', 'wcag2a', 'image', 'image_no_accessible_name'), ('object-alt', 'wcag2a', 'image',
+        'image_no_accessible_name'),
     ('link-name', 'wcag2a', 'link', 'link_no_accessible_name'),
-    ('label', 'wcag2a', 'field', 'field_no_accessible_name'), ('select-name', 'wcag2a', 'field', 'field_no_accessible_name'),
+    ('label', 'wcag2a', 'field', 'field_no_accessible_name'), ('select-name', 'wcag2a', 'field',
+        'field_no_accessible_name'),
     ('empty-heading', 'best-practice', 'heading', 'heading_no_accessible_name'),
     ('document-title', 'wcag2a', 'title', 'title_empty')
 ) AS t(rule, tag, type, flag);
@@ -75,18 +79,22 @@ pairs AS (
       AND n.box.y + n.box.height / 2 BETWEEN e.box.y AND e.box.y + e.box.height
     UNION ALL  -- a page's title is the page's: the document-title node is the title's occurrence
     SELECT n.pos, n.i, m.type, m.flag, t.i
-    FROM audit_axe_nodes AS n JOIN audit_axe_rule_flags AS m USING (rule) JOIN occ AS t ON t.pos = n.pos AND t.type = 'title'
+    FROM audit_axe_nodes AS n JOIN audit_axe_rule_flags AS m USING (rule) JOIN occ AS t ON t.pos = n.pos
+        AND t.type = 'title'
     WHERE m.type = 'title'
 )
 SELECT p.pos, p.node_i, p.type, p.i, o.unit_key, p.flag,
-    EXISTS (SELECT 1 FROM audit_flags AS f WHERE f.type = p.type AND f.pos = p.pos AND f.i = p.i AND f.flag = p.flag) AS jfi_flagged
+    EXISTS (SELECT 1 FROM audit_flags AS f WHERE f.type = p.type AND f.pos = p.pos AND f.i = p.i
+        AND f.flag = p.flag) AS jfi_flagged
 FROM pairs AS p JOIN occ AS o ON o.type = p.type AND o.pos = p.pos AND o.i = p.i;
 
 CREATE OR REPLACE TABLE audit_finding_facts AS
-SELECT 'finding' AS type, coalesce(n.sc, '') AS sc, n.product, n.pos, n.view_id, n.i, n.rule || '|' || n.fingerprint AS unit_key,
+SELECT 'finding' AS type, coalesce(n.sc, '') AS sc, n.product, n.pos, n.view_id, n.i, n.rule || '|'
+    || n.fingerprint AS unit_key,
     n.help AS name, n.outcome || '; ' || coalesce(n.impact, 'no impact given') || '; ' || n.rule AS detail,
     coalesce(n.summary, '') AS context, CAST(NULL AS VARCHAR) AS landmark, n.target AS selector,
-    coalesce(n.box.width > 0 AND n.box.height > 0, false) AS visible, n.help_url AS href, n.html, n.rule, n.outcome, n.impact,
+    coalesce(n.box.width > 0 AND n.box.height > 0, false) AS visible, n.help_url AS href, n.html, n.rule, n.outcome,
+        n.impact,
     (SELECT CASE WHEN count(*) = 0 THEN NULL WHEN bool_or(m.jfi_flagged) THEN 'agrees' ELSE 'disagrees' END
      FROM audit_axe_matches AS m WHERE m.pos = n.pos AND m.node_i = n.i) AS agreement,
     CAST(NULL AS BOOLEAN) AS exposed
@@ -96,5 +104,6 @@ CREATE OR REPLACE TABLE audit_axe_unreported AS
 SELECT DISTINCT f.type, f.product, f.pos, f.i, f.unit_key, CAST(NULL AS BOOLEAN) AS exposed
 FROM audit_flags AS f JOIN audit_axe_rule_flags AS m ON m.type = f.type AND m.flag = f.flag
 JOIN audit_axe_runs AS r ON r.pos = f.pos AND r.error IS NULL
-    AND ((r.run_by = 'tag' AND list_contains(r.run_values, m.tag)) OR (r.run_by = 'rule' AND list_contains(r.run_values, m.rule)))
+    AND ((r.run_by = 'tag' AND list_contains(r.run_values, m.tag)) OR (r.run_by = 'rule' AND list_contains(r.run_values,
+        m.rule)))
 WHERE NOT EXISTS (SELECT 1 FROM audit_axe_matches AS x WHERE x.pos = f.pos AND x.type = f.type AND x.i = f.i);

@@ -41,4 +41,5 @@ SELECT 'ident' AS type, '3.2.4' AS sc, product, min(first_occ).p AS pos, min(fir
 FROM audit_ident_variants
 GROUP BY product, dest
 HAVING count(*) >= 2
-    AND NOT (count(DISTINCT signature) = 1 AND bool_and(landmark IS NULL OR landmark = '' OR starts_with(landmark, 'main')));
+    AND NOT (count(DISTINCT signature) = 1 AND bool_and(landmark IS NULL OR landmark = '' OR starts_with(landmark,
+        'main')));

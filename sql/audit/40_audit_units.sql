@@ -62,20 +62,31 @@
 --   unit_json: the unit as written to judgment-units.json
 CREATE OR REPLACE VIEW audit_raw_occurrences AS
 SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
-    CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN, frame VARCHAR, undrawn BOOLEAN)) AS evidence
+    CAST(NULL AS STRUCT(dom_name VARCHAR, name_source VARCHAR, role VARCHAR, exposed BOOLEAN, needs_human BOOLEAN,
+        frame VARCHAR, undrawn BOOLEAN)) AS evidence
 FROM audit_title_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_heading_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_link_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_image_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human, 'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts
-UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href, NULL AS evidence FROM audit_finding_facts;
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human,
+    'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_heading_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human,
+    'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_link_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human,
+    'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_image_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    {'dom_name': dom_name, 'name_source': name_source, 'role': ax_role, 'exposed': exposed, 'needs_human': needs_human,
+    'frame': frame, 'undrawn': undrawn} AS evidence FROM audit_field_facts
+UNION ALL SELECT type, sc, product, pos, view_id, i, unit_key, name, detail, context, landmark, selector, visible, href,
+    NULL AS evidence FROM audit_finding_facts;
 
 -- one element at several viewports: its first occurrence a person meets gives its unit key at every viewport
 CREATE OR REPLACE TABLE audit_element_keys AS
 WITH multi AS (SELECT 1 AS yes WHERE (SELECT count(DISTINCT viewport) FROM audit_views WHERE ok) > 1),
 elements AS (  -- a CSS path names one element only where it is unique in each of the view's pages
     SELECT type, view_id, selector,
-        arg_min(unit_key, {'p': pos, 'i': i}) FILTER (WHERE NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met_key
+        arg_min(unit_key, {'p': pos, 'i': i}) FILTER (WHERE NOT (coalesce(evidence.undrawn, false)
+            AND evidence.exposed IS FALSE)) AS met_key
     FROM audit_raw_occurrences
     WHERE type IN ('heading', 'link', 'image', 'field') AND selector IS NOT NULL AND EXISTS (SELECT yes FROM multi)
     GROUP BY type, view_id, selector
@@ -99,16 +110,21 @@ single_units AS (  -- most units occur once: no aggregation needed
     FROM audit_occurrences AS o SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences = 1
 ),
-view_order AS (SELECT view_id, min(pos) AS view_pos FROM audit_views GROUP BY view_id),  -- a view's place, whatever viewport
+view_order AS (SELECT view_id, min(pos) AS view_pos FROM audit_views GROUP BY view_id),
+    -- a view's place, whatever viewport
 repeated_units AS (
     SELECT type, arg_min(sc, {'p': pos, 'i': i}) AS sc, product, unit_key,  -- the first occurrence's, as every field
         list_transform(list_sort(list_distinct(list({'p': w.view_pos, 'v': o.view_id}))), lambda x: x.v) AS views,
         count(*) AS occurrences,
-        arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector, 'href': href,
-                 'evidence': evidence},  -- what a person meets: the first shown occurrence (drawn and exposed), else the first
+        arg_min({'name': name, 'detail': detail, 'context': context, 'landmark': landmark, 'selector': selector,
+            'href': href,
+                 'evidence': evidence},
+                     -- what a person meets: the first shown occurrence (drawn and exposed), else the first
             {'hidden': NOT (coalesce(visible, false) AND coalesce(evidence.exposed, true)), 'p': pos, 'i': i}) AS first,
-        CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''), '') END AS heading_context,
-        bool_or(visible) AS visible, bool_or(NOT (coalesce(evidence.undrawn, false) AND evidence.exposed IS FALSE)) AS met,
+        CASE WHEN type = 'heading' THEN coalesce(arg_min(context, {'p': pos, 'i': i}) FILTER (WHERE context <> ''),
+            '') END AS heading_context,
+        bool_or(visible) AS visible, bool_or(NOT (coalesce(evidence.undrawn, false)
+            AND evidence.exposed IS FALSE)) AS met,
         min({'p': pos, 'i': i}) AS first_occ
     FROM audit_occurrences AS o JOIN view_order AS w USING (view_id) SEMI JOIN counted AS c
         ON c.type = o.type AND c.product = o.product AND c.unit_key = o.unit_key AND c.occurrences > 1
@@ -116,7 +132,8 @@ repeated_units AS (
 ),
 ident_units AS (
     SELECT 'ident' AS type, '3.2.4' AS sc, f.product, f.unit_key,
-        string_agg('"' || v.name || '" (' || v.view_count || ' views' || coalesce(', ' || nullif(v.landmark, ''), '') || ')',
+        string_agg('"' || v.name || '" (' || v.view_count || ' views' || coalesce(', ' || nullif(v.landmark, ''), '')
+            || ')',
             ' | ' ORDER BY v.first_occ) AS name,
         count(*) || ' names for one destination' AS detail,
         min(v.first_occ) AS first_occ
@@ -137,11 +154,13 @@ all_units AS (
     SELECT * FROM single_units
     UNION ALL
     SELECT type, sc, product, unit_key, views, occurrences, first.name, first.detail,
-        coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href, first_occ,
+        coalesce(heading_context, first.context) AS context, first.landmark, first.selector, visible, first.href,
+            first_occ,
         first.evidence, met
     FROM repeated_units
     UNION ALL
-    SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views), u.name, u.detail, '', NULL, NULL, true, u.unit_key,
+    SELECT u.type, u.sc, u.product, u.unit_key, w.views, len(w.views), u.name, u.detail, '', NULL, NULL, true,
+        u.unit_key,
         u.first_occ, NULL, true
     FROM ident_units AS u JOIN ident_views AS w USING (product, unit_key)
 ),
@@ -155,12 +174,15 @@ flags AS (
     GROUP BY type, product, unit_key
 ),
 units AS (
-    SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident', 'finding'], u.type),
+    SELECT row_number() OVER (ORDER BY list_position(['title', 'heading', 'link', 'image', 'field', 'ident', 'finding'],
+        u.type),
             CASE WHEN u.type IN ('title', 'ident') THEN p.product_pos ELSE 0 END, u.first_occ) AS unit_ord,
-        unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views, len(u.views) AS view_count,
+        unit_id(u.type, u.product, u.unit_key) AS id, u.type, u.sc, u.product, u.unit_key, u.views,
+            len(u.views) AS view_count,
         u.occurrences, u.name, u.detail, u.context, u.landmark, u.selector, u.visible, u.href,
         coalesce(f.flags, []) AS flags, u.evidence.dom_name AS dom_name, u.evidence.name_source AS name_source,
-        u.evidence.role AS role, u.evidence.exposed AS exposed, u.evidence.needs_human AS needs_human, u.evidence.frame AS frame
+        u.evidence.role AS role, u.evidence.exposed AS exposed, u.evidence.needs_human AS needs_human,
+            u.evidence.frame AS frame
     FROM all_units AS u JOIN products AS p USING (product)
     LEFT JOIN flags AS f ON f.type = u.type AND f.product = u.product AND f.unit_key = u.unit_key
     WHERE u.met OR u.type = 'title'  -- neither drawn nor exposed anywhere: nothing a person meets (audit_hidden_units)
@@ -171,6 +193,8 @@ SELECT *, CAST(CASE WHEN type IN ('title', 'ident', 'finding') THEN
         'selector', selector, 'visible', visible, 'href', href, 'flags', flags)
     ELSE json_object('id', id, 'type', type, 'sc', sc, 'product', product, 'views', views, 'view_count', view_count,
         'occurrences', occurrences, 'name', name, 'detail', detail, 'context', context, 'landmark', landmark,
-        'selector', selector, 'visible', visible, 'href', href, 'flags', flags, 'name_source', name_source, 'role', role,
-        'exposed', exposed, 'dom_name', dom_name, 'needs_human', needs_human, 'frame', frame) END AS VARCHAR) AS unit_json
+        'selector', selector, 'visible', visible, 'href', href, 'flags', flags, 'name_source', name_source, 'role',
+            role,
+        'exposed', exposed, 'dom_name', dom_name, 'needs_human', needs_human, 'frame',
+            frame) END AS VARCHAR) AS unit_json
 FROM units;

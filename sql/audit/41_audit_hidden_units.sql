@@ -10,7 +10,8 @@
 CREATE OR REPLACE VIEW audit_hidden_units AS
 SELECT unit_id(type, product, unit_key) AS id, type, product, unit_key,
     list_transform(list_sort(list_distinct(list({'p': w.view_pos, 'v': view_id}))), lambda x: x.v) AS views,
-    count(*) AS occurrences, arg_min(name, {'p': pos, 'i': i}) AS name, arg_min(selector, {'p': pos, 'i': i}) AS selector
+    count(*) AS occurrences, arg_min(name, {'p': pos, 'i': i}) AS name, arg_min(selector, {'p': pos,
+        'i': i}) AS selector
 FROM audit_occurrences
 JOIN (SELECT view_id, min(pos) AS view_pos FROM audit_views GROUP BY view_id) AS w USING (view_id)
 WHERE type IN ('heading', 'link', 'image', 'field')

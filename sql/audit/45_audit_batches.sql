@@ -9,7 +9,8 @@ WITH others AS (  -- the destinations a same_name_different_hrefs_in_page flag p
     SELECT u.id, list(DISTINCT o.href ORDER BY o.href)[1:5] AS hrefs
     FROM audit_units AS u
     JOIN audit_link_facts AS f ON f.unit_key = u.unit_key AND f.product = u.product
-    JOIN audit_link_facts AS o ON o.pos = f.pos AND o.name_norm = f.name_norm AND NOT o.permalink AND o.visible AND o.exposed IS NOT FALSE
+    JOIN audit_link_facts AS o ON o.pos = f.pos AND o.name_norm = f.name_norm AND NOT o.permalink AND o.visible
+        AND o.exposed IS NOT FALSE
         AND without_fragment(o.dest) <> without_fragment(f.dest)
     WHERE u.type = 'link' AND list_contains(u.flags, 'same_name_different_hrefs_in_page')
     GROUP BY u.id

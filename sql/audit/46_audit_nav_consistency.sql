@@ -13,7 +13,8 @@
 --   viewport: the viewport the views were captured at
 CREATE OR REPLACE VIEW audit_nav_consistency AS
 WITH views AS (SELECT pos, view_id, product, host, coalesce(viewport, '') AS viewport FROM audit_views WHERE ok),
-groups AS (SELECT product, host, viewport, count(*) AS n, min(pos) AS group_pos FROM views GROUP BY product, host, viewport),
+groups AS (SELECT product, host, viewport, count(*) AS n, min(pos) AS group_pos FROM views GROUP BY product, host,
+    viewport),
 items AS (
     SELECT pos, norm_text(name) AS k, min({'nav': nav_i, 'item': item_i}) AS first_at
     FROM audit_nav_items
@@ -22,7 +23,8 @@ items AS (
 ),
 names AS (SELECT pos, k, row_number() OVER (PARTITION BY pos ORDER BY first_at) - 1 AS p FROM items),
 freq AS (
-    SELECT v.product, v.host, v.viewport, n.k, count(*) AS f, avg(n.p) AS mean_p, min({'pos': n.pos, 'p': n.p}) AS first_seen
+    SELECT v.product, v.host, v.viewport, n.k, count(*) AS f, avg(n.p) AS mean_p, min({'pos': n.pos,
+        'p': n.p}) AS first_seen
     FROM names AS n JOIN views AS v USING (pos)
     GROUP BY v.product, v.host, v.viewport, n.k
 ),
@@ -41,7 +43,8 @@ present AS (
 ),
 per_view AS (
     SELECT v.pos, v.view_id, v.product, v.host, v.viewport, g.n, g.group_pos,
-        (SELECT count(*) FROM shared AS s WHERE s.product = v.product AND s.host = v.host AND s.viewport = v.viewport) AS shared_items,
+        (SELECT count(*) FROM shared AS s WHERE s.product = v.product AND s.host = v.host
+            AND s.viewport = v.viewport) AS shared_items,
         (SELECT count(*) FROM present AS x WHERE x.pos = v.pos) AS present_shared,
         (SELECT count(*) FROM names AS x WHERE x.pos = v.pos) AS all_items,
         (SELECT arg_min('"' || x.prev_k || '" before "' || x.k || '"', x.p) FROM present AS x
@@ -53,8 +56,10 @@ SELECT product, host, view_id, n AS views_in_group, shared_items, present_shared
     first_order_violation IS NULL AS order_consistent, first_order_violation,
     CASE WHEN n = 1 THEN 'single view on this host; no comparison possible'
          WHEN shared_items = 0 THEN 'no shared navigation items on this host (map/app shells)'
-         WHEN first_order_violation IS NOT NULL THEN 'shared navigation items appear in a different relative order here: ' || first_order_violation
-         WHEN shared_items > present_shared THEN 'same relative order; ' || (shared_items - present_shared) || ' shared item(s) absent on this view (informational)'
+         WHEN first_order_violation IS NOT NULL
+             THEN 'shared navigation items appear in a different relative order here: ' || first_order_violation
+         WHEN shared_items > present_shared THEN 'same relative order; ' || (shared_items - present_shared)
+             || ' shared item(s) absent on this view (informational)'
          ELSE 'shared navigation items present in the same relative order' END AS note,
     viewport
 FROM per_view

@@ -17,30 +17,37 @@ judged_files AS (
     FROM raw_files WHERE kind = 'judged' AND present
 ),
 spots AS (
-    SELECT source, line, jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc, '$.judgment') AS judgment
+    SELECT source, line, jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc,
+        '$.judgment') AS judgment
     FROM jsonl_records WHERE kind = 'spot_check' AND is_object
 ),
 words AS (  -- words are counted only in a text long enough to pass its limit (26 words take 51 characters at least)
-    SELECT *, CASE WHEN length(trim(coalesce(rationale, ''))) <= 50 THEN 0 ELSE len(string_split_regex(trim(rationale), '\s+')) END AS rationale_words,
-        CASE WHEN length(trim(coalesce(fix, ''))) <= 40 THEN 0 ELSE len(string_split_regex(trim(fix), '\s+')) END AS fix_words,
+    SELECT *, CASE WHEN length(trim(coalesce(rationale, ''))) <= 50 THEN 0 ELSE len(string_split_regex(trim(rationale),
+        '\s+')) END AS rationale_words,
+        CASE WHEN length(trim(coalesce(fix, ''))) <= 40 THEN 0 ELSE len(string_split_regex(trim(fix),
+            '\s+')) END AS fix_words,
         trim(coalesce(fix, '')) <> '' AS has_fix
     FROM judged)
 SELECT source, line, id AS record_id, 'rationale' AS field, 'too_long' AS code,
        'rationale has ' || rationale_words || ' words; at most 25' AS message
 FROM words WHERE rationale_words > 25
 UNION ALL
-SELECT source, line, id, 'fix', 'too_long', 'fix has ' || fix_words || ' words; at most 20' FROM words WHERE fix_words > 20
+SELECT source, line, id, 'fix', 'too_long', 'fix has ' || fix_words || ' words; at most 20' FROM words
+    WHERE fix_words > 20
 UNION ALL
-SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes' AND has_fix
+SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes'
+    AND has_fix
 UNION ALL
 SELECT j.source, j.line, j.id, 'id', 'unknown_id', 'unit ' || j.id || ' is not in batch ' || j.batch
 FROM judged AS j WHERE j.id IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM audit_batch_lines AS b WHERE b.batch = j.batch AND b.id = j.id)
 UNION ALL
 SELECT source, line, id, 'id', 'duplicate_id', 'unit ' || id || ' is judged more than once in this file'
-FROM (SELECT *, row_number() OVER (PARTITION BY source, id ORDER BY line) AS nth FROM judged WHERE id IS NOT NULL) WHERE nth > 1
+FROM (SELECT *, row_number() OVER (PARTITION BY source, id ORDER BY line) AS nth FROM judged WHERE id IS NOT NULL)
+    WHERE nth > 1
 UNION ALL
-SELECT f.source, b.line, b.id, 'id', 'missing_judgment', 'batch line ' || b.line || ' (' || b.id || ') has no judged line'
+SELECT f.source, b.line, b.id, 'id', 'missing_judgment', 'batch line ' || b.line || ' (' || b.id
+    || ') has no judged line'
 FROM judged_files AS f JOIN audit_batch_lines AS b ON b.batch = f.batch
 WHERE NOT EXISTS (SELECT 1 FROM judged AS j WHERE j.source = f.source AND j.id = b.id)
 UNION ALL

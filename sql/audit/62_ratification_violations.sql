@@ -27,7 +27,8 @@ SELECT source, line, record_id, field, code, message FROM (
     UNION ALL
     SELECT source, line, id, 'ratified_utc', 'invalid_timestamp',
         '"' || ratified_utc || '" is not a real UTC timestamp ending in Z'
-            || CASE WHEN regexp_matches(ratified_utc, '^\d{4}-\d{2}-\d{2}$') THEN ' (a plain date is accepted only on legacy records without pin or supersession fields)' ELSE '' END
+            || CASE WHEN regexp_matches(ratified_utc, '^\d{4}-\d{2}-\d{2}$')
+                THEN ' (a plain date is accepted only on legacy records without pin or supersession fields)' ELSE '' END
     FROM ratification_records WHERE ratified_utc <> '' AND NOT date_valid
     UNION ALL
     SELECT source, line, id, 'unit_sha256', 'invalid_unit_revision', 'unit_sha256 must be sha256:<64 lowercase hex>'
@@ -44,15 +45,21 @@ SELECT source, line, record_id, field, code, message FROM (
     UNION ALL
     SELECT c.source, c.line, c.id, CASE c.change WHEN 'conflicting_decision' THEN 'id' ELSE 'supersedes' END, c.change,
         CASE c.change
-            WHEN 'orphan_supersession' THEN 'the first decision for ' || c.scope || ':' || c.id || ' cannot supersede anything'
-            WHEN 'conflicting_decision' THEN 'a different decision for ' || c.scope || ':' || c.id || ' must name the one it replaces ('
+            WHEN 'orphan_supersession' THEN 'the first decision for ' || c.scope || ':' || c.id
+                || ' cannot supersede anything'
+            WHEN 'conflicting_decision' THEN 'a different decision for ' || c.scope || ':' || c.id
+                || ' must name the one it replaces ('
                 || c.previous_decision_id || ') in supersedes, with a supersession_reason'
             ELSE CASE WHEN trim(c.supersession_reason) = '' AND c.supersedes = c.previous_decision_id
                       THEN 'a supersession needs a non-blank supersession_reason'
-                      WHEN c.supersedes IN (SELECT decision_id FROM ratification_chain AS x WHERE x.scope = c.scope AND x.id = c.id AND x.line > c.line)
-                      THEN 'supersedes names a later decision (' || c.supersedes || '); it must name the one in force: ' || c.previous_decision_id
-                      ELSE 'supersedes ' || c.supersedes || ' is not the decision in force: ' || c.previous_decision_id END END
-    FROM (SELECT ch.*, r.source FROM ratification_chain AS ch JOIN ratification_records AS r USING (line, scope, id)) AS c
+                      WHEN c.supersedes IN (SELECT decision_id FROM ratification_chain AS x WHERE x.scope = c.scope
+                          AND x.id = c.id AND x.line > c.line)
+                      THEN 'supersedes names a later decision (' || c.supersedes || '); it must name the one in force: '
+                          || c.previous_decision_id
+                      ELSE 'supersedes ' || c.supersedes || ' is not the decision in force: '
+                          || c.previous_decision_id END END
+    FROM (SELECT ch.*, r.source FROM ratification_chain AS ch JOIN ratification_records AS r USING (line, scope,
+        id)) AS c
     WHERE c.change IN ('orphan_supersession', 'conflicting_decision', 'invalid_supersession')
 )
 ORDER BY source, line, code;

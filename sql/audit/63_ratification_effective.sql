@@ -27,12 +27,14 @@ SELECT r.scope, r.id, r.line,
     CASE WHEN r.complete THEN r.ratified_client_result ELSE '' END AS ratified_client_result,
     CASE WHEN r.complete THEN r.ratifier_note ELSE '' END AS ratifier_note,
     CASE WHEN r.complete THEN r.ratified_utc ELSE '' END AS ratified_utc,
-    CASE WHEN r.complete THEN r.ruling ELSE '' END AS ruling, CASE WHEN r.complete THEN r.fix ELSE '' END AS fix, CASE WHEN r.complete THEN 'RATIFIED' ELSE 'DRAFT' END AS state, r.decision_id, r.unit_sha256,
+    CASE WHEN r.complete THEN r.ruling ELSE '' END AS ruling, CASE WHEN r.complete THEN r.fix ELSE '' END AS fix, CASE
+        WHEN r.complete THEN 'RATIFIED' ELSE 'DRAFT' END AS state, r.decision_id, r.unit_sha256,
     CASE WHEN r.unit_sha256 = '' THEN 'legacy_unpinned' ELSE 'pinned' END AS pin_status,
     coalesce(r.date_precision, '') AS date_precision,
     array_to_string(list_filter([
         CASE WHEN NOT r.complete THEN 'draft: missing ' || r.missing END,
-        CASE WHEN c.retries > 0 THEN c.retries || ' identical retr' || CASE WHEN c.retries = 1 THEN 'y' ELSE 'ies' END END,
+        CASE WHEN c.retries > 0 THEN c.retries || ' identical retr' || CASE WHEN c.retries = 1 THEN 'y'
+            ELSE 'ies' END END,
         CASE WHEN c.supersessions > 0 THEN 'supersedes ' || c.supersessions || ' earlier decision(s)' END],
         lambda x: x IS NOT NULL), '; ') AS diagnostic
 FROM chains AS c JOIN ratification_records AS r ON r.scope = c.scope AND r.id = c.id AND r.line = c.last_line;

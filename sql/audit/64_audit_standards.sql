@@ -24,7 +24,8 @@ keyed AS (
 )
 SELECT id,
     CASE json_type(doc -> ('$."' || rules_key || '"'))
-        WHEN 'ARRAY' THEN array_to_string(CAST(json_transform(doc -> ('$."' || rules_key || '"'), '["VARCHAR"]') AS VARCHAR[]), ' ')
+        WHEN 'ARRAY' THEN array_to_string(CAST(json_transform(doc -> ('$."' || rules_key || '"'),
+            '["VARCHAR"]') AS VARCHAR[]), ' ')
         WHEN 'VARCHAR' THEN doc ->> ('$."' || rules_key || '"') ELSE '' END AS client_rules,
     coalesce(doc ->> ('$."' || result_key || '"'), '') AS client_result,
     coalesce(doc ->> ('$."' || note_key || '"'), '') AS client_note
@@ -46,11 +47,13 @@ UNION ALL
 SELECT source, line, id, NULL, 'invalid_record',
     'keys must be one prefix''s _rules, _result and _note, got ' || array_to_string(keys, ', ')
 FROM objs
-WHERE len(keys) <> 3 OR len(list_distinct(list_transform(keys, lambda k: regexp_replace(k, '_(rules|result|note)$', '')))) <> 1
+WHERE len(keys) <> 3 OR len(list_distinct(list_transform(keys, lambda k: regexp_replace(k, '_(rules|result|note)$',
+    '')))) <> 1
     OR NOT list_bool_and(list_transform(keys, lambda k: regexp_matches(k, '^.+_(rules|result|note)$')))
     OR len(list_distinct(list_transform(keys, lambda k: regexp_extract(k, '_(rules|result|note)$', 1)))) <> 3
 UNION ALL
-SELECT source, line, id, k, 'invalid_type', k || ' must be ' || CASE WHEN ends_with(k, '_rules') THEN 'a list of strings or a string' ELSE 'a string' END
+SELECT source, line, id, k, 'invalid_type', k || ' must be ' || CASE WHEN ends_with(k, '_rules')
+    THEN 'a list of strings or a string' ELSE 'a string' END
 FROM (SELECT source, line, id, doc, unnest(keys) AS k FROM objs)
 WHERE CASE WHEN ends_with(k, '_rules') THEN json_type(doc -> ('$."' || k || '"')) NOT IN ('ARRAY', 'VARCHAR')
            ELSE json_type(doc -> ('$."' || k || '"')) NOT IN ('VARCHAR', 'NULL') END

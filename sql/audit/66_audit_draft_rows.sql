@@ -50,7 +50,8 @@
 --   client_ratification_diagnostic: what a client draft lacks, retries, supersessions
 CREATE OR REPLACE VIEW audit_draft_rows AS
 WITH rows AS (
-    SELECT u.ord, CASE WHEN w.state = 'RATIFIED' AND w.ratified_judgment <> 'unsure' THEN 'RATIFIED' ELSE 'DRAFT_NOT_RATIFIED' END AS status, u.id, u.product, u.type, u.sc, u.view_count, u.views, u.name, u.detail,
+    SELECT u.ord, CASE WHEN w.state = 'RATIFIED' AND w.ratified_judgment <> 'unsure' THEN 'RATIFIED'
+        ELSE 'DRAFT_NOT_RATIFIED' END AS status, u.id, u.product, u.type, u.sc, u.view_count, u.views, u.name, u.detail,
         u.href, u.context, u.landmark, u.selector, u.visible, u.flags,
         coalesce(j.judgment, '') AS draft_judgment, coalesce(j.confidence, '') AS confidence,
         coalesce(j.rationale, '') AS rationale, coalesce(j.fix, '') AS fix,
@@ -58,7 +59,8 @@ WITH rows AS (
         -- link or heading, a title) needs a ratifier to check the name in a browser; a name the browser gave does not
         CASE WHEN j.judgment IS NULL THEN ''
              WHEN j.needs_human
-                  OR (u.name_approximated AND u.type = 'link' AND split_part(u.detail, ';', 1) IN ('aria-labelledby', 'img-alt', 'title'))
+                  OR (u.name_approximated AND u.type = 'link' AND split_part(u.detail, ';', 1) IN ('aria-labelledby',
+                      'img-alt', 'title'))
                   OR (u.name_approximated AND u.type = 'heading'
                       AND list_has_any(u.flags, ['name_from_aria-labelledby', 'name_from_img-alt', 'name_from_title']))
              THEN 'true' ELSE 'false' END AS needs_human,
@@ -69,14 +71,18 @@ WITH rows AS (
         CASE WHEN s.spot_check = 'overturn' AND s.judgment IS NOT NULL THEN s.judgment ELSE coalesce(j.judgment, '') END
             AS session_draft_judgment,
         coalesce(w.ratified_by, '') AS ratified_by, coalesce(w.ratified_judgment, '') AS ratified_judgment,
-        coalesce(w.ratifier_note, '') AS ratifier_note, coalesce(w.fix, '') AS ratified_fix, coalesce(w.ratified_utc, '') AS ratified_utc,
+        coalesce(w.ratifier_note, '') AS ratifier_note, coalesce(w.fix, '') AS ratified_fix, coalesce(w.ratified_utc,
+            '') AS ratified_utc,
         coalesce(w.ruling, '') AS ruling, coalesce(w.state, '') AS ratification_state,
-        coalesce(w.decision_id, '') AS ratification_decision_id, coalesce(w.unit_sha256, '') AS ratification_unit_sha256,
-        coalesce(w.pin_status, '') AS ratification_pin_status, coalesce(w.date_precision, '') AS ratification_date_precision,
+        coalesce(w.decision_id, '') AS ratification_decision_id, coalesce(w.unit_sha256,
+            '') AS ratification_unit_sha256,
+        coalesce(w.pin_status, '') AS ratification_pin_status, coalesce(w.date_precision,
+            '') AS ratification_date_precision,
         coalesce(w.diagnostic, '') AS ratification_diagnostic,
         coalesce(st.client_rules, '') AS client_rules, coalesce(st.client_result, '') AS client_result,
         coalesce(st.client_note, '') AS client_note,
-        coalesce(c.ratified_by, '') AS client_ratified_by, coalesce(c.ratified_client_result, '') AS client_ratified_result,
+        coalesce(c.ratified_by, '') AS client_ratified_by, coalesce(c.ratified_client_result,
+            '') AS client_ratified_result,
         CASE WHEN c.id IS NOT NULL THEN coalesce(st.client_rules, '') ELSE '' END AS client_ratified_rules,
         coalesce(c.ratifier_note, '') AS client_ratifier_note, coalesce(c.state, '') AS client_ratification_state,
         coalesce(c.decision_id, '') AS client_ratification_decision_id,
@@ -91,7 +97,8 @@ WITH rows AS (
     LEFT JOIN (SELECT * FROM ratification_effective WHERE scope = 'client') AS c USING (id)
     LEFT JOIN audit_standards AS st USING (id)
 )
-SELECT row_number() OVER (ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident', 'finding'], type),
+SELECT row_number() OVER (ORDER BY product, list_position(['title', 'heading', 'field', 'link', 'image', 'ident',
+    'finding'], type),
         list_position(['no', 'unsure', 'yes', ''], session_draft_judgment), view_count DESC, ord) AS sort_ord,
     * EXCLUDE (ord)
 FROM rows

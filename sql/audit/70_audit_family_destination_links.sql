@@ -5,7 +5,8 @@
 --   key: product and landmark
 --   question: the family's one question
 CREATE OR REPLACE VIEW audit_family_destination_links AS
-SELECT id, 'destination_links' AS pattern, 2 AS rank, product || ' · ' || coalesce(nullif(landmark, ''), 'no landmark') AS key,
+SELECT id, 'destination_links' AS pattern, 2 AS rank, product || ' · ' || coalesce(nullif(landmark, ''),
+    'no landmark') AS key,
     'Do these links, each named after the title of the page it leads to, say where they go?' AS question
 FROM audit_family_rows
 WHERE type = 'link' AND plain AND names_destination AND NOT in_page;

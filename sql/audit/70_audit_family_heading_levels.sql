@@ -5,7 +5,8 @@
 --   key: product, level and landmark
 --   question: the family's one question
 CREATE OR REPLACE VIEW audit_family_heading_levels AS
-SELECT id, 'heading_levels' AS pattern, 5 AS rank, product || ' · ' || level || ' · ' || coalesce(nullif(landmark, ''), 'no landmark') AS key,
+SELECT id, 'heading_levels' AS pattern, 5 AS rank, product || ' · ' || level || ' · ' || coalesce(nullif(landmark, ''),
+    'no landmark') AS key,
     'Does each of these ' || level || ' headings say what the section under it is about?' AS question
 FROM audit_family_rows
 WHERE type = 'heading' AND plain AND coalesce(level, '') <> '';

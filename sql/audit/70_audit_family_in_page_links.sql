@@ -5,7 +5,8 @@
 --   key: product and landmark
 --   question: the family's one question
 CREATE OR REPLACE VIEW audit_family_in_page_links AS
-SELECT id, 'in_page_links' AS pattern, 1 AS rank, product || ' · ' || coalesce(nullif(landmark, ''), 'no landmark') AS key,
+SELECT id, 'in_page_links' AS pattern, 1 AS rank, product || ' · ' || coalesce(nullif(landmark, ''),
+    'no landmark') AS key,
     'Do these links to sections of their own page (tables of contents, permalinks, heading self-links) each name the section they lead to?' AS question
 FROM audit_family_rows
 WHERE type = 'link' AND plain AND in_page;

@@ -8,7 +8,8 @@ CREATE OR REPLACE VIEW audit_family_item_links AS
 WITH items AS (
     SELECT *, count(DISTINCT dest(href)) OVER (PARTITION BY product, name_norm, shape) AS destinations
     FROM audit_family_rows
-    WHERE type = 'link' AND name_norm <> '' AND (plain OR (NOT unsure AND flag_pattern = 'same_name_different_hrefs_in_page'))
+    WHERE type = 'link' AND name_norm <> '' AND (plain OR (NOT unsure
+        AND flag_pattern = 'same_name_different_hrefs_in_page'))
 )
 SELECT id, 'item_links' AS pattern, 3 AS rank, product || ' · "' || name_norm || '" · ' || shape AS key,
     'Does "' || name_norm || '", read with the item it sits in, say where each of these links goes?' AS question

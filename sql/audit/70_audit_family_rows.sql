@@ -33,17 +33,20 @@ open_rows AS (  -- each open row's facts, each computed once (and a link's docum
 ),
 homes AS (  -- the documents of the views each open link sits on
     SELECT o.id, list(DISTINCT v.doc) AS docs
-    FROM (SELECT id, unnest(views) AS view_id FROM open_rows WHERE type = 'link') AS o JOIN view_docs AS v USING (view_id)
+    FROM (SELECT id, unnest(views) AS view_id FROM open_rows WHERE type = 'link') AS o
+        JOIN view_docs AS v USING (view_id)
     GROUP BY o.id
 )
 SELECT o.id, o.type, o.product, o.sort_ord, o.name_norm,
     CASE WHEN o.type = 'heading' THEN o.detail END AS level,
     coalesce(o.landmark, '') AS landmark,
-    CASE WHEN o.type IN ('link', 'image', 'field') THEN regexp_replace(coalesce(o.selector, ''), ':nth-(of-type|child)\(\d+\)', '', 'g')
+    CASE WHEN o.type IN ('link', 'image', 'field') THEN regexp_replace(coalesce(o.selector, ''),
+        ':nth-(of-type|child)\(\d+\)', '', 'g')
          ELSE coalesce(o.selector, '') END AS shape,
     o.href, o.view_count, p.product_views,
     coalesce(h.docs = [o.href_doc], false) AS in_page,
-    coalesce(length(o.name_norm) >= 2 AND list_bool_or(list_transform(t.titles, lambda x: contains(x, o.name_norm))), false)
+    coalesce(length(o.name_norm) >= 2 AND list_bool_or(list_transform(t.titles, lambda x: contains(x, o.name_norm))),
+        false)
         AS names_destination,
     x.pattern IS NULL AND coalesce(o.session_draft_judgment, '') <> 'unsure' AS plain,
     coalesce(o.session_draft_judgment, '') = 'unsure' AS unsure,

@@ -5,7 +5,8 @@
 --   key: product, type, landmark and CSS path without positions
 --   question: the family's one question
 CREATE OR REPLACE VIEW audit_family_shapes AS
-SELECT id, 'shapes' AS pattern, 5 AS rank, product || ' · ' || type || ' · ' || coalesce(nullif(landmark, ''), 'no landmark') || ' · ' || shape AS key,
+SELECT id, 'shapes' AS pattern, 5 AS rank, product || ' · ' || type || ' · ' || coalesce(nullif(landmark, ''),
+    'no landmark') || ' · ' || shape AS key,
     CASE type WHEN 'link' THEN 'Does each of these links, read with its context, say where it goes?'
               WHEN 'image' THEN 'Does each of these images'' text alternative serve the image''s purpose?'
               ELSE 'Does each of these labels say what to enter?' END AS question

@@ -16,7 +16,8 @@ keyed AS (
 ),
 counted AS (SELECT *, count(*) OVER (PARTITION BY product, template) AS shared FROM keyed),
 best AS (  -- each title's most shared template
-    SELECT id, product, template FROM counted QUALIFY row_number() OVER (PARTITION BY id ORDER BY shared DESC, template) = 1
+    SELECT id, product, template FROM counted QUALIFY row_number() OVER (PARTITION BY id ORDER BY shared DESC,
+        template) = 1
 )
 SELECT id, 'title_templates' AS pattern, 5 AS rank, product || ' · ' || template AS key,
     'Does each of these titles, made as "' || template || '", name its page distinctly?' AS question

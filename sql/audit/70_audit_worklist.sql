@@ -26,7 +26,8 @@
 --   units: number of rows
 --   unit_ids: the rows
 CREATE OR REPLACE TABLE audit_fact_classes AS
-SELECT c.fact_class, '^(' || string_agg(DISTINCT substr(r.pattern, 2, length(r.pattern) - 2), '|' ORDER BY substr(r.pattern, 2, length(r.pattern) - 2)) || ')$' AS pattern,
+SELECT c.fact_class, '^(' || string_agg(DISTINCT substr(r.pattern, 2, length(r.pattern) - 2),
+    '|' ORDER BY substr(r.pattern, 2, length(r.pattern) - 2)) || ')$' AS pattern,
     c.meaning
 FROM (VALUES
     ('missing alt attribute', 'an img without an alt attribute'),
@@ -65,7 +66,8 @@ left_alone AS (  -- families the first pick left with one row: their rows choose
     SELECT f.pattern AS pattern, f.key AS key FROM first_pick GROUP BY ALL HAVING count(*) < 2
 ),
 chosen AS (
-    SELECT id, arg_min({'pattern': pattern, 'key': key, 'question': question}, {'r': rank, 's': -size, 'p': pattern, 'k': key}) AS c
+    SELECT id, arg_min({'pattern': pattern, 'key': key, 'question': question}, {'r': rank, 's': -size, 'p': pattern,
+        'k': key}) AS c
     FROM sized ANTI JOIN left_alone USING (pattern, key) GROUP BY id
 ),
 members AS (
@@ -83,7 +85,8 @@ shows AS (
         || CASE WHEN count(*) > 3 THEN ' and ' || (count(*) - 3) || ' more' ELSE '' END AS shows
     FROM names GROUP BY ALL
 )
-SELECT 'FAM-' || substr(sha256(m.pattern || '|' || m.key), 1, 10) AS family_id, m.pattern AS kind, any_value(m.type) AS type, m.key,
+SELECT 'FAM-' || substr(sha256(m.pattern || '|' || m.key), 1, 10) AS family_id, m.pattern AS kind,
+    any_value(m.type) AS type, m.key,
     count(*) AS units, list(m.id ORDER BY m.sort_ord) AS unit_ids,
     array_to_string(list_sort(list_distinct(list(coalesce(nullif(m.draft, ''), 'unjudged')))), ', ') AS judgments,
     any_value(s.shows) AS shows, any_value(m.question) AS question
@@ -97,11 +100,13 @@ WITH facts AS (
     JOIN audit_fact_classes AS c ON regexp_full_match(u.f, c.pattern)
 )
 SELECT d.id, d.type, d.product, d.name, d.session_draft_judgment,
-    CASE WHEN d.ratified_judgment = 'unsure' THEN 'ratified-unsure' WHEN d.session_draft_judgment = 'unsure' THEN 'unsure'
+    CASE WHEN d.ratified_judgment = 'unsure' THEN 'ratified-unsure' WHEN d.session_draft_judgment = 'unsure'
+        THEN 'unsure'
          ELSE 'no-without-fact-class' END AS reason, d.rationale
 FROM audit_draft_rows AS d
 WHERE d.status <> 'RATIFIED'
-    AND (d.session_draft_judgment = 'unsure' OR d.ratified_judgment = 'unsure' OR (d.session_draft_judgment = 'no' AND d.id NOT IN (SELECT id FROM facts)))
+    AND (d.session_draft_judgment = 'unsure' OR d.ratified_judgment = 'unsure' OR (d.session_draft_judgment = 'no'
+        AND d.id NOT IN (SELECT id FROM facts)))
 ORDER BY d.sort_ord;
 
 CREATE OR REPLACE VIEW audit_worklist_facts AS

@@ -9,7 +9,8 @@ families AS (SELECT unnest(unit_ids) AS id, family_id FROM audit_worklist_famili
 facts AS (SELECT id, min(fact_class) AS fact_class
           FROM (SELECT unnest(unit_ids) AS id, fact_class FROM audit_worklist_facts) GROUP BY id)
 SELECT o.id, o.type,
-    CASE WHEN f.family_id IS NOT NULL THEN 'family' WHEN c.fact_class IS NOT NULL THEN 'fact_class' ELSE 'row' END AS kind,
+    CASE WHEN f.family_id IS NOT NULL THEN 'family' WHEN c.fact_class IS NOT NULL THEN 'fact_class'
+        ELSE 'row' END AS kind,
     coalesce(f.family_id, 'FACT:' || c.fact_class, o.id) AS decision
 FROM open AS o LEFT JOIN families AS f USING (id) LEFT JOIN facts AS c USING (id)
 ORDER BY o.sort_ord;

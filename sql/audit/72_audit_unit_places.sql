@@ -9,13 +9,16 @@
 --   scrolled: whether the picture is a screenful taken with it scrolled into view in its container (false for the screenshot and for a tile further down the page; NULL when the capture does not say, as for an axe-core node)
 CREATE OR REPLACE VIEW audit_unit_places AS
 WITH elements AS (
-    SELECT 'heading' AS type, pos, i, box, coalesce(clipped, false) AS clipped, revealed, CAST(NULL AS STRUCT(x INTEGER, y INTEGER, width INTEGER, height INTEGER)) AS label_box FROM audit_headings
+    SELECT 'heading' AS type, pos, i, box, coalesce(clipped, false) AS clipped, revealed, CAST(NULL AS STRUCT(x INTEGER,
+        y INTEGER, width INTEGER, height INTEGER)) AS label_box FROM audit_headings
     UNION ALL SELECT 'link', pos, i, box, coalesce(clipped, false), revealed, NULL FROM audit_links
     UNION ALL SELECT 'image', pos, i, box, coalesce(clipped, false), revealed, NULL FROM audit_images
     UNION ALL SELECT 'field', pos, i, box, coalesce(clipped, false), revealed, label_box FROM audit_fields
     UNION ALL SELECT 'finding', pos, i, box, NULL, revealed, NULL FROM audit_axe_nodes  -- axe-core does not say
 ),
-boxes AS (  -- an element the screenshot does not show (scrolled out of view in its container, or further down the page) is shown in its own picture
+-- an element the screenshot does not show (scrolled out of view in its container, or further down the page) is
+-- shown in its own picture
+boxes AS (
     SELECT type, pos, i,
         CASE WHEN revealed.box IS NOT NULL THEN revealed.shot ELSE 0 END AS shot,
         CASE WHEN revealed.box IS NOT NULL THEN revealed.box ELSE box END AS box,

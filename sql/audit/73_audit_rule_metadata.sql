@@ -39,7 +39,8 @@ FROM (VALUES
 CREATE OR REPLACE TABLE audit_act_rules AS
 WITH implemented AS (  -- a flag's ACT rule is in its file (audit_flag_rules); a question's is here
     SELECT DISTINCT flag AS rule, act_rule FROM audit_flag_rules WHERE act_rule IS NOT NULL
-    UNION ALL SELECT * FROM (VALUES ('question-image', 'qt1vmo'), ('question-link', '5effbb'), ('question-heading', 'b49b2e'),
+    UNION ALL SELECT * FROM (VALUES ('question-image', 'qt1vmo'), ('question-link', '5effbb'), ('question-heading',
+        'b49b2e'),
         ('question-title', 'c4a8a4'), ('question-field', 'cc0f0a')) AS q(rule, act_rule)
 )
 SELECT i.rule, i.act_rule, n.act_name

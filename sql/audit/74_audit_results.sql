@@ -28,7 +28,8 @@ CREATE OR REPLACE VIEW audit_results AS
 WITH rows AS (
     SELECT d.id, d.type, d.product, d.views, d.selector, d.name, d.sc AS unit_sc, d.flags, d.draft_judgment,
         d.ratification_state = 'RATIFIED' AS ratified,
-        CASE WHEN d.ratification_state = 'RATIFIED' AND d.ratified_judgment IN ('yes', 'no') THEN d.ratified_judgment END AS verdict,
+        CASE WHEN d.ratification_state = 'RATIFIED' AND d.ratified_judgment IN ('yes', 'no')
+            THEN d.ratified_judgment END AS verdict,
         d.ratified_by, d.ratified_utc, d.ruling, d.ratification_decision_id
     FROM audit_draft_rows AS d
 ),
@@ -53,7 +54,8 @@ UNION ALL
 SELECT id || '|' || rule, id, type, product, views, selector, name, rule, NULL, 'question', false, true,
     CASE verdict WHEN 'no' THEN 'failed' WHEN 'yes' THEN 'passed' ELSE 'cantTell' END,
     CASE WHEN verdict IS NOT NULL THEN 'manual' END,
-    CASE WHEN ratified THEN ratified_by END, CASE WHEN ratified THEN ratified_utc END, CASE WHEN ratified THEN ruling END,
+    CASE WHEN ratified THEN ratified_by END, CASE WHEN ratified THEN ratified_utc END, CASE WHEN ratified
+        THEN ruling END,
     CASE WHEN ratified THEN ratification_decision_id END, draft_judgment,
     CASE WHEN len(sc) = 0 AND unit_sc <> '' THEN [unit_sc] ELSE sc END, act_rule, help_url, tags, wcag_ids, meaning
 FROM questions;

@@ -36,22 +36,28 @@ CREATE OR REPLACE VIEW audit_acr AS
 WITH rows AS (SELECT unnest(sc) AS sc, id, outcome FROM audit_results WHERE kind = 'question'),
 asked AS (SELECT DISTINCT sc FROM rows),
 tally AS (
-    SELECT sc, count(*) FILTER (WHERE outcome <> 'cantTell') AS ratified, count(*) FILTER (WHERE outcome = 'passed') AS passed,
+    SELECT sc, count(*) FILTER (WHERE outcome <> 'cantTell') AS ratified,
+        count(*) FILTER (WHERE outcome = 'passed') AS passed,
         count(*) FILTER (WHERE outcome = 'failed') AS failed, count(*) FILTER (WHERE outcome = 'cantTell') AS drafts,
         coalesce(list(id ORDER BY id) FILTER (WHERE outcome = 'failed'), []) AS failing
     FROM rows GROUP BY sc
 )
-SELECT w.sc, w.level, a.sc IS NOT NULL AS evaluated, coalesce(t.ratified, 0) AS ratified, coalesce(t.passed, 0) AS passed,
+SELECT w.sc, w.level, a.sc IS NOT NULL AS evaluated, coalesce(t.ratified, 0) AS ratified, coalesce(t.passed,
+    0) AS passed,
     coalesce(t.failed, 0) AS failed, coalesce(t.drafts, 0) AS drafts, coalesce(t.failing, []) AS failing,
     CASE WHEN coalesce(t.failed, 0) > 0 THEN 'finding' WHEN coalesce(t.ratified, 0) > 0 THEN 'sampled'
          ELSE 'undecided' END AS state,
     CASE WHEN coalesce(t.failed, 0) > 0 THEN
-             format('{} row(s) a named person ratified no: {}{} (their findings and fixes are in receipts.csv).', t.failed,
-                    array_to_string(t.failing[1:10], ', '), CASE WHEN t.failed > 10 THEN format(' and {} more', t.failed - 10) ELSE '' END)
+             format('{} row(s) a named person ratified no: {}{} (their findings and fixes are in receipts.csv).',
+                 t.failed,
+                    array_to_string(t.failing[1:10], ', '), CASE WHEN t.failed > 10 THEN format(' and {} more',
+                        t.failed - 10) ELSE '' END)
          WHEN coalesce(t.ratified, 0) > 0 THEN
-             format('{} ratified row(s) show no defect in the captured sample only; that is no claim of support.', t.passed)
+             format('{} ratified row(s) show no defect in the captured sample only; that is no claim of support.',
+                 t.passed)
          WHEN a.sc IS NOT NULL THEN
-             format('The audit asks about it, but no row of it is ratified ({} draft(s) count for nothing).', coalesce(t.drafts, 0))
+             format('The audit asks about it, but no row of it is ratified ({} draft(s) count for nothing).',
+                 coalesce(t.drafts, 0))
          ELSE 'The audit does not test this criterion.' END AS notes
 FROM audit_wcag22 AS w LEFT JOIN asked AS a USING (sc) LEFT JOIN tally AS t USING (sc)
 ORDER BY w.ord;

@@ -34,14 +34,17 @@ n AS (SELECT * FROM raw_merge_rows WHERE run = b),
 j AS (
     SELECT coalesce(n.id, o.id) AS id, o.id IS NULL AS added, n.id IS NULL AS removed,
         o.status AS os, n.status AS ns, coalesce(o.draft_judgment, '') AS od, coalesce(n.draft_judgment, '') AS nd,
-        coalesce(o.ratified_judgment, '') || CASE WHEN coalesce(o.decision_id, '') <> '' THEN ' (' || o.decision_id || ')' ELSE '' END AS oratif,
-        coalesce(n.ratified_judgment, '') || CASE WHEN coalesce(n.decision_id, '') <> '' THEN ' (' || n.decision_id || ')' ELSE '' END AS nratif,
+        coalesce(o.ratified_judgment, '') || CASE WHEN coalesce(o.decision_id, '') <> '' THEN ' (' || o.decision_id
+            || ')' ELSE '' END AS oratif,
+        coalesce(n.ratified_judgment, '') || CASE WHEN coalesce(n.decision_id, '') <> '' THEN ' (' || n.decision_id
+            || ')' ELSE '' END AS nratif,
         n.decision_id, n.ruling, n.ratified_by, n.drafted_by, n.spot_check
     FROM o FULL JOIN n USING (id)
 ),
 moves AS (
     SELECT id, 'row' AS what, CASE WHEN added THEN 'absent' ELSE 'present' END AS old,
-        CASE WHEN removed THEN 'absent' ELSE 'present' END AS new, decision_id, ruling, ratified_by, drafted_by, spot_check
+        CASE WHEN removed THEN 'absent' ELSE 'present' END AS new, decision_id, ruling, ratified_by, drafted_by,
+            spot_check
     FROM j WHERE added OR removed
     UNION ALL SELECT id, 'status', os, ns, decision_id, ruling, ratified_by, NULL, NULL
     FROM j WHERE NOT added AND NOT removed AND os IS DISTINCT FROM ns
@@ -53,7 +56,8 @@ moves AS (
 SELECT a AS from_run, b AS to_run, * FROM moves ORDER BY id, what;
 
 CREATE OR REPLACE VIEW audit_merge_runs AS
-SELECT run, utc, CAST(doc ->> '$.counts.rows' AS BIGINT) AS rows, CAST(doc ->> '$.counts.ratified' AS BIGINT) AS ratified,
+SELECT run, utc, CAST(doc ->> '$.counts.rows' AS BIGINT) AS rows,
+    CAST(doc ->> '$.counts.ratified' AS BIGINT) AS ratified,
     doc -> '$.inputs' AS inputs
 FROM raw_merge_runs ORDER BY run;
 

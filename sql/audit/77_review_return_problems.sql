@@ -83,7 +83,8 @@
 --   supersession_reason: why (NULL when it replaces none)
 --   decision_id: its decision id
 CREATE TEMP TABLE IF NOT EXISTS review_returned (n INTEGER, place VARCHAR, doc JSON);
-CREATE TEMP TABLE IF NOT EXISTS review_return_tasks (id VARCHAR, unit_sha256 VARCHAR, base_decision_id VARCHAR, ruling VARCHAR);
+CREATE TEMP TABLE IF NOT EXISTS review_return_tasks (id VARCHAR, unit_sha256 VARCHAR, base_decision_id VARCHAR,
+    ruling VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_units (id VARCHAR, unit_sha256 VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_context (created_utc VARCHAR, now_utc VARCHAR);
 CREATE TEMP TABLE IF NOT EXISTS review_return_names (field VARCHAR, name VARCHAR);
@@ -100,7 +101,8 @@ known AS (
         first(place) OVER (PARTITION BY r.id ORDER BY n) AS first_place,
         row_number() OVER (PARTITION BY r.id ORDER BY n) AS nth,
         CASE WHEN is_object THEN list_sort(list_filter(json_keys(doc), lambda k: k NOT IN
-            ('id', 'ratified_by', 'ratified_judgment', 'ratifier_note', 'ratified_utc', 'supersession_reason', 'fix'))) END AS extra,
+            ('id', 'ratified_by', 'ratified_judgment', 'ratifier_note', 'ratified_utc', 'supersession_reason',
+                'fix'))) END AS extra,
         is_object AND coalesce(json_type(doc, '$.id'), 'VARCHAR') = 'VARCHAR'
             AND coalesce(json_type(doc, '$.ratified_by'), 'VARCHAR') = 'VARCHAR'
             AND coalesce(json_type(doc, '$.ratified_judgment'), 'VARCHAR') = 'VARCHAR'
@@ -111,25 +113,34 @@ known AS (
     FROM r LEFT JOIN review_return_tasks AS t ON t.id = r.id
 ),
 v AS (
-    SELECT k.*, coalesce(doc ->> '$.ratified_by', '') AS ratified_by, coalesce(doc ->> '$.ratified_judgment', '') AS ratified_judgment,
-        coalesce(doc ->> '$.ratifier_note', '') AS ratifier_note, coalesce(doc ->> '$.ratified_utc', '') AS ratified_utc,
+    SELECT k.*, coalesce(doc ->> '$.ratified_by', '') AS ratified_by, coalesce(doc ->> '$.ratified_judgment',
+        '') AS ratified_judgment,
+        coalesce(doc ->> '$.ratifier_note', '') AS ratifier_note, coalesce(doc ->> '$.ratified_utc',
+            '') AS ratified_utc,
         coalesce(doc ->> '$.supersession_reason', '') AS supersession_reason, coalesce(doc ->> '$.fix', '') AS fix,
         u.unit_sha256 AS built
     FROM known AS k LEFT JOIN review_return_units AS u ON u.id = k.id
 ),
 bare AS (  -- each value without the white space around it (every Unicode space: what a person sees as blank)
     SELECT v.*,
-        regexp_replace(ratified_by, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS by_bare,
-        regexp_replace(ratified_judgment, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS judgment_bare,
-        regexp_replace(ratifier_note, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS note_bare,
-        regexp_replace(ratified_utc, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS utc,
-        regexp_replace(supersession_reason, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS reason_bare,
-        regexp_replace(fix, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '', 'g') AS fix_bare
+        regexp_replace(ratified_by, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '',
+            'g') AS by_bare,
+        regexp_replace(ratified_judgment, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$',
+            '', 'g') AS judgment_bare,
+        regexp_replace(ratifier_note, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '',
+            'g') AS note_bare,
+        regexp_replace(ratified_utc, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '',
+            'g') AS utc,
+        regexp_replace(supersession_reason, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$',
+            '', 'g') AS reason_bare,
+        regexp_replace(fix, '^[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+|[\s\p{Z}\x{0b}\x{1c}-\x{1f}\x{85}]+$', '',
+            'g') AS fix_bare
     FROM v
 ),
 checked AS (
     SELECT b.*, lower(judgment_bare) AS judgment,
-        by_bare = '' AND judgment_bare = '' AND note_bare = '' AND utc = '' AND reason_bare = '' AND fix_bare = '' AS blank,
+        by_bare = '' AND judgment_bare = '' AND note_bare = '' AND utc = '' AND reason_bare = ''
+            AND fix_bare = '' AS blank,
         is_utc_instant(utc) AS is_instant,
         try_cast(rtrim(utc, 'Z') AS TIMESTAMP) <= try_cast(rtrim(c.now_utc, 'Z') AS TIMESTAMP) + INTERVAL 1 DAY
             AND (c.created_utc IS NULL OR try_cast(rtrim(utc, 'Z') AS TIMESTAMP)
@@ -145,15 +156,21 @@ checked AS (
 wrong AS (  -- what an incomplete decision lacks, each named as the file names it
     SELECT c.*, list_filter([
         CASE WHEN by_bare = '' THEN by_name || ': found nothing, expected your name' END,
-        CASE WHEN note_bare = '' AND judgment <> 'yes' THEN note_name || ': found nothing, expected what you saw (a yes may go without)' END,
+        CASE WHEN note_bare = '' AND judgment <> 'yes' THEN note_name
+            || ': found nothing, expected what you saw (a yes may go without)' END,
         CASE WHEN by_bare <> '' AND NOT regexp_matches(ratified_by, '[\pL\p{Nl}\p{No}]')
-            THEN by_name || ': found ' || CAST(to_json(ratified_by) AS VARCHAR) || ', expected a person''s name (a number cell is not a name)' END,
+            THEN by_name || ': found ' || CAST(to_json(ratified_by) AS VARCHAR)
+                || ', expected a person''s name (a number cell is not a name)' END,
         CASE WHEN judgment NOT IN ('yes', 'no', 'unsure') THEN judgment_name || ': found '
-            || CASE WHEN judgment_bare = '' THEN 'nothing' ELSE CAST(to_json(ratified_judgment) AS VARCHAR) END || ', expected yes, no or unsure' END,
+            || CASE WHEN judgment_bare = '' THEN 'nothing' ELSE CAST(to_json(ratified_judgment) AS VARCHAR) END
+                || ', expected yes, no or unsure' END,
         CASE WHEN NOT is_instant THEN utc_name || ': found '
-                || CASE WHEN utc = '' THEN 'nothing' ELSE CAST(to_json(ratified_utc) AS VARCHAR) END || ', expected a UTC time such as 2026-12-01T10:00:00Z'
-             WHEN NOT coalesce(in_bundle_life, false) THEN utc_name || ': found ' || CAST(to_json(ratified_utc) AS VARCHAR)
-                || ', expected a time between the bundle''s export (' || coalesce(created_utc, 'None') || ') and now' END],
+                || CASE WHEN utc = '' THEN 'nothing' ELSE CAST(to_json(ratified_utc) AS VARCHAR) END
+                    || ', expected a UTC time such as 2026-12-01T10:00:00Z'
+             WHEN NOT coalesce(in_bundle_life, false) THEN utc_name || ': found '
+                 || CAST(to_json(ratified_utc) AS VARCHAR)
+                || ', expected a time between the bundle''s export (' || coalesce(created_utc, 'None')
+                    || ') and now' END],
         lambda x: x IS NOT NULL) AS wrong
     FROM checked AS c
 )
@@ -167,14 +184,17 @@ SELECT n, place, id, pinned, base_decision_id, ratified_by, ratified_judgment, r
          WHEN built IS DISTINCT FROM pinned THEN 'unit_revision_mismatch'
          WHEN len(wrong) > 0 THEN 'incomplete_decision' END AS problem,
     CASE WHEN NOT is_task THEN 'unknown_task: '
-            || coalesce(id, CASE WHEN is_object THEN coalesce(CAST(doc -> '$.id' AS VARCHAR), 'None') ELSE CAST(doc AS VARCHAR) END)
+            || coalesce(id, CASE WHEN is_object THEN coalesce(CAST(doc -> '$.id' AS VARCHAR), 'None')
+                ELSE CAST(doc AS VARCHAR) END)
             || ' is not a task of this bundle'
          WHEN nth > 1 THEN 'duplicate_decision: ' || id || ' is answered twice (also ' || first_place || ')'
-         WHEN len(extra) > 0 THEN 'unknown_field: ' || array_to_string(extra, ', ') || ' (a review return carries wcag decisions only)'
+         WHEN len(extra) > 0 THEN 'unknown_field: ' || array_to_string(extra, ', ')
+             || ' (a review return carries wcag decisions only)'
          WHEN NOT strings THEN 'invalid_type: every field is a string'
          WHEN blank THEN NULL
          WHEN built IS DISTINCT FROM pinned THEN 'unit_revision_mismatch: ' || id || ' changed since export'
-         WHEN len(wrong) > 0 THEN split_part(wrong[1], ':', 1) || ': incomplete_decision: ' || id || ': ' || array_to_string(wrong, '; ')
+         WHEN len(wrong) > 0 THEN split_part(wrong[1], ':', 1) || ': incomplete_decision: ' || id || ': '
+             || array_to_string(wrong, '; ')
     END AS message,
     is_task AND nth = 1 AND len(extra) = 0 AND strings AND blank AS pending
 FROM wrong;
@@ -186,7 +206,8 @@ FROM review_return_rows AS r LEFT JOIN review_return_tasks AS t USING (id)
 WHERE r.problem IS NULL AND NOT r.pending;
 
 CREATE OR REPLACE TEMP VIEW review_return_decided AS
-SELECT r.n, r.place, r.id, r.ratified_judgment, r.supersession_reason, r.reason_bare, r.reason_name, r.base_decision_id, d.decision_id,
+SELECT r.n, r.place, r.id, r.ratified_judgment, r.supersession_reason, r.reason_bare, r.reason_name, r.base_decision_id,
+    d.decision_id,
     e.decision_id AS now_decision_id, e.ratified_by AS now_by, e.ratified_judgment AS now_judgment
 FROM review_return_rows AS r JOIN review_return_digests AS d USING (n)
 LEFT JOIN (SELECT * FROM ratification_effective WHERE scope = 'wcag') AS e ON e.id = r.id
@@ -196,10 +217,12 @@ CREATE OR REPLACE TEMP VIEW review_return_problems AS
 SELECT n, place, message FROM review_return_rows WHERE problem IS NOT NULL
 UNION ALL
 SELECT n, place, CASE
-    WHEN coalesce(now_decision_id, '') <> base_decision_id THEN 'concurrent_decision: ' || id || ' was decided meanwhile ('
+    WHEN coalesce(now_decision_id, '') <> base_decision_id THEN 'concurrent_decision: ' || id
+        || ' was decided meanwhile ('
         || CASE WHEN now_decision_id IS NULL THEN 'withdrawn: ' ELSE now_by || ': ' || now_judgment END
         || '); this return says ' || ratified_judgment || ' — both are kept: the ledger as it is, the return as sent'
-    ELSE reason_name || ': missing_reason: ' || id || ' replaces ' || base_decision_id || ' and needs a supersession_reason' END
+    ELSE reason_name || ': missing_reason: ' || id || ' replaces ' || base_decision_id
+        || ' and needs a supersession_reason' END
 FROM review_return_decided
 WHERE decision_id IS DISTINCT FROM now_decision_id
     AND (coalesce(now_decision_id, '') <> base_decision_id OR (base_decision_id <> '' AND reason_bare = ''))

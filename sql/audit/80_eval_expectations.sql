@@ -23,19 +23,26 @@
 CREATE OR REPLACE MACRO eval_same_text(name, locator) AS
     norm_text(name) = norm_text(locator) OR (norm_text(locator) = '' AND name IN ('(alt="")', '(no alt attribute)'));
 CREATE OR REPLACE MACRO eval_path(u) AS
-    CASE WHEN starts_with(u, '//') THEN coalesce(nullif(regexp_replace(u, '^//[^/?#]*', ''), ''), '/')  -- scheme-relative
-         WHEN regexp_matches(u, '^[A-Za-z][A-Za-z0-9+.-]*://') THEN coalesce(nullif(regexp_replace(u, '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*', ''), ''), '/')
-         WHEN starts_with(u, '/') OR starts_with(u, '#') OR starts_with(lower(u), 'javascript:') OR starts_with(lower(u), 'mailto:') THEN u
+    CASE WHEN starts_with(u, '//') THEN coalesce(nullif(regexp_replace(u, '^//[^/?#]*', ''), ''),
+        '/')  -- scheme-relative
+         WHEN regexp_matches(u, '^[A-Za-z][A-Za-z0-9+.-]*://') THEN coalesce(nullif(regexp_replace(u,
+             '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*', ''), ''), '/')
+         WHEN starts_with(u, '/') OR starts_with(u, '#') OR starts_with(lower(u), 'javascript:')
+             OR starts_with(lower(u), 'mailto:') THEN u
          WHEN contains(u, '/') THEN regexp_replace(u, '^[^/]*', '')  -- a destination identity: host/path
-         WHEN regexp_matches(u, '^[A-Za-z0-9.-]+(:[0-9]+)?$') AND (contains(u, '.') OR contains(u, ':')) THEN '/'  -- host alone
+         WHEN regexp_matches(u, '^[A-Za-z0-9.-]+(:[0-9]+)?$') AND (contains(u, '.') OR contains(u, ':'))
+             THEN '/'  -- host alone
          ELSE u END;
 
 CREATE OR REPLACE VIEW eval_expectations AS
 SELECT source, line, row_number() OVER (ORDER BY source, line) AS ord,
     jstr(doc, '$.view') AS view, jstr(doc, '$.type') AS type,
-    jstr(doc, '$.locator.text') AS loc_text, jstr(doc, '$.locator.href') AS loc_href, jstr(doc, '$.locator.alt') AS loc_alt,
-    jstr(doc, '$.locator.src') AS loc_src, jstr(doc, '$.locator.label') AS loc_label, jint(doc, '$.locator.level') AS loc_level,
-    jstr(doc, '$.expected') AS expected, coalesce(jbool(doc, '$.unsure_ok'), false) AS unsure_ok, jstr(doc, '$.tier') AS tier,
+    jstr(doc, '$.locator.text') AS loc_text, jstr(doc, '$.locator.href') AS loc_href, jstr(doc,
+        '$.locator.alt') AS loc_alt,
+    jstr(doc, '$.locator.src') AS loc_src, jstr(doc, '$.locator.label') AS loc_label, jint(doc,
+        '$.locator.level') AS loc_level,
+    jstr(doc, '$.expected') AS expected, coalesce(jbool(doc, '$.unsure_ok'), false) AS unsure_ok, jstr(doc,
+        '$.tier') AS tier,
     jstr(doc, '$.reference') AS reference, jstr(doc, '$.pattern_group') AS pattern_group,
     coalesce(CAST(json_transform(doc -> '$.evidence_contains', '["VARCHAR"]') AS VARCHAR[]), []) AS evidence_contains,
     coalesce(CAST(json_transform(doc -> '$.evidence_absent', '["VARCHAR"]') AS VARCHAR[]), []) AS evidence_absent,

@@ -41,7 +41,8 @@ described AS (  -- a description is read for what it says; an image's href there
         AND (type = 'image' OR href_ok)
         AND CASE type
             WHEN 'heading' THEN NOT contains(lower(loc_text), 'empty') OR name = ''
-            WHEN 'image' THEN (NOT regexp_matches(lower(loc_text), 'alt empty|empty alt|no alt|alt=""') OR name IN ('(alt="")', '(no alt attribute)'))
+            WHEN 'image' THEN (NOT regexp_matches(lower(loc_text), 'alt empty|empty alt|no alt|alt=""')
+                OR name IN ('(alt="")', '(no alt attribute)'))
                 AND (NOT contains(lower(loc_text), 'functional') OR contains(detail, 'role:functional'))
                 AND (NOT contains(lower(loc_text), 'decorative') OR contains(detail, 'decorative'))
             ELSE true END
@@ -60,12 +61,18 @@ o AS (
     FROM jsonl_records WHERE kind = 'override' AND is_object
 ),
 ov AS (  -- the last override line of a unit wins, field by field
-    SELECT id, arg_max(expected, {'s': source, 'l': line}) FILTER (WHERE expected IS NOT NULL) AS expected, arg_max(tier, {'s': source, 'l': line}) FILTER (WHERE tier IS NOT NULL) AS tier,
-        arg_max(unsure_ok, {'s': source, 'l': line}) FILTER (WHERE unsure_ok IS NOT NULL) AS unsure_ok, arg_max(note, {'s': source, 'l': line}) FILTER (WHERE note IS NOT NULL) AS note,
-        arg_max(reference, {'s': source, 'l': line}) FILTER (WHERE reference IS NOT NULL) AS reference, arg_max(invalid, {'s': source, 'l': line}) FILTER (WHERE invalid IS NOT NULL) AS invalid,
-        bool_or(has_group) AS has_group, arg_max(pattern_group, {'s': source, 'l': line}) FILTER (WHERE pattern_group IS NOT NULL) AS pattern_group,
-        arg_max(evidence_contains, {'s': source, 'l': line}) FILTER (WHERE evidence_contains IS NOT NULL) AS evidence_contains,
-        arg_max(evidence_absent, {'s': source, 'l': line}) FILTER (WHERE evidence_absent IS NOT NULL) AS evidence_absent,
+    SELECT id, arg_max(expected, {'s': source, 'l': line}) FILTER (WHERE expected IS NOT NULL) AS expected,
+        arg_max(tier, {'s': source, 'l': line}) FILTER (WHERE tier IS NOT NULL) AS tier,
+        arg_max(unsure_ok, {'s': source, 'l': line}) FILTER (WHERE unsure_ok IS NOT NULL) AS unsure_ok, arg_max(note,
+            {'s': source, 'l': line}) FILTER (WHERE note IS NOT NULL) AS note,
+        arg_max(reference, {'s': source, 'l': line}) FILTER (WHERE reference IS NOT NULL) AS reference, arg_max(invalid,
+            {'s': source, 'l': line}) FILTER (WHERE invalid IS NOT NULL) AS invalid,
+        bool_or(has_group) AS has_group, arg_max(pattern_group, {'s': source,
+            'l': line}) FILTER (WHERE pattern_group IS NOT NULL) AS pattern_group,
+        arg_max(evidence_contains, {'s': source,
+            'l': line}) FILTER (WHERE evidence_contains IS NOT NULL) AS evidence_contains,
+        arg_max(evidence_absent, {'s': source,
+            'l': line}) FILTER (WHERE evidence_absent IS NOT NULL) AS evidence_absent,
         min({'s': source, 'l': line}) AS first_at
     FROM o WHERE id IS NOT NULL GROUP BY id
 ),
@@ -88,7 +95,8 @@ with_overrides AS (
     FROM expectation_rows AS r LEFT JOIN ov AS v ON v.id = r.unit_id
 ),
 override_rows AS (  -- an override naming a unit no expectation matched is a row of its own when it says what is right
-    SELECT 'o:' || v.id AS row_key, v.first_at.s AS source, v.first_at.l AS line, u.views[1] AS view, u.type, v.id AS unit_id,
+    SELECT 'o:' || v.id AS row_key, v.first_at.s AS source, v.first_at.l AS line, u.views[1] AS view, u.type,
+        v.id AS unit_id,
         CASE WHEN u.id IS NULL THEN 'unmatched_expectation' END AS problem, CAST(NULL AS VARCHAR[]) AS candidates,
         v.expected, coalesce(v.tier, 'must') AS tier, coalesce(v.unsure_ok, false) AS unsure_ok, v.pattern_group,
         coalesce(v.evidence_contains, []) AS evidence_contains, coalesce(v.evidence_absent, []) AS evidence_absent,

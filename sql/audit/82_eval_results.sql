@@ -18,7 +18,8 @@
 --   note: the expectation's note
 CREATE OR REPLACE VIEW eval_judgments AS
 WITH judged AS (
-    SELECT round AS run, jstr(doc, '$.id') AS id, jstr(doc, '$.judgment') AS judgment, jstr(doc, '$.rationale') AS rationale,
+    SELECT round AS run, jstr(doc, '$.id') AS id, jstr(doc, '$.judgment') AS judgment, jstr(doc,
+        '$.rationale') AS rationale,
         row_number() OVER (PARTITION BY round, jstr(doc, '$.id') ORDER BY source DESC, line DESC) AS nth
     FROM jsonl_records WHERE kind = 'eval_judged' AND is_object
 ),
@@ -45,9 +46,11 @@ SELECT r.run, e.row_key, e.unit_id, e.tier, e.expected, j.judgment,
          ELSE 'miss' END AS outcome,
     j.judgment IS NOT NULL AND (j.judgment = e.expected OR (j.judgment = 'unsure' AND e.unsure_ok)) AS right,
     CASE WHEN j.judgment IS NULL OR r.run = 0 THEN []  -- the baseline has no rationale to check
-         ELSE list_filter(e.evidence_absent, lambda p: contains(lower(coalesce(j.rationale, '')), lower(p))) END AS invention,
+         ELSE list_filter(e.evidence_absent, lambda p: contains(lower(coalesce(j.rationale, '')),
+             lower(p))) END AS invention,
     CASE WHEN j.judgment IS NULL OR r.run = 0 THEN []
-         ELSE list_filter(e.evidence_contains, lambda p: NOT contains(lower(coalesce(j.rationale, '')), lower(p))) END AS evidence_missing,
+         ELSE list_filter(e.evidence_contains, lambda p: NOT contains(lower(coalesce(j.rationale, '')),
+             lower(p))) END AS evidence_missing,
     e.pattern_group, e.note
 FROM eval_runs AS r
 CROSS JOIN (SELECT * FROM eval_rows WHERE excluded IS NULL) AS e

@@ -22,7 +22,8 @@ SELECT x.run, any_value(r.label) AS label, any_value(r.tier) AS tier, any_value(
     count(*) FILTER (WHERE x.expected = 'no') AS expected_no,
     count(*) FILTER (WHERE x.expected = 'no' AND x.right) AS found,
     CASE WHEN count(*) FILTER (WHERE x.expected = 'no') > 0
-         THEN count(*) FILTER (WHERE x.expected = 'no' AND x.right) / count(*) FILTER (WHERE x.expected = 'no') END AS recall,
+         THEN count(*) FILTER (WHERE x.expected = 'no'
+             AND x.right) / count(*) FILTER (WHERE x.expected = 'no') END AS recall,
     count(*) FILTER (WHERE x.expected = 'yes') AS expected_yes,
     count(*) FILTER (WHERE x.outcome = 'false_alarm') AS false_alarms,
     CASE WHEN count(*) FILTER (WHERE x.expected = 'yes') > 0

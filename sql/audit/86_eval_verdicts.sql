@@ -17,19 +17,23 @@ reasons AS (
     SELECT d.tier, d.label, d.run, x.reason
     FROM per_draw AS d, s,
     LATERAL (
-        SELECT d.label || ': must recall ' || coalesce(printf('%.2f', d.recall), 'n/a (no expected no rows)') || ' < ' || printf('%.2f', s.recall_min) AS reason
+        SELECT d.label || ': must recall ' || coalesce(printf('%.2f', d.recall), 'n/a (no expected no rows)') || ' < '
+            || printf('%.2f', s.recall_min) AS reason
         WHERE d.recall IS NULL OR d.recall < s.recall_min
         UNION ALL
-        SELECT d.label || ': must false-alarm rate ' || coalesce(printf('%.2f', d.false_alarm_rate), 'n/a (no expected yes rows)') || ' > ' || printf('%.2f', s.false_alarm_max)
+        SELECT d.label || ': must false-alarm rate ' || coalesce(printf('%.2f', d.false_alarm_rate),
+            'n/a (no expected yes rows)') || ' > ' || printf('%.2f', s.false_alarm_max)
         WHERE d.false_alarm_rate IS NULL OR d.false_alarm_rate > s.false_alarm_max
         UNION ALL
-        SELECT d.label || ': ' || coalesce(d.inventions, 0) || ' rationale(s) invent (name a phrase the row does not show)'
+        SELECT d.label || ': ' || coalesce(d.inventions, 0)
+            || ' rationale(s) invent (name a phrase the row does not show)'
         WHERE coalesce(d.inventions, 0) > s.inventions_max
     ) AS x
 )
 SELECT d.tier, list(d.label ORDER BY d.run) AS draws,
     NOT EXISTS (SELECT 1 FROM reasons AS r WHERE r.tier = d.tier) AS promoted,
-    CASE WHEN NOT EXISTS (SELECT 1 FROM reasons AS r WHERE r.tier = d.tier) THEN 'promoted' ELSE 'detector only' END AS verdict,
+    CASE WHEN NOT EXISTS (SELECT 1 FROM reasons AS r WHERE r.tier = d.tier) THEN 'promoted'
+        ELSE 'detector only' END AS verdict,
     coalesce((SELECT list(r.reason ORDER BY r.run, r.reason) FROM reasons AS r WHERE r.tier = d.tier), []) AS reasons
 FROM per_draw AS d
 GROUP BY d.tier

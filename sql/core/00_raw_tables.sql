@@ -35,9 +35,11 @@
 --   min_int: smallest integer allowed
 --   max_int: largest integer allowed
 --   meaning: what the field holds
-CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER, sample_seed VARCHAR, profile VARCHAR);
+CREATE TABLE IF NOT EXISTS jfi_run (jfi_version VARCHAR, rulebook_sha256 VARCHAR, goal INTEGER, batch_size INTEGER,
+    sample_seed VARCHAR, profile VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_lines (kind VARCHAR, source VARCHAR, round INTEGER, line INTEGER, text VARCHAR);
-CREATE TABLE IF NOT EXISTS raw_json_problems (kind VARCHAR, source VARCHAR, line INTEGER, field VARCHAR, message VARCHAR);
+CREATE TABLE IF NOT EXISTS raw_json_problems (kind VARCHAR, source VARCHAR, line INTEGER, field VARCHAR,
+    message VARCHAR);
 CREATE TABLE IF NOT EXISTS raw_files (kind VARCHAR, source VARCHAR, round INTEGER, present BOOLEAN);
 CREATE TABLE IF NOT EXISTS field_specs (
     kind VARCHAR, field VARCHAR, required BOOLEAN, types VARCHAR[], allowed VARCHAR[], pattern VARCHAR,

@@ -33,5 +33,6 @@ CREATE OR REPLACE MACRO is_utc_instant(s) AS
     AND (length(s) = 17 OR TRY_CAST(substr(s, 18, 2) AS INTEGER) <= 59);
 CREATE OR REPLACE MACRO plainly_strict_json(t) AS CASE WHEN json_valid(t) THEN  -- the JSON functions only on valid JSON
     strlen(t) - strlen(replace(t, '{', '')) <= 1 AND strlen(t) - strlen(replace(t, '[', '')) < 100
-    AND NOT contains(t, '\u') AND NOT regexp_matches(t, ',\s*[\]}]') AND NOT regexp_matches(t, '(?i)(^|[:,\[])\s*[-+]?(nan|inf)')
+    AND NOT contains(t, '\u') AND NOT regexp_matches(t, ',\s*[\]}]') AND NOT regexp_matches(t,
+        '(?i)(^|[:,\[])\s*[-+]?(nan|inf)')
     AND (json_type(t) <> 'OBJECT' OR len(json_keys(t)) = len(list_distinct(json_keys(t)))) ELSE false END;

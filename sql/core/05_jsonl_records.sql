@@ -20,5 +20,6 @@ objects AS (
 )
 SELECT kind, source, round, line, is_json, is_object,
        CASE WHEN is_object THEN j END AS doc,
-       CASE WHEN is_object THEN list_filter(json_extract(j, ['$.id', '$.item_id']), lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id
+       CASE WHEN is_object THEN list_filter(json_extract(j, ['$.id', '$.item_id']),
+           lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id
 FROM objects;

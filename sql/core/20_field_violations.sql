@@ -22,13 +22,15 @@ shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty o
 shape_violations AS (  -- the rules a record breaks by its shape alone: checked once per shape, not once per record
     SELECT f.kind, f.shape, f.field, 'unknown_field' AS code, 'unknown field "' || f.field || '"' AS message
     FROM shape_fields AS f ANTI JOIN field_specs AS s USING (kind, field)
-    WHERE f.kind NOT IN (SELECT kind FROM field_specs WHERE field = '*')  -- a kind with a '*' row takes other fields as they come
+    WHERE f.kind NOT IN (SELECT kind FROM field_specs
+        WHERE field = '*')  -- a kind with a '*' row takes other fields as they come
     UNION ALL
     SELECT h.kind, h.shape, q.field, 'missing_field', 'required field "' || q.field || '" is missing'
     FROM shapes AS h JOIN field_specs AS q ON q.kind = h.kind AND q.required
     WHERE NOT EXISTS (SELECT 1 FROM shape_fields AS f WHERE f.kind = h.kind AND f.shape = h.shape AND f.field = q.field)
     UNION ALL
-    SELECT f.kind, f.shape, f.field, 'invalid_type', 'expected ' || array_to_string(s.types, ' or ') || ', got ' || f.jtype
+    SELECT f.kind, f.shape, f.field, 'invalid_type', 'expected ' || array_to_string(s.types, ' or ') || ', got '
+        || f.jtype
     FROM shape_fields AS f JOIN field_specs AS s USING (kind, field)
     WHERE NOT list_contains(s.types, f.jtype)
 ),
@@ -39,15 +41,18 @@ constrained AS (  -- the specs that test a value, with the path of their field
 ),
 typed_vals AS (  -- each constrained field a record holds, of a type its spec allows (the type read off the record's
     -- shape, computed once per shape: the record's JSON is parsed once per field, for its value alone)
-    SELECT r.kind, r.source, r.line, r.record_id, s.field, s.types, s.allowed, s.pattern, s.format, s.min_len, s.max_len,
+    SELECT r.kind, r.source, r.line, r.record_id, s.field, s.types, s.allowed, s.pattern, s.format, s.min_len,
+        s.max_len,
         s.min_int, s.max_int, f.jtype, r.doc ->> s.path AS raw
-    FROM recs AS r JOIN shape_fields AS f USING (kind, shape) JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
+    FROM recs AS r JOIN shape_fields AS f USING (kind, shape) JOIN constrained AS s ON s.kind = f.kind
+        AND s.field = f.field
     WHERE list_contains(s.types, f.jtype)
 ),
 value_violations AS (  -- the rules a value breaks, each row's in one pass
     SELECT kind, source, line, record_id, field, unnest(list_filter([
         CASE WHEN allowed IS NOT NULL AND str IS NOT NULL AND NOT list_contains(allowed, str) THEN
-            {'code': 'invalid_value', 'message': '"' || str || '" is not one of: ' || array_to_string(allowed, ', ')} END,
+            {'code': 'invalid_value', 'message': '"' || str || '" is not one of: ' || array_to_string(allowed,
+                ', ')} END,
         CASE WHEN pattern IS NOT NULL AND str IS NOT NULL AND NOT regexp_full_match(str, pattern) THEN
             {'code': 'invalid_value', 'message': '"' || str || '" does not match ' || pattern} END,
         CASE WHEN str IS NOT NULL AND CASE format
@@ -55,20 +60,25 @@ value_violations AS (  -- the rules a value breaks, each row's in one pass
                 WHEN 'date' THEN NOT is_calendar_day(str)
                 WHEN 'nonblank' THEN trim(str) = ''
                 -- a name that signs: empty (not signed yet) or something a person sees, with nothing a terminal obeys or hides
-                WHEN 'person' THEN str <> '' AND (NOT regexp_matches(str, '[\p{L}\p{N}]') OR regexp_matches(str, '[\p{C}\p{Zl}\p{Zp}]'))
+                WHEN 'person' THEN str <> '' AND (NOT regexp_matches(str, '[\p{L}\p{N}]') OR regexp_matches(str,
+                    '[\p{C}\p{Zl}\p{Zp}]'))
                 ELSE false END THEN
             {'code': 'invalid_value', 'message': CASE format
                 WHEN 'http_url' THEN '"' || str || '" is not an absolute http(s) URL'
                 WHEN 'date' THEN '"' || str || '" is not a calendar date YYYY-MM-DD'
-                WHEN 'person' THEN '"' || str || '" is not a person''s name: it must show a letter or digit and hold no control or invisible character'
+                WHEN 'person' THEN '"' || str
+                    || '" is not a person''s name: it must show a letter or digit and hold no control or invisible character'
                 ELSE 'must not be empty' END} END,
         CASE WHEN int IS NOT NULL AND (int < min_int OR int > max_int) THEN
-            {'code': 'invalid_value', 'message': CAST(int AS VARCHAR) || ' is outside ' || coalesce(CAST(min_int AS VARCHAR), '')
+            {'code': 'invalid_value', 'message': CAST(int AS VARCHAR) || ' is outside '
+                || coalesce(CAST(min_int AS VARCHAR), '')
                 || '..' || coalesce(CAST(max_int AS VARCHAR), '')} END,
         CASE WHEN str IS NOT NULL AND length(str) < min_len THEN
-            {'code': 'too_short', 'message': 'has ' || length(str) || ' characters; at least ' || min_len || ' required'} END,
+            {'code': 'too_short', 'message': 'has ' || length(str) || ' characters; at least ' || min_len
+                || ' required'} END,
         CASE WHEN str IS NOT NULL AND length(str) > max_len THEN
-            {'code': 'too_long', 'message': 'has ' || length(str) || ' characters; at most ' || max_len || ' allowed'} END],
+            {'code': 'too_long', 'message': 'has ' || length(str) || ' characters; at most ' || max_len
+                || ' allowed'} END],
         lambda v: v IS NOT NULL)) AS v
     FROM (SELECT *, CASE WHEN jtype = 'string' THEN raw END AS str,
               CASE WHEN jtype = 'integer' THEN TRY_CAST(raw AS HUGEINT) END AS int

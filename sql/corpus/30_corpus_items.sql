@@ -84,15 +84,25 @@ vals AS (
         any_value(str) FILTER (WHERE field = 'review_verdict') AS review_verdict,
         any_value(str) FILTER (WHERE field = 'review_reason') AS review_reason,
         any_value(str) FILTER (WHERE field = 'alt_quality') AS alt_quality,
-        {'image_url': coalesce(any_value(jtype) FILTER (WHERE field = 'image_url'), 'absent'), 'image_file': coalesce(any_value(jtype) FILTER (WHERE field = 'image_file'), 'absent'), 'image_sha256': coalesce(any_value(jtype) FILTER (WHERE field = 'image_sha256'), 'absent'), 'observed_alt': coalesce(any_value(jtype) FILTER (WHERE field = 'observed_alt'), 'absent'), 'gold_alt_passes': coalesce(any_value(jtype) FILTER (WHERE field = 'gold_alt_passes'), 'absent'),
-         'image_svg': coalesce(any_value(jtype) FILTER (WHERE field = 'image_svg'), 'absent'), 'image_coord_space': coalesce(any_value(jtype) FILTER (WHERE field = 'image_coord_space'), 'absent'), 'review_verdict': coalesce(any_value(jtype) FILTER (WHERE field = 'review_verdict'), 'absent'), 'review_reason': coalesce(any_value(jtype) FILTER (WHERE field = 'review_reason'), 'absent'), 'alt_quality': coalesce(any_value(jtype) FILTER (WHERE field = 'alt_quality'), 'absent')} AS types
+        {'image_url': coalesce(any_value(jtype) FILTER (WHERE field = 'image_url'), 'absent'),
+            'image_file': coalesce(any_value(jtype) FILTER (WHERE field = 'image_file'), 'absent'),
+            'image_sha256': coalesce(any_value(jtype) FILTER (WHERE field = 'image_sha256'), 'absent'),
+            'observed_alt': coalesce(any_value(jtype) FILTER (WHERE field = 'observed_alt'), 'absent'),
+            'gold_alt_passes': coalesce(any_value(jtype) FILTER (WHERE field = 'gold_alt_passes'), 'absent'),
+         'image_svg': coalesce(any_value(jtype) FILTER (WHERE field = 'image_svg'), 'absent'),
+             'image_coord_space': coalesce(any_value(jtype) FILTER (WHERE field = 'image_coord_space'), 'absent'),
+             'review_verdict': coalesce(any_value(jtype) FILTER (WHERE field = 'review_verdict'), 'absent'),
+             'review_reason': coalesce(any_value(jtype) FILTER (WHERE field = 'review_reason'), 'absent'),
+             'alt_quality': coalesce(any_value(jtype) FILTER (WHERE field = 'alt_quality'), 'absent')} AS types
     FROM jsonl_values WHERE kind = 'item'
     GROUP BY source, line
 ),
 typed AS (
     SELECT i.source, i.line, v.* EXCLUDE (source, line, types),
-        coalesce(v.types, {'image_url': 'absent', 'image_file': 'absent', 'image_sha256': 'absent', 'observed_alt': 'absent',
-            'gold_alt_passes': 'absent', 'image_svg': 'absent', 'image_coord_space': 'absent', 'review_verdict': 'absent',
+        coalesce(v.types, {'image_url': 'absent', 'image_file': 'absent', 'image_sha256': 'absent',
+            'observed_alt': 'absent',
+            'gold_alt_passes': 'absent', 'image_svg': 'absent', 'image_coord_space': 'absent',
+                'review_verdict': 'absent',
             'review_reason': 'absent', 'alt_quality': 'absent'}) AS types  -- an object without keys
     FROM items AS i LEFT JOIN vals AS v USING (source, line)
 )
@@ -100,7 +110,8 @@ SELECT source, line, id, status, round_added, category, subtype, page_url, domai
     image_sha256, implementation, element_role, element_html, surrounding_text, destination, observed_alt,
     observed_alt_verdict, gold_alt, gold_alt_rationale, gold_alt_passes,
     coalesce(len(gold_alt_passes), 0) AS pass_count,
-    CASE WHEN len(gold_alt_passes) > 0 THEN len(list_distinct(list_transform(gold_alt_passes, lambda p: coalesce(p.alt, chr(0))))) = 1 END AS pass_alts_agree,
+    CASE WHEN len(gold_alt_passes) > 0 THEN len(list_distinct(list_transform(gold_alt_passes, lambda p: coalesce(p.alt,
+        chr(0))))) = 1 END AS pass_alts_agree,
     coalesce(list_contains(list_transform(gold_alt_passes, lambda p: p.author), 'pass-b'), false) AS has_pass_b,
     adjudication, coalesce(trim(adjudication) <> '', false) AS adjudicated,
     difficulty, dual_purpose, leaky, leakage_check, retrieved, provenance_note, notes, accessible_name,

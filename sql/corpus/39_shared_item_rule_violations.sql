@@ -15,8 +15,10 @@ WHERE nth > 1
 UNION ALL
 SELECT source, line, id, 'domain', 'domain_mismatch',
        'domain "' || domain || '" does not agree with page_url host "' || host || '"'
-FROM (SELECT *, regexp_replace(lower(regexp_extract(page_url, '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\[[^\]]*\]|[^:/?#]+)', 1)),
-                               '^www\.', '') AS host FROM items)  -- any scheme: a host upstream's validators compare too
+FROM (SELECT *, regexp_replace(lower(regexp_extract(page_url,
+    '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?(\[[^\]]*\]|[^:/?#]+)', 1)),
+                               '^www\.', '') AS host
+                                   FROM items)  -- any scheme: a host upstream's validators compare too
 WHERE host <> '' AND domain IS NOT NULL AND domain <> host
 UNION ALL
 SELECT i.source, i.line, i.id, 'subtype', 'category_subtype_mismatch',

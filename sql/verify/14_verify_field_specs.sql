@@ -1,8 +1,10 @@
 -- field_specs (verify_claim rows): the fields of an imported claim (a measurement line carries more, all known here)
-INSERT INTO field_specs (kind, field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int, meaning)
+INSERT INTO field_specs (kind, field, required, types, allowed, pattern, format, min_len, max_len, min_int, max_int,
+    meaning)
 SELECT 'verify_claim', * FROM (VALUES
     ('claim', true, ['string'], NULL, NULL, 'nonblank', 12, NULL, NULL, NULL, 'one concrete, falsifiable statement'),
-    ('kind', true, ['string'], ['spatial', 'visual', 'completion', 'other'], NULL, NULL, NULL, NULL, NULL, NULL, 'what the claim verifies'),
+    ('kind', true, ['string'], ['spatial', 'visual', 'completion', 'other'], NULL, NULL, NULL, NULL, NULL, NULL,
+        'what the claim verifies'),
     ('significant', false, ['boolean'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'whether it is a significant claim'),
     ('inputs', true, ['array'], NULL, NULL, NULL, NULL, NULL, NULL, NULL, 'inputs {role, path, sha256}'),
     ('verifier', true, ['string'], NULL, NULL, 'nonblank', NULL, NULL, NULL, NULL, 'a tool or an external model id'),

@@ -60,6 +60,7 @@ SELECT line AS pos, jstr(doc, '$.claim') AS claim, jstr(doc, '$.kind') AS kind,
     coalesce(CAST(json_transform(doc -> '$.overlaps', '["VARCHAR"]') AS VARCHAR[]), []) AS overlapping,
     coalesce(jbool(doc, '$.escapes'), false) AS escaped,
     coalesce(greatest(abs(TRY_CAST(doc ->> '$.drift.left' AS DOUBLE)), abs(TRY_CAST(doc ->> '$.drift.top' AS DOUBLE)),
-        abs(TRY_CAST(doc ->> '$.drift.right' AS DOUBLE)), abs(TRY_CAST(doc ->> '$.drift.bottom' AS DOUBLE))) >= drift_limit_px(), false)
+        abs(TRY_CAST(doc ->> '$.drift.right' AS DOUBLE)),
+            abs(TRY_CAST(doc ->> '$.drift.bottom' AS DOUBLE))) >= drift_limit_px(), false)
         AND coalesce(jbool(doc, '$.significant'), true) AS drift_failed
 FROM jsonl_records WHERE kind = 'verify_claim' AND is_object;

@@ -37,7 +37,8 @@ WHERE m.n = len(list_distinct(list_transform(cl.inputs, lambda x: x.path)));
 CREATE OR REPLACE VIEW verify_checkpoint_states AS
 SELECT c.checkpoint_id, c.pos, c.version_id,
     CASE WHEN count(e.pos) FILTER (WHERE e.result = 'FAIL') > 0 THEN 'REJECTED'
-         WHEN count(e.pos) FILTER (WHERE e.result = 'INSUFFICIENT' AND (e.kind = 'completion' OR (e.kind = 'spatial' AND e.significant))) > 0 THEN 'INSUFFICIENT'
+         WHEN count(e.pos) FILTER (WHERE e.result = 'INSUFFICIENT' AND (e.kind = 'completion' OR (e.kind = 'spatial'
+             AND e.significant))) > 0 THEN 'INSUFFICIENT'
          WHEN count(e.pos) FILTER (WHERE e.kind = 'spatial' AND e.result = 'PASS') > 0
               AND count(e.pos) FILTER (WHERE e.kind = 'visual' AND e.result = 'PASS') > 0 THEN 'ACCEPTED'
          ELSE 'CANDIDATE' END AS state,

@@ -1,4 +1,5 @@
 """Conformance data lives in ../shared/conformance (never copied into the project)."""
+
 import os
 import shutil
 import stat

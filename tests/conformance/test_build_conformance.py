@@ -1,5 +1,6 @@
 """Units and navigation rows built from each reference inventory, against the reference builder's outputs.
 Every difference must be one listed in expected-differences.json, and each listed one is asserted here."""
+
 import csv
 import json
 
@@ -8,10 +9,28 @@ from typer.testing import CliRunner
 
 from jfi.cli import app
 
-SITES = ["clean-control", "headings-fields-labels", "identification-across-views", "images-role-routing",
-         "link-purpose-cards", "page-titles-shared"]
-COMPARED = ("type", "sc", "product", "name", "detail", "context", "landmark", "selector", "visible", "href", "flags",
-            "view_count")
+SITES = [
+    "clean-control",
+    "headings-fields-labels",
+    "identification-across-views",
+    "images-role-routing",
+    "link-purpose-cards",
+    "page-titles-shared",
+]
+COMPARED = (
+    "type",
+    "sc",
+    "product",
+    "name",
+    "detail",
+    "context",
+    "landmark",
+    "selector",
+    "visible",
+    "href",
+    "flags",
+    "view_count",
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +78,10 @@ def test_units_match_the_reference_but_for_listed_fixes(conformance, built, expe
         if d["site"] == site:
             r = next(u for u in ref["units"] if u["id"] == d["id"])
             allowed.add((d["id"], "flags", tuple(r["flags"]), tuple(f for f in r["flags"] if f != d["flag"])))
-    found = {(i, k, tuple(a) if isinstance(a, list) else a, tuple(b) if isinstance(b, list) else b)
-             for i, k, a, b in differences(ref["units"], doc["units"])}
+    found = {
+        (i, k, tuple(a) if isinstance(a, list) else a, tuple(b) if isinstance(b, list) else b)
+        for i, k, a, b in differences(ref["units"], doc["units"])
+    }
     assert found == allowed
 
 
@@ -86,6 +107,7 @@ def test_nav_rows_match_the_reference(conformance, built, site):
 
     def text(v):
         return "" if v is None else ("true" if v is True else "false" if v is False else str(v))
+
     for a, b in zip(ref, rows):
         assert {k: a[k] for k in a} == {k: text(b[k]) for k in a}
 
@@ -94,7 +116,9 @@ def test_nav_rows_match_the_reference(conformance, built, site):
 def test_batches_hold_the_reference_units(conformance, built, site):
     _, folder = built[site]
     ref_dir = conformance / "audit" / "reference" / site / "batches"
-    assert sorted(p.name for p in (folder / "batches").glob("*.jsonl")) == sorted(p.name for p in ref_dir.glob("*.jsonl"))
+    assert sorted(p.name for p in (folder / "batches").glob("*.jsonl")) == sorted(
+        p.name for p in ref_dir.glob("*.jsonl")
+    )
     for p in ref_dir.glob("*.jsonl"):
         ref_ids = [json.loads(x)["id"] for x in p.read_text().splitlines()]
         got_ids = [json.loads(x)["id"] for x in (folder / "batches" / p.name).read_text().splitlines()]

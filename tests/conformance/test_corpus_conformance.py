@@ -1,4 +1,5 @@
 """Every expectation in ../shared/conformance/corpus/expected.json, against jfi."""
+
 import hashlib
 import json
 
@@ -15,8 +16,11 @@ def run(project, *args):
 
 
 def tree_hashes(root):
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and p.name != ".jfi.lock"}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".jfi.lock"
+    }
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +55,12 @@ def test_valid_review_fixture_beside_a_corpus_with_its_ids(conformance, expected
     item = json.loads((conformance / "corpus" / "fixtures" / "valid-item.jsonl").read_text().splitlines()[0])
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "functional-images.jsonl").write_text(
-        "".join(json.dumps({**item, "id": f"fi-000{i}"}) + "\n" for i in (1, 2, 3)))
+        "".join(json.dumps({**item, "id": f"fi-000{i}"}) + "\n" for i in (1, 2, 3))
+    )
     (tmp_path / "rounds").mkdir()
-    (tmp_path / "rounds" / "round-01-review.jsonl").write_bytes((conformance / "corpus" / case["reviews_only"]).read_bytes())
+    (tmp_path / "rounds" / "round-01-review.jsonl").write_bytes(
+        (conformance / "corpus" / case["reviews_only"]).read_bytes()
+    )
     got = json.loads(run(tmp_path, "corpus", "validate", "--json").stdout)
     assert [e for e in got["errors"] if "review" in e["source"]] == []
     assert got["errors"] == []
@@ -87,7 +94,9 @@ def test_real_project_second_pass_extract_round_2(conformance, expected, tmp_pat
     project = writable_copy(conformance / "corpus" / "real", tmp_path / "real")
     r = run(project, "corpus", "second-pass", "extract", "--round", "2")
     assert r.exit_code == want["exit"]
-    records = [json.loads(x) for x in (project / "rounds" / "round-02-second-pass-input.jsonl").read_text().splitlines()]
+    records = [
+        json.loads(x) for x in (project / "rounds" / "round-02-second-pass-input.jsonl").read_text().splitlines()
+    ]
     assert [x["item_id"] for x in records] == want["items"]
     for rec in records:
         assert not set(rec) & set(want["forbidden_fields"])
@@ -97,7 +106,9 @@ def test_real_project_fetch_images_verify(conformance, expected):
     want = expected["real_project"]["fetch_images_verify"]
     r = run(conformance / "corpus" / "real", "corpus", "fetch-images", "--verify")
     assert r.exit_code == want["exit"]
-    missing = sorted(line.split("missing_copy: ")[1].split(" ")[0] for line in r.stderr.splitlines() if "missing_copy" in line)
+    missing = sorted(
+        line.split("missing_copy: ")[1].split(" ")[0] for line in r.stderr.splitlines() if "missing_copy" in line
+    )
     assert missing == sorted(want["missing"])
 
 

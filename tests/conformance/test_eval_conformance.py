@@ -1,6 +1,7 @@
 """`jfi audit eval` on the six conformance sites: planted judge runs written here (a perfect judge, an always-no
 judge, an always-unsure judge, a judge splitting a pattern group, a judge inventing evidence, two draws that
 disagree) scored against each site's expectations.yaml and overrides.yaml."""
+
 import json
 import re
 
@@ -9,8 +10,14 @@ from typer.testing import CliRunner
 
 from jfi.cli import app
 
-SITES = ["clean-control", "headings-fields-labels", "identification-across-views", "images-role-routing",
-         "link-purpose-cards", "page-titles-shared"]
+SITES = [
+    "clean-control",
+    "headings-fields-labels",
+    "identification-across-views",
+    "images-role-routing",
+    "link-purpose-cards",
+    "page-titles-shared",
+]
 
 
 def jfi(*args):
@@ -24,8 +31,16 @@ def sites(conformance, tmp_path_factory):
     out = {}
     for site in SITES:
         folder = tmp_path_factory.mktemp(site)
-        assert jfi("audit", "import-inventory", str(conformance / "audit" / "reference" / site / "inventory-run.json"),
-                   "--out", str(folder))[0] == 0
+        assert (
+            jfi(
+                "audit",
+                "import-inventory",
+                str(conformance / "audit" / "reference" / site / "inventory-run.json"),
+                "--out",
+                str(folder),
+            )[0]
+            == 0
+        )
         assert jfi("audit", "build", "--inventory", str(folder))[0] == 0
         src = conformance / "audit" / "sites" / site
         args = ["--expectations", str(src / "expectations.yaml")]
@@ -50,9 +65,19 @@ def write_run(root, name, rows, decide):
         if got is None:
             continue
         judgment, rationale = got
-        lines.append(json.dumps({"id": r["unit_id"], "judgment": judgment, "confidence": "high", "rationale": rationale,
-                                 "fix": "" if judgment == "yes" else "Say where it goes.", "needs_human": False,
-                                 "drafted_by": name}))
+        lines.append(
+            json.dumps(
+                {
+                    "id": r["unit_id"],
+                    "judgment": judgment,
+                    "confidence": "high",
+                    "rationale": rationale,
+                    "fix": "" if judgment == "yes" else "Say where it goes.",
+                    "needs_human": False,
+                    "drafted_by": name,
+                }
+            )
+        )
     (folder / "all.judged.jsonl").write_text("\n".join(lines) + "\n")
     return folder
 
@@ -129,7 +154,9 @@ def test_a_judge_that_splits_a_pattern_group_is_reported_with_its_members(sites,
     site = sites["link-purpose-cards"]
     group = [r for r in site[2] if r["pattern_group"] == "card-learnmore" and r["unit_id"]]
     odd = group[2]["unit_id"]
-    _, result, md = evaluate(site, tmp_path, [("opus/1", lambda r: ("yes", "Fine.") if r["unit_id"] == odd else perfect(r))])
+    _, result, md = evaluate(
+        site, tmp_path, [("opus/1", lambda r: ("yes", "Fine.") if r["unit_id"] == odd else perfect(r))]
+    )
     split = [g for g in result["eval_pattern_groups"] if g["run"] == 1 and g["split"]]
     assert [g["pattern_group"] for g in split] == ["card-learnmore"]
     assert sorted(split[0]["members"]) == sorted(r["unit_id"] for r in group)
@@ -144,6 +171,7 @@ def test_a_rationale_naming_what_the_row_does_not_show_is_an_invention(sites, tm
 
     def inventive(r):
         return (r["expected"], f"The card is about {phrase}.") if r["row_key"] == target["row_key"] else perfect(r)
+
     code, result, md = evaluate(site, tmp_path, [("opus/1", inventive)])
     assert score(result, "opus/1")["inventions"] == 1 and code == 1
     v = verdict(result, "opus")
@@ -159,13 +187,16 @@ def test_two_draws_that_disagree_on_three_rows(sites, tmp_path):
     def other(r):
         judgment, why = perfect(r)
         return ({"yes": "no", "no": "yes"}[judgment], why) if r["unit_id"] in flipped else (judgment, why)
+
     _, result, md = evaluate(site, tmp_path, [("sonnet/1", perfect), ("sonnet/2", other), ("haiku/1", perfect)])
     draws = next(a for a in result["eval_agreement"] if a["kind"] == "draws")
     assert (draws["label_a"], draws["label_b"]) == ("sonnet/1", "sonnet/2")
     assert draws["both_judged"] == len(matched) and draws["agree"] == len(matched) - 3
     assert sorted(draws["disagree"]) == sorted(flipped)
     tiers = {(a["label_a"], a["label_b"]): a for a in result["eval_agreement"] if a["kind"] == "tiers"}
-    assert tiers[("sonnet/1", "haiku/1")]["agreement"] == 1 and tiers[("sonnet/2", "haiku/1")]["agree"] == len(matched) - 3
+    assert (
+        tiers[("sonnet/1", "haiku/1")]["agreement"] == 1 and tiers[("sonnet/2", "haiku/1")]["agree"] == len(matched) - 3
+    )
 
 
 def test_the_flags_baseline_scored_by_hand(sites, conformance):
@@ -174,13 +205,17 @@ def test_the_flags_baseline_scored_by_hand(sites, conformance):
     result = json.loads((folder / "eval.json").read_text())
     units = {u["id"]: u for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
     from jfi.store import Store
+
     store = Store(sections=("audit",)).build()
-    informational = [re.compile(p) for (p,) in store.con.execute(
-        "SELECT pattern FROM audit_flag_rules WHERE informational").fetchall()]
+    informational = [
+        re.compile(p)
+        for (p,) in store.con.execute("SELECT pattern FROM audit_flag_rules WHERE informational").fetchall()
+    ]
     store.close()
 
     def counted(uid):
         return any(not any(p.match(f) for p in informational) for f in units[uid]["flags"])
+
     for tier in ("must", "calibration"):
         scored = [r for r in rows if r["tier"] == tier and not r["excluded"]]
         judged = [(r, "no" if counted(r["unit_id"]) else "yes") for r in scored if r["unit_id"]]
@@ -200,20 +235,43 @@ def test_the_bar_comes_from_eval_toml_beside_the_expectations(sites, tmp_path, c
     (local / "expectations.yaml").write_bytes((src / "expectations.yaml").read_bytes())
     (local / "eval.toml").write_text("[promotion]\nrecall_min = 0.5\nfalse_alarm_max = 1.0\ninventions_max = 0\n")
     run = write_run(tmp_path, "no", rows, lambda r: ("no", "Vague."))
-    code, out, _ = jfi("audit", "eval", "--inventory", str(folder), "--expectations", str(local / "expectations.yaml"),
-                       "--overrides", str(src / "overrides.yaml"), "--run", f"haiku/1={run}")
+    code, out, _ = jfi(
+        "audit",
+        "eval",
+        "--inventory",
+        str(folder),
+        "--expectations",
+        str(local / "expectations.yaml"),
+        "--overrides",
+        str(src / "overrides.yaml"),
+        "--run",
+        f"haiku/1={run}",
+    )
     assert code == 0 and "haiku: promoted" in out
-    code, out, _ = jfi("query", "--inventory", str(folder), "SELECT false_alarm_max FROM eval_settings", "--format", "json")
+    code, out, _ = jfi(
+        "query", "--inventory", str(folder), "SELECT false_alarm_max FROM eval_settings", "--format", "json"
+    )
     assert code == 0 and json.loads(out) == [{"false_alarm_max": 1.0}]
 
 
-@pytest.mark.parametrize("text,line,needle", [
-    ("- view: home\n  type: link\n  locator: {text: Home}\n  expected: \"no\"\n  tier: must\n"
-     "- view: home\n  type: link\n  locator: {text: Fares}\n  tier: must\n", 6, "expected: missing_field"),
-    ("- view: home\n  type: banner\n  locator: {text: Home}\n  expected: maybe\n  tier: must\n", 1, "invalid_value"),
-    ("- view: home\n  type: link\n  locator: [text, Home\n", 4, "invalid_yaml"),  # where the reader stopped
-    ("view: home\n", 1, "invalid_expectations"),
-])
+@pytest.mark.parametrize(
+    "text,line,needle",
+    [
+        (
+            '- view: home\n  type: link\n  locator: {text: Home}\n  expected: "no"\n  tier: must\n'
+            "- view: home\n  type: link\n  locator: {text: Fares}\n  tier: must\n",
+            6,
+            "expected: missing_field",
+        ),
+        (
+            "- view: home\n  type: banner\n  locator: {text: Home}\n  expected: maybe\n  tier: must\n",
+            1,
+            "invalid_value",
+        ),
+        ("- view: home\n  type: link\n  locator: [text, Home\n", 4, "invalid_yaml"),  # where the reader stopped
+        ("view: home\n", 1, "invalid_expectations"),
+    ],
+)
 def test_malformed_expectations_are_refused_at_their_line(sites, tmp_path, text, line, needle):
     folder = sites["clean-control"][0]
     path = tmp_path / "expectations.yaml"

@@ -1,22 +1,34 @@
 """The store kept beside an audit (.jfi/audit.duckdb): every command after build gives the same bytes from it as
 without it — when it is reused whole, when only some files changed, when it was deleted or is corrupt — and a
 refused command leaves it (and every other file) as it was. On a conformance site's reference inventory."""
+
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import Jfi, snapshot
+
 from jfi.audit import kept
 from jfi.canonical import decision_id, digest
 from jfi.store import Store
 
 SITE = "link-purpose-cards"
-OUTPUTS = ["draft-judgments.csv", "draft-judgments-library.csv", "draft-judgments.json", "draft-judgments.xlsx",
-           "nav-consistency.csv", "calibration.json", "worklist.csv", "worklist.md", "receipts.csv", "receipts.jsonl",
-           "spot-check-sample.jsonl", "report.html"]
+OUTPUTS = [
+    "draft-judgments.csv",
+    "draft-judgments-library.csv",
+    "draft-judgments.json",
+    "draft-judgments.xlsx",
+    "nav-consistency.csv",
+    "calibration.json",
+    "worklist.csv",
+    "worklist.md",
+    "receipts.csv",
+    "receipts.jsonl",
+    "spot-check-sample.jsonl",
+    "report.html",
+]
 STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 
 
@@ -31,17 +43,38 @@ def audit(conformance, tmp_path):
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
     for batch in sorted((folder / "batches").glob("*.jsonl")):
         ids = [json.loads(x)["id"] for x in batch.read_text().splitlines()]
-        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text("".join(
-            json.dumps({"id": uid, "judgment": "no" if n % 3 == 0 else "yes", "confidence": "high",
-                        "rationale": "Says where it goes.", "fix": "Name the destination." if n % 3 == 0 else "",
-                        "needs_human": False, "drafted_by": "judge-a"}) + "\n" for n, uid in enumerate(ids)))
-    (folder / "spot-checks.jsonl").write_text(json.dumps(
-        {"id": units[1]["id"], "spot_check": "overturn", "judgment": "unsure", "note": "Ambiguous."}) + "\n")
+        batch.with_name(batch.name.replace(".jsonl", ".judged.jsonl")).write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "id": uid,
+                        "judgment": "no" if n % 3 == 0 else "yes",
+                        "confidence": "high",
+                        "rationale": "Says where it goes.",
+                        "fix": "Name the destination." if n % 3 == 0 else "",
+                        "needs_human": False,
+                        "drafted_by": "judge-a",
+                    }
+                )
+                + "\n"
+                for n, uid in enumerate(ids)
+            )
+        )
+    (folder / "spot-checks.jsonl").write_text(
+        json.dumps({"id": units[1]["id"], "spot_check": "overturn", "judgment": "unsure", "note": "Ambiguous."}) + "\n"
+    )
     records = []
     for unit, judgment in ((units[0], "yes"), (units[2], "no")):
-        rec = {"id": unit["id"], "scope": "wcag", "ratified_by": "Ana Ruiz", "ratified_judgment": judgment,
-               "ratifier_note": "Checked in the browser.", "ratified_utc": "2026-11-30T16:20:00Z", "ruling": "",
-               "unit_sha256": digest(unit)}
+        rec = {
+            "id": unit["id"],
+            "scope": "wcag",
+            "ratified_by": "Ana Ruiz",
+            "ratified_judgment": judgment,
+            "ratifier_note": "Checked in the browser.",
+            "ratified_utc": "2026-11-30T16:20:00Z",
+            "ruling": "",
+            "unit_sha256": digest(unit),
+        }
         records.append(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
     (folder / "ratifications.jsonl").write_text("".join(records))
     return jfi, folder
@@ -58,10 +91,15 @@ def run_all(jfi: Jfi, folder) -> dict[str, bytes]:
 def tables(path) -> dict[str, list]:
     """Every table of a kept store but its seal, rows sorted."""
     import duckdb
+
     con = duckdb.connect(str(path), read_only=True)
     try:
-        names = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, "
-                                           "'jfi_kept')").fetchall()]
+        names = [
+            t
+            for (t,) in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE NOT starts_with(table_name, 'jfi_kept')"
+            ).fetchall()
+        ]
         return {t: sorted(map(repr, con.execute(f"SELECT * FROM {t}").fetchall())) for t in names}
     finally:
         con.close()
@@ -79,6 +117,7 @@ def test_build_leaves_the_store_every_later_command_uses(conformance, tmp_path, 
 
     def no_new_store(self):
         raise AssertionError("build left the store: the first command after it must reuse it")
+
     with monkeypatch.context() as m:
         m.setattr(kept.KeptStore, "new_store", no_new_store)
         r = jfi("audit", "merge", "--inventory", str(folder))
@@ -95,6 +134,7 @@ def test_the_files_build_wrote_are_not_read_back_by_the_next_command(audit, monk
     inventory it read: the first command after the judged files came back hashes those, never the units, the batches
     or the inventory again."""
     import hashlib
+
     jfi, folder = audit
     read = []
     digest_of = hashlib.file_digest
@@ -102,6 +142,7 @@ def test_the_files_build_wrote_are_not_read_back_by_the_next_command(audit, monk
     def spy(fh, name):
         read.append(Path(fh.name).name)
         return digest_of(fh, name)
+
     with monkeypatch.context() as m:
         m.setattr(hashlib, "file_digest", spy)
         r = jfi("audit", "merge", "--inventory", str(folder))
@@ -131,6 +172,7 @@ def test_outputs_are_the_same_with_the_kept_store_reused_whole_or_deleted(audit,
 
     def no_new_store(self):
         raise AssertionError("inputs unchanged: the kept store must be reused, not rebuilt")
+
     with monkeypatch.context() as m:
         m.setattr(kept.KeptStore, "new_store", no_new_store)
         assert run_all(jfi, folder) == first
@@ -156,6 +198,7 @@ def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, mo
             taken.append(str(source))
             return True
         return False
+
     with monkeypatch.context() as m:
         m.setattr(kept.KeptStore, "take", spy)
         partly = run_all(jfi, folder)
@@ -178,9 +221,16 @@ def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monke
     jfi, folder = audit
     run_all(jfi, folder)
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
-    rec = {"id": units[3]["id"], "scope": "wcag", "ratified_by": "Bo Lind", "ratified_judgment": "no",
-           "ratifier_note": "Vague.", "ratified_utc": "2026-11-30T17:00:00Z", "ruling": "",
-           "unit_sha256": digest(units[3])}
+    rec = {
+        "id": units[3]["id"],
+        "scope": "wcag",
+        "ratified_by": "Bo Lind",
+        "ratified_judgment": "no",
+        "ratifier_note": "Vague.",
+        "ratified_utc": "2026-11-30T17:00:00Z",
+        "ruling": "",
+        "unit_sha256": digest(units[3]),
+    }
     with open(folder / "ratifications.jsonl", "a") as fh:
         fh.write(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
     ran = []
@@ -190,16 +240,25 @@ def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monke
         out = original(self, carried)
         ran.append({f.rel for f in out if not f.input_layer})
         return out
+
     with monkeypatch.context() as m:
         m.setattr(Store, "_stale", spy)
         partly = run_all(jfi, folder)
     assert len(ran) == 2  # the kept store and the report's (with the inventory), each updated once
-    made_views_only = {f.rel for f in Store(sections=("audit",), needs=kept.NEEDS).files
-                       if not f.input_layer and not f.made and not f.adds}
+    made_views_only = {
+        f.rel
+        for f in Store(sections=("audit",), needs=kept.NEEDS).files
+        if not f.input_layer and not f.made and not f.adds
+    }
     for files in ran:
         assert "audit/70_audit_worklist.sql" in files  # its fact classes read the ledger
-        assert not files & {"audit/21_audit_elements.sql", "audit/40_audit_units.sql", "audit/38_audit_flag_rules.sql",
-                            "audit/65_audit_questions.sql", "audit/13_judged_field_specs.sql"}
+        assert not files & {
+            "audit/21_audit_elements.sql",
+            "audit/40_audit_units.sql",
+            "audit/38_audit_flag_rules.sql",
+            "audit/65_audit_questions.sql",
+            "audit/13_judged_field_specs.sql",
+        }
         assert not files & made_views_only
     updated = {name: tables(folder / ".jfi" / name) for name in ("audit.duckdb", "audit-inventory.duckdb")}
     assert updated["audit-inventory.duckdb"]["audit_units"]  # the inventory's tables kept their rows
@@ -217,6 +276,7 @@ def test_a_corrupt_or_foreign_kept_store_is_rebuilt_never_trusted(audit):
     assert store.read_bytes()[:100] != b"not a database at all" * 5
     # a valid DuckDB file under the name, but not this folder's store
     import duckdb
+
     store.unlink()
     con = duckdb.connect(str(store))
     con.execute("CREATE TABLE jfi_kept AS SELECT 'someone else' AS key, '{}' AS head, '' AS units_sha256")
@@ -228,6 +288,7 @@ def test_a_kept_store_replaced_after_it_was_read_is_not_updated_in_place(audit, 
     """The store is checked when it is read, then copied for the update: a file put in its place between the two (a
     new inode, here one whose rows were edited) is not the store checked, and nothing is taken from it."""
     import duckdb
+
     jfi, folder = audit
     first = run_all(jfi, folder)
     store = folder / ".jfi" / "audit.duckdb"
@@ -235,11 +296,21 @@ def test_a_kept_store_replaced_after_it_was_read_is_not_updated_in_place(audit, 
     shutil.copyfile(store, edited)
     con = duckdb.connect(str(edited))
     con.execute("UPDATE raw_lines SET text = replace(text, 'Says where it goes.', 'Planted.')")
-    con.execute("UPDATE jsonl_records SET doc = CAST(replace(CAST(doc AS VARCHAR), 'Says where it goes.', 'Planted.') AS JSON)")
+    con.execute(
+        "UPDATE jsonl_records SET doc = CAST(replace(CAST(doc AS VARCHAR), 'Says where it goes.', 'Planted.') AS JSON)"
+    )
     con.close()
     with open(folder / "spot-checks.jsonl", "a") as fh:  # a change, so that the store is copied and updated
-        fh.write(json.dumps({"id": json.loads(first["spot-check-sample.jsonl"].splitlines()[0])["id"],
-                             "spot_check": "agree", "note": "Right."}) + "\n")
+        fh.write(
+            json.dumps(
+                {
+                    "id": json.loads(first["spot-check-sample.jsonl"].splitlines()[0])["id"],
+                    "spot_check": "agree",
+                    "note": "Right.",
+                }
+            )
+            + "\n"
+        )
     read_before = kept.KeptStore._read_before
 
     def swap_after_reading(self):

@@ -2,4 +2,5 @@
 --   type: title
 SELECT *
 FROM audit_title_facts
-WHERE len(h1s) > 0 AND NOT coalesce(list_bool_or(list_transform(h1_words, lambda w: contains(norm_text(name), w))), false)
+WHERE len(h1s) > 0 AND NOT coalesce(list_bool_or(list_transform(h1_words, lambda w: contains(norm_text(name), w))),
+    false)

@@ -2,4 +2,5 @@
 --   type: heading
 SELECT *
 FROM audit_heading_facts
-WHERE matches_i(name, '^(overview|details|detail|more|information|info|section|untitled|content|title|heading|description|summary|misc|other|general|notes?)$')
+WHERE matches_i(name,
+    '^(overview|details|detail|more|information|info|section|untitled|content|title|heading|description|summary|misc|other|general|notes?)$')

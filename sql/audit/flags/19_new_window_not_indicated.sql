@@ -3,4 +3,5 @@
 --   informational: true
 SELECT *
 FROM audit_link_facts
-WHERE target = '_blank' AND NOT matches_i(name, 'new (window|tab)|opens? in') AND NOT matches_i(coalesce(title, ''), 'new (window|tab)|opens? in')
+WHERE target = '_blank' AND NOT matches_i(name, 'new (window|tab)|opens? in') AND NOT matches_i(coalesce(title, ''),
+    'new (window|tab)|opens? in')

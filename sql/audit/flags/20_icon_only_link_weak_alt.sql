@@ -2,4 +2,6 @@
 --   type: link
 SELECT *
 FROM audit_link_facts
-WHERE icon_only AND (coalesce(img_alt, '') = '' OR matches_i(img_alt, '^(image|photo|picture|icon|logo|graphic|img|figure|banner|thumbnail|arrow|chevron|bullet|spacer|placeholder)$')) AND name_source NOT IN ('aria-label', 'aria-labelledby')
+WHERE icon_only AND (coalesce(img_alt, '') = '' OR matches_i(img_alt,
+    '^(image|photo|picture|icon|logo|graphic|img|figure|banner|thumbnail|arrow|chevron|bullet|spacer|placeholder)$'))
+    AND name_source NOT IN ('aria-label', 'aria-labelledby')

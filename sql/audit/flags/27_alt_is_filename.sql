@@ -2,4 +2,5 @@
 --   type: image
 SELECT *
 FROM audit_image_facts
-WHERE coalesce(text_alt, '') <> '' AND (matches_i(trim(text_alt), '\.(png|jpe?g|gif|svg|webp)$') OR norm_text(text_alt) = norm_text(regexp_replace(src_basename, '\.[a-zA-Z0-9]+$', '')))
+WHERE coalesce(text_alt, '') <> '' AND (matches_i(trim(text_alt), '\.(png|jpe?g|gif|svg|webp)$')
+    OR norm_text(text_alt) = norm_text(regexp_replace(src_basename, '\.[a-zA-Z0-9]+$', '')))

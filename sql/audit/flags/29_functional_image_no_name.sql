@@ -3,4 +3,5 @@
 --   act_rule: 23a2a8
 SELECT *
 FROM audit_image_facts
-WHERE exposed IS NULL AND functional AND (alt_empty OR (coalesce(alt, '') = '' AND coalesce(aria_label, '') = '' AND coalesce(aria_labelledby_text, '') = '')) AND coalesce(control_name, '') = ''
+WHERE exposed IS NULL AND functional AND (alt_empty OR (coalesce(alt, '') = '' AND coalesce(aria_label, '') = ''
+    AND coalesce(aria_labelledby_text, '') = '')) AND coalesce(control_name, '') = ''

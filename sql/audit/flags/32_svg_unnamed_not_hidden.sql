@@ -2,4 +2,5 @@
 --   type: image
 SELECT *
 FROM audit_image_facts
-WHERE exposed IS NULL AND tag = 'svg' AND coalesce(svg_title, '') = '' AND coalesce(aria_label, '') = '' AND NOT aria_hidden AND coalesce(role, '') <> 'presentation'
+WHERE exposed IS NULL AND tag = 'svg' AND coalesce(svg_title, '') = '' AND coalesce(aria_label, '') = ''
+    AND NOT aria_hidden AND coalesce(role, '') <> 'presentation'

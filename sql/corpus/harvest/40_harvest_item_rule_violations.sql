@@ -14,26 +14,31 @@ UNION ALL
 SELECT source, line, id, 'image_url', 'invalid_value', '"' || image_url || '" is neither an http(s) URL nor a data: URI'
 FROM items WHERE image_url IS NOT NULL AND NOT is_http_url(image_url) AND NOT starts_with(image_url, 'data:')
 UNION ALL
-SELECT source, line, id, 'image_url', 'image_url_forbidden', 'an inline-svg item has no image_url (its bytes are image_svg)'
+SELECT source, line, id, 'image_url', 'image_url_forbidden',
+    'an inline-svg item has no image_url (its bytes are image_svg)'
 FROM items WHERE implementation = 'inline-svg' AND image_url IS NOT NULL
 UNION ALL
-SELECT source, line, id, 'image_svg', 'image_svg_required', 'an inline-svg item needs image_svg, a standalone SVG document'
+SELECT source, line, id, 'image_svg', 'image_svg_required',
+    'an inline-svg item needs image_svg, a standalone SVG document'
 FROM items WHERE implementation = 'inline-svg' AND types.image_svg IN ('null', 'absent')
 UNION ALL
 SELECT source, line, id, 'image_svg', 'invalid_value', 'image_svg must start with <svg and declare xmlns='
 FROM items WHERE image_svg IS NOT NULL AND NOT (starts_with(ltrim(image_svg), '<svg') AND contains(image_svg, 'xmlns='))
 UNION ALL
-SELECT source, line, id, 'image_svg', 'image_svg_forbidden', 'only an inline-svg item has image_svg; this one is ' || implementation
+SELECT source, line, id, 'image_svg', 'image_svg_forbidden', 'only an inline-svg item has image_svg; this one is '
+    || implementation
 FROM items WHERE image_svg IS NOT NULL AND implementation IS NOT NULL AND implementation <> 'inline-svg'
 UNION ALL
-SELECT source, line, id, 'image_coord_space', 'coord_space_not_area', 'image_coord_space is only for an area; this element is ' || element_role
+SELECT source, line, id, 'image_coord_space', 'coord_space_not_area',
+    'image_coord_space is only for an area; this element is ' || element_role
 FROM items WHERE image_coord_space IS NOT NULL AND element_role IS NOT NULL AND element_role <> 'area'
 UNION ALL
 SELECT source, line, id, 'element_html', 'invalid_value', 'element_html must be markup starting with <'
 FROM items WHERE element_html IS NOT NULL AND trim(element_html) <> '' AND NOT starts_with(element_html, '<')
 UNION ALL
 SELECT source, line, id, 'review_verdict', 'ready_not_keep_good',
-       'a ready item was kept with a good alt; this one is ' || coalesce(review_verdict, 'null') || '/' || coalesce(alt_quality, 'null')
+       'a ready item was kept with a good alt; this one is ' || coalesce(review_verdict, 'null') || '/'
+           || coalesce(alt_quality, 'null')
 FROM items WHERE status = 'ready' AND NOT (coalesce(review_verdict, '') = 'keep' AND coalesce(alt_quality, '') = 'good')
 UNION ALL
 SELECT source, line, id, 'image_file', 'ready_without_image_file', 'a ready item needs image_file, its archived copy'

@@ -3,6 +3,7 @@
 --   source: the batch file
 --   records: its JSON object lines
 CREATE OR REPLACE VIEW corpus_rounds AS
-SELECT f.round, f.source, (SELECT count(*) FROM jsonl_records AS r WHERE r.kind = 'batch' AND r.source = f.source AND r.is_object) AS records
+SELECT f.round, f.source, (SELECT count(*) FROM jsonl_records AS r WHERE r.kind = 'batch' AND r.source = f.source
+    AND r.is_object) AS records
 FROM raw_files AS f WHERE f.kind = 'batch' AND f.present
 ORDER BY f.round;

@@ -19,7 +19,8 @@ FROM items WHERE types.image_url = 'null'
     AND implementation IN ('img', 'sprite', 'css-background', 'input-image', 'area')
 UNION ALL
 SELECT source, line, id, 'image_file', 'image_file_mismatch',
-       '"' || image_file || '" must be corpus/images/' || coalesce(id, '<id>') || '.<' || array_to_string(exts, '|') || '>'
+       '"' || image_file || '" must be corpus/images/' || coalesce(id, '<id>') || '.<' || array_to_string(exts, '|')
+           || '>'
 FROM items, exts
 WHERE image_file IS NOT NULL
     AND NOT list_contains(list_transform(exts, lambda e: 'corpus/images/' || id || '.' || e), image_file)
@@ -39,7 +40,8 @@ WHERE types.observed_alt IN ('string', 'null') AND observed_alt_verdict IS NOT N
 UNION ALL
 SELECT source, line, id, 'gold_alt', 'redundant_starter',
        '"' || gold_alt || '" starts with a redundant phrase (' || starter || ')'
-FROM (SELECT i.source, i.line, i.id, i.gold_alt, lower(ltrim(i.gold_alt)) AS g FROM items AS i WHERE i.gold_alt IS NOT NULL) AS i
+FROM (SELECT i.source, i.line, i.id, i.gold_alt, lower(ltrim(i.gold_alt)) AS g FROM items AS i
+    WHERE i.gold_alt IS NOT NULL) AS i
 JOIN corpus_redundant_starters AS s ON starts_with(i.g, s.starter)
 WHERE length(i.g) = length(s.starter) OR regexp_matches(substr(i.g, length(s.starter) + 1, 1), '\W')
 UNION ALL
@@ -81,9 +83,11 @@ UNION ALL
 -- round-v2: a name from the alt is the observed alt; a name from the control's text needs that text. These fire only
 -- where the profile's field specs declare accessible_name (round-v1 has no names to check)
 SELECT source, line, id, 'accessible_name_source', 'name_source_mismatch',
-       CASE WHEN accessible_name_source = 'alt' THEN 'accessible_name_source is alt but observed_alt is not a non-empty string equal to accessible_name'
+       CASE WHEN accessible_name_source = 'alt'
+           THEN 'accessible_name_source is alt but observed_alt is not a non-empty string equal to accessible_name'
             ELSE 'accessible_name_source is control-text but surrounding_text is empty' END
 FROM items
 WHERE EXISTS (SELECT 1 FROM field_specs WHERE kind = 'item' AND field = 'accessible_name')
-    AND ((accessible_name_source = 'alt' AND NOT coalesce(trim(observed_alt) <> '' AND observed_alt = accessible_name, false))
+    AND ((accessible_name_source = 'alt' AND NOT coalesce(trim(observed_alt) <> '' AND observed_alt = accessible_name,
+        false))
          OR (accessible_name_source = 'control-text' AND coalesce(trim(surrounding_text), '') = ''));

@@ -10,7 +10,8 @@ WITH reviews AS (
     SELECT source, round AS file_round, line, doc, jstr(doc, '$.item_id') AS item_id, jint(doc, '$.round') AS round,
            jstr(doc, '$.verdict') AS verdict, jbool(doc, '$.blocking') AS blocking,
            jtype(doc, '$.required_change') AS required_change_type, jstr(doc, '$.required_change') AS required_change,
-           CASE WHEN json_type(doc, '$.reason_codes') = 'ARRAY' THEN CAST(doc -> '$.reason_codes' AS JSON[]) END AS reason_codes
+           CASE WHEN json_type(doc, '$.reason_codes') = 'ARRAY'
+               THEN CAST(doc -> '$.reason_codes' AS JSON[]) END AS reason_codes
     FROM jsonl_records WHERE kind = 'review' AND is_object
 ),
 codes AS (
@@ -34,7 +35,8 @@ SELECT source, line, item_id, 'reason_codes', 'clean_mismatch',
             ELSE 'CLEAN alone belongs to an accept, not a ' || verdict END
 FROM reviews
 WHERE verdict IN ('accept', 'revise', 'reject') AND reason_codes IS NOT NULL
-    AND (verdict = 'accept') <> (len(reason_codes) = 1 AND coalesce(reason_codes[1] ->> '$', '') = 'CLEAN' AND json_type(reason_codes[1]) = 'VARCHAR')
+    AND (verdict = 'accept') <> (len(reason_codes) = 1 AND coalesce(reason_codes[1] ->> '$', '') = 'CLEAN'
+        AND json_type(reason_codes[1]) = 'VARCHAR')
 UNION ALL
 SELECT source, line, item_id, 'required_change', 'required_change_mismatch',
        CASE WHEN verdict = 'revise' THEN 'a revise verdict must say the required change'

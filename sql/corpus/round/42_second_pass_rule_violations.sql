@@ -15,10 +15,13 @@ handed_out AS (
     FROM jsonl_records WHERE kind = 'second_pass_input' AND is_object
 )
 SELECT source, line, item_id AS record_id, 'item_id' AS field, 'unknown_item' AS code,
-       'item ' || item_id || ' was not handed out in round-' || printf('%02d', round) || '-second-pass-input.jsonl' AS message
+       'item ' || item_id || ' was not handed out in round-' || printf('%02d', round)
+           || '-second-pass-input.jsonl' AS message
 FROM answers AS a WHERE item_id IS NOT NULL
     AND NOT EXISTS (SELECT 1 FROM handed_out AS h WHERE h.round = a.round AND h.item_id = a.item_id)
 UNION ALL
-SELECT source, line, item_id, 'item_id', 'duplicate_id', 'item ' || item_id || ' is answered more than once in this file'
-FROM (SELECT *, row_number() OVER (PARTITION BY source, item_id ORDER BY line) AS nth FROM answers WHERE item_id IS NOT NULL)
+SELECT source, line, item_id, 'item_id', 'duplicate_id', 'item ' || item_id
+    || ' is answered more than once in this file'
+FROM (SELECT *, row_number() OVER (PARTITION BY source, item_id ORDER BY line) AS nth FROM answers
+    WHERE item_id IS NOT NULL)
 WHERE nth > 1;

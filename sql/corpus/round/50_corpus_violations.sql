@@ -7,7 +7,8 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW corpus_violations AS
 SELECT source, line, record_id, field, code, message FROM (
-    SELECT source, line, record_id, field, code, message FROM field_violations WHERE kind IN ('item', 'review', 'second_pass')
+    SELECT source, line, record_id, field, code, message FROM field_violations WHERE kind IN ('item', 'review',
+        'second_pass')
     UNION ALL SELECT * FROM shared_item_rule_violations
     UNION ALL SELECT * FROM item_rule_violations
     UNION ALL SELECT * FROM review_rule_violations

@@ -12,7 +12,8 @@ n AS (SELECT count(*) AS accepted FROM acc),
 g AS (SELECT * FROM corpus_targets),
 latest AS (SELECT item_id, blocking FROM corpus_reviews WHERE is_latest),
 rows AS (
-    SELECT 1 AS ord, 'accepted items' AS criterion, CAST(n.accepted AS DOUBLE) AS actual, CAST(g.goal AS DOUBLE) AS target,
+    SELECT 1 AS ord, 'accepted items' AS criterion, CAST(n.accepted AS DOUBLE) AS actual,
+        CAST(g.goal AS DOUBLE) AS target,
         'count' AS unit, '>=' AS comparison
     FROM n, g
     UNION ALL
@@ -34,7 +35,8 @@ rows AS (
     SELECT 42, 'dual-purpose share', (SELECT count(*) FILTER (WHERE dual_purpose) / nullif(count(*), 0) FROM acc),
         g.min_dual_purpose_share, 'share', '>=' FROM g
     UNION ALL
-    SELECT 43, 'ambiguous share', (SELECT count(*) FILTER (WHERE difficulty = 'ambiguous') / nullif(count(*), 0) FROM acc),
+    SELECT 43, 'ambiguous share', (SELECT count(*) FILTER (WHERE difficulty = 'ambiguous') / nullif(count(*), 0)
+        FROM acc),
         g.min_ambiguous_share, 'share', '>=' FROM g
     UNION ALL
     SELECT 44, 'largest domain share (concentration limit)', (SELECT max(share) FROM corpus_concentration),

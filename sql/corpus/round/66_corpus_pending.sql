@@ -8,7 +8,8 @@ CREATE OR REPLACE VIEW corpus_pending AS
 SELECT d.item_id, d.line, i.status, 'second_pass' AS work, 'needs a blind second pass' AS detail
 FROM corpus_second_pass_due AS d JOIN corpus_items AS i ON i.source = d.source AND i.line = d.line
 UNION ALL
-SELECT id, line, status, 'adjudication', 'passes disagree: ' || array_to_string(list_transform(gold_alt_passes, lambda p: p.author || '="' || p.alt || '"'), ', ')
+SELECT id, line, status, 'adjudication', 'passes disagree: ' || array_to_string(list_transform(gold_alt_passes,
+    lambda p: p.author || '="' || p.alt || '"'), ', ')
 FROM corpus_items WHERE status <> 'rejected' AND pass_count >= 2 AND NOT pass_alts_agree AND NOT adjudicated
 UNION ALL
 SELECT i.id, i.line, i.status, 'image_copy', CASE WHEN i.image_file IS NULL THEN 'no local copy of ' || i.image_url

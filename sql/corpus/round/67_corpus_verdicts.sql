@@ -13,7 +13,8 @@
 --   reason: why the accept is refused
 CREATE OR REPLACE VIEW corpus_verdicts AS
 SELECT r.round, r.item_id, r.line AS review_line, r.verdict, i.line AS item_line, i.status AS current_status,
-    CASE r.verdict WHEN 'accept' THEN 'accepted' WHEN 'revise' THEN 'needs-revision' WHEN 'reject' THEN 'rejected' END AS new_status
+    CASE r.verdict WHEN 'accept' THEN 'accepted' WHEN 'revise' THEN 'needs-revision' WHEN 'reject'
+        THEN 'rejected' END AS new_status
 FROM (SELECT *, row_number() OVER (PARTITION BY round, item_id ORDER BY line DESC) AS nth FROM corpus_reviews) AS r
 JOIN corpus_items AS i ON i.id = r.item_id
 WHERE r.nth = 1 AND r.verdict IN ('accept', 'revise', 'reject');
@@ -26,7 +27,8 @@ LEFT JOIN image_copies AS c ON c.path = i.image_file
 CROSS JOIN LATERAL (
     SELECT 'the item is leaky' AS reason WHERE i.leaky
     UNION ALL SELECT 'a single gold-standard pass and no adjudication' WHERE NOT i.adjudicated AND i.pass_count < 2
-    UNION ALL SELECT 'the passes disagree and no adjudication is set' WHERE NOT i.adjudicated AND i.pass_count >= 2 AND NOT i.pass_alts_agree
+    UNION ALL SELECT 'the passes disagree and no adjudication is set' WHERE NOT i.adjudicated AND i.pass_count >= 2
+        AND NOT i.pass_alts_agree
     UNION ALL SELECT CASE WHEN i.image_file IS NULL THEN 'it has an image_url but no local copy'
                           WHEN NOT coalesce(c.present, false) THEN 'its local copy ' || i.image_file || ' is missing'
                           ELSE 'its local copy ' || i.image_file || ' does not match image_sha256' END

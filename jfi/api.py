@@ -294,6 +294,13 @@ class Audit:
         _checked("audit export", out=out)
         return _run(export, self.folder, Path(out) if out is not None else None)
 
+    def plan(self, command: str):
+        """What `jfi audit <command>` would run here, computed without running it (jfi.audit.plan.Plan: the rule
+        files in order, whether each runs and why, the input files changed since the kept store)."""
+        from .audit.plan import plan
+
+        return plan(self.folder, command)
+
     def query(self, sql: str) -> list[dict]:
         """One read statement over the audit's views (see `jfi schema audit`), as a list of rows."""
         from . import querying

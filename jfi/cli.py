@@ -167,6 +167,8 @@ def guarded(fn):
         sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
         forget_hashes()  # each command starts from what its kept store recorded of the files, nothing else
         try:
+            if _planning():
+                return _run(_plan, (fn, kwargs), {})
             return _run(fn, args, kwargs)
         finally:
             sys.stdout.flush()
@@ -174,6 +176,28 @@ def guarded(fn):
             sys.stdout, sys.stderr = streams
 
     return wrapper
+
+
+_PLANNING = [False]  # the root's --plan, for this invocation (set by its callback)
+
+
+def _planning() -> bool:
+    return _PLANNING[0]
+
+
+def _plan(fn, kwargs: dict) -> int:
+    """`--plan`: the rule files the audit command would run, and which changed inputs make them run; nothing runs."""
+    if not fn.__name__.startswith("audit_") or not isinstance(kwargs.get("inventory"), Path):
+        raise JfiError(
+            "no_plan", "--plan says what an audit command over a built folder (--inventory) would run", exit_code=3
+        )
+    from .audit.folder import AuditFolder
+    from .audit.plan import plan
+    from .output import say
+
+    found = plan(AuditFolder(kwargs["inventory"]), fn.__name__[len("audit_") :].replace("_", "-"))
+    say(dumps(found.as_dict()) if kwargs.get("json") else "\n".join(found.lines()))
+    return 0
 
 
 def _stop(signum, frame):
@@ -243,8 +267,15 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    plan: bool = typer.Option(
+        False,
+        "--plan",
+        help="Say which rule files an audit command would run, and which changed input files make them run; "
+        "run nothing (also after the command: jfi audit merge --inventory A --plan).",
+    ),
 ):
     ctx.obj = {"project": project}
+    _PLANNING[0] = plan
 
 
 def _project(
@@ -1241,8 +1272,16 @@ def schema(
     return 0
 
 
+def arguments(args: list[str]) -> list[str]:
+    """The command line as the app reads it: --plan anywhere before `--` is the root's option."""
+    end = args.index("--") if "--" in args else len(args)
+    if "--plan" not in args[:end]:
+        return args
+    return ["--plan", *(a for a in args[:end] if a != "--plan"), *args[end:]]
+
+
 def main() -> None:
-    app(prog_name="jfi")
+    app(args=arguments(sys.argv[1:]), prog_name="jfi")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -201,15 +201,19 @@ def ordered(files: tuple[RuleFile, ...] | list[RuleFile]) -> tuple[RuleFile, ...
         for name in f.adds:
             adders.setdefault(name, []).append(f)
     after: dict[str, set[str]] = {}
+    why: dict[tuple[str, str], str] = {}  # (file, a file it waits on) -> the object between them
     for f in files:
         before = set()
-        for name in f.reads | f.adds:
+        for name in sorted(f.reads | f.adds):
             if name in creator:
                 before.add(creator[name].rel)
+                why.setdefault((f.rel, creator[name].rel), name)
             elif name in f.adds:
                 raise RulebookError(f"{f.rel} adds to {name}, which no rule file in use creates")
             if name in f.reads:
                 before |= {a.rel for a in adders.get(name, ())}
+                for a in adders.get(name, ()):
+                    why.setdefault((f.rel, a.rel), name)
         for name in f.table_reads:
             if name not in creator:
                 raise RulebookError(f"{f.rel} reads {name}, which no rule file in use creates")
@@ -220,11 +224,22 @@ def ordered(files: tuple[RuleFile, ...] | list[RuleFile]) -> tuple[RuleFile, ...
     while waiting:
         ready = next((rel for rel in waiting if after[rel] <= done), None)
         if ready is None:
-            raise RulebookError("the rule files " + ", ".join(waiting) + " wait on each other (a cycle)")
+            raise RulebookError("a cycle: " + _cycle(waiting, after, why))
         waiting.remove(ready)
         done.add(ready)
         out.append(by_rel[ready])
     return tuple(out)
+
+
+def _cycle(waiting: list[str], after: dict[str, set[str]], why: dict[tuple[str, str], str]) -> str:
+    """The path of one cycle among the files left waiting: each file, what it reads and the file that makes it."""
+    left = set(waiting)
+    path, at = [], waiting[0]
+    while at not in path:
+        path.append(at)
+        at = sorted(after[at] & left)[0]
+    loop = path[path.index(at) :] + [at]
+    return " → ".join(f"{a} reads {why[(a, b)]} ({b})" for a, b in zip(loop, loop[1:]))
 
 
 def parse_header(text: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:

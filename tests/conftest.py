@@ -14,7 +14,7 @@ import pytest
 import typer.testing
 from typer.testing import CliRunner
 
-from jfi.cli import app
+from jfi.cli import app, arguments
 
 # CliRunner.invoke makes the click command from the Typer app anew on every call (about 60 ms, for the same app):
 # made once per test process here, and every invocation runs the same command object, as a process running jfi does
@@ -86,7 +86,7 @@ class Jfi:
         self.runner = CliRunner()
 
     def __call__(self, *args: str) -> Result:
-        r = self.runner.invoke(app, ["--project", str(self.project), *args], catch_exceptions=False)
+        r = self.runner.invoke(app, arguments(["--project", str(self.project), *args]), catch_exceptions=False)
         return Result(r.exit_code, r.stdout, r.stderr)
 
     @property

@@ -17,11 +17,7 @@ from .interchange import named
 from .kept import commits
 
 SCHEMA = "jfi-gate-baseline/v1"
-LEVELS = {  # fail level -> the results that are findings at it (SQL over audit_results)
-    "objective": "kind = 'flag' AND objective",
-    "decisive": "kind = 'flag' AND decisive",
-    "ratified-no": "kind = 'question' AND outcome = 'failed'",
-}
+LEVELS = ("objective", "decisive", "ratified-no")  # the --fail-on choices: audit_gate_levels says what each fails
 
 
 def read_baseline(path: Path, fail_on: str | None = None) -> set[str]:
@@ -103,8 +99,8 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
         try:
             _trusted(folder, store, built)
             findings = store.rows(
-                f"SELECT fingerprint, rule, id, name, views FROM audit_results WHERE {LEVELS[fail_on]} "
-                "ORDER BY fingerprint"
+                "SELECT fingerprint, rule, id, name, views FROM audit_gate_findings WHERE fail_on = ? ORDER BY fingerprint",
+                [fail_on],
             )
         finally:
             store.close()

@@ -16,55 +16,6 @@ from . import history
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
-CSV_COLUMNS = [
-    "status",
-    "id",
-    "product",
-    "type",
-    "sc",
-    "view_count",
-    "views",
-    "name",
-    "detail",
-    "href",
-    "context",
-    "landmark",
-    "selector",
-    "visible",
-    "flags",
-    "draft_judgment",
-    "confidence",
-    "rationale",
-    "fix",
-    "needs_human",
-    "drafted_by",
-    "spot_check",
-    "session_draft_judgment",
-    "ratified_by",
-    "ratified_judgment",
-    "ratifier_note",
-    "ratified_utc",
-    "ruling",
-    "ratification_state",
-    "ratification_decision_id",
-    "ratification_unit_sha256",
-    "ratification_pin_status",
-    "ratification_date_precision",
-    "ratification_diagnostic",
-    "client_rules",
-    "client_result",
-    "client_note",
-    "client_ratified_by",
-    "client_ratified_result",
-    "client_ratified_rules",
-    "client_ratifier_note",
-    "client_ratification_state",
-    "client_ratification_decision_id",
-    "client_ratification_unit_sha256",
-    "client_ratification_pin_status",
-    "client_ratification_date_precision",
-    "client_ratification_diagnostic",
-]
 # the workbook opens on what a ratifier reads first; the machine columns follow, grouped and collapsed
 READ_FIRST = [
     "status",
@@ -86,8 +37,19 @@ READ_FIRST = [
     "views",
     "context",
 ]
-# the reference's CSV columns, in its order; the workbook adds the ratifier's fix beside the ratification
-WORKBOOK_COLUMNS = READ_FIRST + [c for c in CSV_COLUMNS if c not in READ_FIRST]
+
+
+def csv_columns(con) -> list[str]:
+    """The columns of draft-judgments.csv, in the reference's order (the view audit_draft_csv says them)."""
+    return [c for (c,) in con.execute("SELECT column_name FROM (DESCRIBE SELECT * FROM audit_draft_csv)").fetchall()]
+
+
+def workbook_columns(csv: list[str]) -> list[str]:
+    """The workbook's columns: what a ratifier reads first (the ratifier's fix beside the ratification), then the
+    CSV's other columns."""
+    return READ_FIRST + [c for c in csv if c not in READ_FIRST]
+
+
 NAV_COLUMNS = [
     "product",
     "host",
@@ -155,7 +117,7 @@ def _merge_rows(con) -> int:
     types = dict(
         con.execute("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM audit_draft_rows)").fetchall()
     )
-    texts, line = sql_csv_line(CSV_COLUMNS, types)
+    texts, line = sql_csv_line(csv_columns(con), types)
     con.execute(
         f"CREATE TEMP TABLE merge_rows AS SELECT sort_ord, _product AS product, {line} AS csv_line, json_line FROM "
         f"(SELECT sort_ord, product AS _product, {sql_json_object([c for c in types if c != 'sort_ord'])} "
@@ -205,10 +167,7 @@ def merge(folder: AuditFolder) -> int:
                     "SELECT product FROM merge_rows GROUP BY product ORDER BY min(sort_ord)"
                 ).fetchall()
             ]
-            ratified, missing = con.execute(
-                "SELECT count(*) FILTER (WHERE status = 'RATIFIED'), count(*) FILTER (WHERE coalesce(draft_judgment, '') = '') "
-                "FROM audit_draft_rows"
-            ).fetchone()
+            summary = store.rows("SELECT ratified_rows, missing, status FROM audit_merge_summary")[0]
             tally = {f"{t.pop('product')}|{t.pop('type')}": t for t in store.rows("SELECT * FROM audit_draft_tally")}
             workbook = None
             if n_rows <= WORKBOOK_MAX_ROWS:
@@ -219,6 +178,7 @@ def merge(folder: AuditFolder) -> int:
                     worklist_parts(store)[3],
                     built.get("nav_consistency", []),
                     store.rows(RULES_SQL),
+                    workbook_columns(csv_columns(con)),
                 )
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
@@ -227,13 +187,6 @@ def merge(folder: AuditFolder) -> int:
                 "SELECT scope, id, state, diagnostic FROM ratification_effective WHERE diagnostic <> '' ORDER BY scope, id"
             )
             nav = built.get("nav_consistency", [])
-            status = (
-                "RATIFIED"
-                if n_rows and ratified == n_rows
-                else "PARTIALLY_RATIFIED"
-                if ratified
-                else "DRAFT_NOT_RATIFIED"
-            )
             document = {
                 "schema": "draft-judgments/v1",
                 "built_utc": utc_now(),
@@ -241,8 +194,8 @@ def merge(folder: AuditFolder) -> int:
                 "rubric": RUBRIC_FILE,
                 "rulebook_sha256": rulebook,
                 "jfi_version": __version__,
-                "status": status,
-                "ratified_rows": ratified,
+                "status": summary["status"],
+                "ratified_rows": summary["ratified_rows"],
                 "ratification_import": ledger_summary,
                 "coverage_basis": {
                     "views_inventoried": built.get("views_ok"),
@@ -266,9 +219,9 @@ def merge(folder: AuditFolder) -> int:
                 "it is agent-drafted work or a named human ratification; no row is itself a criterion outcome.",
                 "tally": tally,
                 "calibration": calibration,
-                "missing": missing,
+                "missing": summary["missing"],
             }
-            header = csv_lines(CSV_COLUMNS, [])[0]
+            header = csv_lines(csv_columns(con), [])[0]
             names = [
                 "draft-judgments.csv",
                 "nav-consistency.csv",
@@ -322,7 +275,12 @@ def merge(folder: AuditFolder) -> int:
                     folder.root,
                     store,
                     document["built_utc"],
-                    {"rows": n_rows, "ratified": ratified, "missing": missing, "status": status},
+                    {
+                        "rows": n_rows,
+                        "ratified": summary["ratified_rows"],
+                        "missing": summary["missing"],
+                        "status": summary["status"],
+                    },
                 )
         finally:
             store.close()
@@ -330,8 +288,8 @@ def merge(folder: AuditFolder) -> int:
         json.dumps(
             {
                 "rows": n_rows,
-                "missing": missing,
-                "status": status,
+                "missing": summary["missing"],
+                "status": summary["status"],
                 "files": [
                     *names,
                     *(["draft-judgments.xlsx"] if workbook is not None else []),
@@ -357,7 +315,7 @@ RULES_SQL = (
 
 
 def draft_workbook(
-    rows: list[dict], worklist_table: list[tuple], nav: list[dict] | None = None, rules: list[dict] | None = None
+    rows: list[dict], worklist_table: list[tuple], nav: list[dict], rules: list[dict], columns: list[str]
 ) -> bytes:
     """draft-judgments.xlsx for the ratifier: the rows (cells as the CSV's, without its formula guard: a workbook
     cell is text, never a formula), the worklist, the 3.2.3 navigation-order check, every flag and question with its
@@ -371,11 +329,11 @@ def draft_workbook(
         [
             Sheet(
                 "Draft judgments",
-                WORKBOOK_COLUMNS,
-                [tuple(_book_cell(c, r[c]) for c in WORKBOOK_COLUMNS) for r in rows],
+                columns,
+                [tuple(_book_cell(c, r[c]) for c in columns) for r in rows],
                 meanings.get("audit_draft_rows", {}),
                 "status",
-                grouped_from=WORKBOOK_COLUMNS[len(READ_FIRST)],
+                grouped_from=columns[len(READ_FIRST)],
             ),
             Sheet(
                 "Worklist",

@@ -53,11 +53,14 @@ INVENTORY_FILES = ("inventory.jsonl", "inventory-run.json")  # the inventory, in
 # rule files that make these and nothing else (the eval's views are for eval and queries)
 NEEDS = (
     "audit_draft_rows",
+    "audit_draft_csv",
     "audit_draft_tally",
     "audit_calibration",
     "audit_receipts",
     "audit_spot_check_sample",
     "audit_results",
+    "audit_gate_findings",
+    "audit_merge_summary",
     "audit_rule_metadata",
     "audit_judgments",
     "audit_built_units",

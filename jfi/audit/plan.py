@@ -1,0 +1,138 @@
+"""`--plan`: what an audit command will run, and why, before it runs anything.
+
+A command after `build` queries the objects of `NEEDS` (with the inventory: report and gate); build queries
+`BUILD_NEEDS` over the inventory. Its store runs the rule files making those objects and what they read, in
+dependency order (rulebook.in_use). Which of them run again follows from the store kept beside the folder
+(jfi.audit.kept), as the store decides it (Store._stale): none when the kept store matches every input file; when
+some file changed, was added or removed, the files making tables from an input kind that changed (their inputs,
+through every view they read, are rulebook.inputs_read); every one when there is no kept store to start from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import rulebook
+from ..store import CARRIED, INPUT_KINDS
+from .folder import BUILD_NEEDS, AuditFolder
+from .kept import NEEDS, READ_EVERY_TIME, WITH_INVENTORY, KeptStore
+
+WITH_THE_INVENTORY = ("report", "gate")  # the commands whose store holds the inventory beside the folder's files
+
+
+@dataclass
+class RulePlan:
+    file: str
+    makes: list[str]
+    reads: list[str]  # the input kinds (or input tables) its rows come from
+    runs: bool
+    why: str
+
+
+@dataclass
+class Plan:
+    command: str
+    kept_store: str | None
+    changed: list[dict] = field(default_factory=list)  # {file, kind, change: new, changed or removed}
+    rules: list[RulePlan] = field(default_factory=list)
+
+    @property
+    def running(self) -> list[RulePlan]:
+        return [r for r in self.rules if r.runs]
+
+    def as_dict(self) -> dict:
+        return {
+            "command": self.command,
+            "kept_store": self.kept_store,
+            "changed": self.changed,
+            "rules": [r.__dict__ for r in self.rules],
+            "runs": len(self.running),
+        }
+
+    def lines(self) -> list[str]:
+        out = [f"plan: jfi audit {self.command}: {len(self.running)} of {len(self.rules)} rule file(s) run"]
+        out.append(f"  kept store: {self.kept_store or 'none (every rule file runs)'}")
+        out += [f"  {c['change']}: {c['file']} ({c['kind']})" for c in self.changed]
+        for r in self.rules:
+            out.append(f"  {'run ' if r.runs else 'keep'}  {r.file}  reads {', '.join(r.reads) or 'nothing'}: {r.why}")
+        return out
+
+
+def kind_of(root: Path, path: str) -> str:
+    """The input kind the folder's loader gives a file's lines (jfi.audit.folder.load_units and load_folder)."""
+    p = Path(path)
+    if p.name in ("inventory.jsonl", "inventory-run.json"):
+        return "inventory"
+    if p.parent == root / "batches":
+        return "judged" if p.name.endswith(".judged.jsonl") else "batch"
+    return {
+        "judgment-units.json": "unit",
+        "ratifications.jsonl": "ratification",
+        "standards.jsonl": "standard",
+        "spot-checks.jsonl": "spot_check",
+    }.get(p.name, "other")
+
+
+def _reads(pairs) -> list[str]:
+    return sorted({kind if kind is not None else table for table, kind in pairs})
+
+
+def plan(folder: AuditFolder, command: str) -> Plan:
+    """What `jfi audit <command> --inventory <folder>` would run, computed without running it."""
+    if command == "build":
+        files = rulebook.in_use(rulebook.load()[0], ("audit",), None, BUILD_NEEDS)
+        inputs = rulebook.inputs_read(files)
+        return Plan(
+            command,
+            None,
+            rules=[
+                RulePlan(f.rel, sorted(f.creates), _reads(inputs[f.rel]), True, "build derives every unit anew")
+                for f in files
+                if not f.input_layer
+            ],
+        )
+    inventory = command in WITH_THE_INVENTORY
+    needs = NEEDS + (WITH_INVENTORY if inventory else ())
+    files = rulebook.in_use(rulebook.load()[0], ("audit",), None, needs)
+    inputs = rulebook.inputs_read(files)
+    kept = KeptStore(folder.root, inventory)
+    try:
+        before, now, sealed = dict(kept.before), dict(kept.shas), kept.opened is not None
+        same = sealed and kept.opened[1][0] == kept.key
+        path = str(kept.path) if sealed else None
+    finally:
+        kept.discard()
+    changed = []
+    held = set(now) | {s for s in before if inventory or kind_of(folder.root, s) != "inventory"}  # what it loads
+    for source in sorted(held):
+        change = "new" if source not in before else "removed" if source not in now else None
+        if change is None and (before[source] != now[source] or Path(source).name in READ_EVERY_TIME):
+            change = "changed" if before[source] != now[source] else "read again"
+        if change and sealed and not same:
+            changed.append({"file": source, "kind": kind_of(folder.root, source), "change": change})
+    kinds = {c["kind"] for c in changed}
+
+    def moved(table: str, kind: str | None) -> bool:
+        if table in rulebook.KINDED:
+            return bool(kinds) if kind is None else kind in kinds
+        return table not in INPUT_KINDS or bool(kinds & set(INPUT_KINDS[table]))
+
+    rules = []
+    for f in files:
+        if f.input_layer:
+            continue
+        reads = _reads(inputs[f.rel])
+        if not sealed:
+            runs, why = True, "no kept store to start from"
+        elif same:
+            runs, why = False, "the kept store matches every input file"
+        elif f.creates & set(CARRIED):
+            runs, why = True, "derives the lines of the files that changed"
+        elif not (f.made or f.adds):
+            runs, why = False, "views only: bound when a query reads them"
+        elif hit := sorted({k or t for t, k in inputs[f.rel] if moved(t, k)}):
+            runs, why = True, "reads what changed: " + ", ".join(hit)
+        else:
+            runs, why = False, "reads nothing that changed"
+        rules.append(RulePlan(f.rel, sorted(f.creates), reads, runs, why))
+    return Plan(command, path, changed, rules)

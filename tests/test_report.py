@@ -162,7 +162,8 @@ def _window(html: str) -> dict:
 
 
 def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outlines():
-    from jfi.audit.report import CROP_H, CROP_W, _crop
+    from jfi.audit.report import CROP_H, CROP_W
+    from jfi.audit.report import crop_html as _crop
 
     row = {"type": "image", "name": "Timer diagram"}
     place = {"view_id": "timers", "box": {"x": 300, "y": 900, "width": 750, "height": 427}}
@@ -186,7 +187,7 @@ def test_a_large_image_is_scaled_to_fit_its_crop_and_the_crop_names_what_it_outl
 
 
 def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
-    from jfi.audit.report import _crop
+    from jfi.audit.report import crop_html as _crop
 
     row = {"type": "field", "name": "Search"}
     place = {

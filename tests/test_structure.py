@@ -18,6 +18,7 @@ SHARED = {
     "jfi.store",
     "jfi.rulebook",
     "jfi.flagbook",
+    "jfi.templating",
     "jfi.readonly",
     "jfi.canonical",
     "jfi.paths",

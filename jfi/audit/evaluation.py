@@ -14,6 +14,7 @@ from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import say, to_jsonable
 from ..store import Store
+from ..templating import render as render_template
 from .folder import AuditFolder, load_folder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
@@ -294,86 +295,29 @@ def _pct(x) -> str:
 
 
 def render(result: dict) -> str:
-    """eval.md: the table a person reads, then what each run got wrong."""
+    """eval.md (jfi/templates/eval.md): the table a person reads, then what each run got wrong."""
     rows = result["eval_rows"]
     scored = [r for r in rows if not r["excluded"]]
-    bar = result["bar"]
-    out = [
-        "# Judge evaluation",
-        "",
-        f"Expectations: `{result['expectations']}`"
-        + (f", overrides `{result['overrides']}`" if result["overrides"] else ""),
-        f"{len(scored)} scored row(s): {sum(r['tier'] == 'must' for r in scored)} must, "
-        f"{sum(r['tier'] == 'calibration' for r in scored)} calibration; "
-        f"{sum(r['problem'] == 'unmatched_expectation' for r in scored)} unmatched, "
-        f"{sum(r['problem'] == 'ambiguous_expectation' for r in scored)} ambiguous (scored as missed); "
-        f"{len(rows) - len(scored)} excluded as invalid.",
-        "",
-        f"Promotion bar, in every draw: must recall >= {bar['recall_min']:.2f}, must false-alarm rate <= "
-        f"{bar['false_alarm_max']:.2f}, at most {bar['inventions_max']} inventing rationale(s).",
-        "",
-        "## Verdicts",
-        "",
-        "| tier | draws | verdict | reasons |",
-        "|---|---|---|---|",
-    ]
-    for v in result["eval_verdicts"]:
-        out.append(f"| {v['tier']} | {', '.join(v['draws'])} | {v['verdict']} | {'; '.join(v['reasons']) or '-'} |")
-    out += [
-        "",
-        "## Scores (run 0 is the deterministic flags alone: no where a counted flag fires)",
-        "",
-        "| run | rows | n | recall (no found) | false alarms (on yes) | unsure against | missing | inventions "
-        "| evidence missing |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for s in result["eval_scores"]:
-        out.append(
-            f"| {s['label']} | {s['row_tier']} | {s['rows']} | {_pct(s['recall'])} ({s['found']}/{s['expected_no']}) | "
-            f"{_pct(s['false_alarm_rate'])} ({s['false_alarms']}/{s['expected_yes']}) | {s['unsure_against']} | "
-            f"{s['missing']} | {s['inventions']} | {s['evidence_missing']} |"
-        )
-    if result["eval_agreement"]:
-        out += [
-            "",
-            "## Agreement",
-            "",
-            "| runs | kind | both judged | agree | agreement | judged differently |",
-            "|---|---|---|---|---|---|",
-        ]
-        for a in result["eval_agreement"]:
-            out.append(
-                f"| {a['label_a']} ~ {a['label_b']} | {a['kind']} | {a['both_judged']} | {a['agree']} | "
-                f"{_pct(a['agreement'])} | {', '.join(a['disagree']) or '-'} |"
-            )
-    split = [g for g in result["eval_pattern_groups"] if g["split"]]
     labels = {s["run"]: s["label"] for s in result["eval_scores"]}
-    if split:
-        out += ["", "## Pattern groups judged apart", ""]
-        out += [
-            f"- {labels.get(g['run'], g['run'])}: {g['pattern_group']}: "
-            + ", ".join(f"{m} {j}" for m, j in zip(g["members"], g["judgments"]))
-            for g in split
-        ]
-    out += ["", "## Rows each run got wrong", ""]
-    for run, label in labels.items():
-        wrong = [r for r in result["eval_results"] if r["run"] == run and (not r["right"] or r["invention"])]
-        out.append(f"### {label}")
-        out += [
-            f"- {r['unit_id'] or r['row_key']} ({r['tier']}): expected {r['expected']}, judged "
-            f"{r['judgment'] or 'nothing'} ({r['outcome']})"
-            + (f"; invents {', '.join(r['invention'])}" if r["invention"] else "")
-            + f": {r['note'] or ''}"
-            for r in wrong
-        ] or ["- none"]
-        out.append("")
-    problems = [r for r in rows if r["problem"] or r["excluded"]]
-    if problems:
-        out += ["## Expectations not scored as matched", ""]
-        out += [
-            f"- {r['source']}:{r['line']}: {r['problem'] or 'invalid'}: {r['view']} {r['type']}"
-            + (f" (candidates {', '.join(r['candidates'])})" if r["candidates"] else "")
-            + (f": {r['excluded']}" if r["excluded"] else "")
-            for r in problems
-        ]
-    return "\n".join(out).rstrip() + "\n"
+    text = render_template(
+        "eval.md",
+        expectations=result["expectations"],
+        overrides=result["overrides"],
+        scored=scored,
+        excluded=len(rows) - len(scored),
+        bar=result["bar"],
+        verdicts=result["eval_verdicts"],
+        scores=result["eval_scores"],
+        agreement=result["eval_agreement"],
+        split=[
+            {**g, "pairs": list(zip(g["members"], g["judgments"]))} for g in result["eval_pattern_groups"] if g["split"]
+        ],
+        labels=labels,
+        wrong_by_run=[
+            (label, [r for r in result["eval_results"] if r["run"] == run and (not r["right"] or r["invention"])])
+            for run, label in labels.items()
+        ],
+        problems=[r for r in rows if r["problem"] or r["excluded"]],
+        pct=_pct,
+    )
+    return text.rstrip() + "\n"

@@ -12,8 +12,9 @@ from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_lines, sha256_file, writer_lock
-from ..output import csv_rules, csv_text, md_text, say, utc_now
+from ..output import csv_rules, csv_text, say, utc_now
 from ..paths import regular_file
+from ..templating import render
 from .folder import AuditFolder, load_folder
 from .kept import commits
 from .report import crops
@@ -363,49 +364,7 @@ def _write_bundle(
         files.write(out / "crops" / f"{uid}.png", pictured[uid])
     bundle = {"schema": "review-bundle/v1", "audit": str(folder.root), **_snapshot(folder), "tasks": tasks}
     bundle = {"bundle_id": digest(bundle), "created_utc": utc_now("seconds"), **bundle}
-    md = [
-        f"# Review tasks — bundle {bundle['bundle_id']}",
-        "",
-        "Judge what a person receives (see judgment-rubric.md). Fill every blank of a task you decide; leave a task "
-        "untouched to keep it pending. Return the decisions in review-tasks.xlsx, review-tasks.csv or "
-        "return-template.json.",
-        "",
-    ]
-    for t in tasks:
-        m = {k: md_text(v) for k, v in t.items() if isinstance(v, str) or v is None}
-        md += [
-            f"## Task {t['task']}: {m['id']} ({m['type']}, WCAG {m['sc']}; settles {t['rows']} row(s))",
-            "",
-            m["question"],
-            "",
-        ]
-        if t.get("sample"):
-            md += [
-                f"- Row {md_text(x['id'])}: {md_text(x['name'])} → {md_text(x['href'] or '-')} — "
-                f"{md_text(x['context'] or '-')} ([evidence]({md_text(x['evidence'])})"
-                + (f", ![crop of {md_text(x['id'])}]({x['crop']})" if x["crop"] else "")
-                + ")"
-                for x in t["sample"]
-            ] + [""]
-        md += [
-            f"- Name: {m['name']} (from {m['name_source'] or '-'}; role {m['role'] or '-'})",
-            f"- Flags: {md_text(', '.join(t['flags'])) or '-'}",
-            f"- Draft: {m['draft'] or 'not judged'}" + (f" ({m['rationale']})" if t["rationale"] else ""),
-            f"- Evidence: {m['evidence']}",
-            f"- Detail: {m['detail']}",
-            f"- Where: {m['href'] or '-'}",
-            f"- Context: {m['context'] or '-'}",
-            f"- Views: {md_text(', '.join(t['views']))}",
-            "",
-            "Decision (yes / no / unsure; unsure settles nothing): ______",
-            "",
-            "Observation: ____________________ (optional on a yes)",
-            "",
-            "Fix (when one is needed): ____________________",
-            "",
-            "Reviewer: ______________   UTC: ____-__-__T__:__:__Z",
-            "",
-        ]
+    md = render("review-tasks.md", bundle_id=bundle["bundle_id"], tasks=tasks)
     template = {
         "bundle_id": bundle["bundle_id"],
         "decisions": [
@@ -449,7 +408,7 @@ def _write_bundle(
         ),
     )
     files.write(out / "judgment-rubric.md", RUBRIC.read_bytes())
-    files.write(out / "review-tasks.md", "\n".join(md))
+    files.write(out / "review-tasks.md", md)
     files.write(out / "return-template.json", json.dumps(template, ensure_ascii=False, indent=1) + "\n")
     return bundle
 

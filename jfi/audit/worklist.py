@@ -8,7 +8,8 @@ import json
 from ..canonical import decision_id, digest
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
-from ..output import csv_text, md_text, note, say, utc_now
+from ..output import csv_text, note, say, utc_now
+from ..templating import render
 from .folder import AuditFolder, load_folder
 from .kept import commits
 
@@ -75,36 +76,9 @@ def worklist(folder: AuditFolder) -> int:
             families, rows, facts, table, (decisions, settled) = worklist_parts(store)
         finally:
             store.close()
-        md = [
-            "# Ratification worklist",
-            "",
-            f"**{decisions} decision(s) settle {settled} row(s)** not yet ratified: {len(families)} family "
-            f"decision(s), {len(facts)} fact class(es) to sign once, and the other rows one by one "
-            f"({len(rows)} of them need a look). Rows already RATIFIED are not listed.",
-            "",
-            f"## 1. Family decisions ({len(families)})",
-            "",
-            "One answer settles every row of a family: `jfi audit rule --family FAM-… --ruling ID --sentence …`.",
-            "",
-        ]
-        md += [
-            f"- **{f['family_id']}** — one answer for {f['units']} {f['type']} rows: {md_text(f['question'])} "
-            f"They are {md_text(f['shows'])} ({f['kind']}: {md_text(f['key'])}; drafts: {md_text(f['judgments'])})"
-            for f in families
-        ]
-        md += ["", f"## 2. Rows that need a look ({len(rows)})", ""]
-        md += [
-            f"- **{r['id']}** ({r['type']}, {r['reason']}): {md_text(r['name'])} — {md_text(r['rationale'])}"
-            for r in rows
-        ]
-        md += ["", f"## 3. Fact classes to sign once ({len(facts)})", ""]
-        md += [
-            'Sign a class once: `jfi audit rule --fact-class "CLASS" --ruling ID --sentence … --by … --judgment no`.',
-            "",
-        ]
-        md += [f"- **{md_text(f['fact_class'])}** — {f['units']} row(s): {md_text(f['meaning'])}" for f in facts]
+        text = render("worklist.md", decisions=decisions, settled=settled, families=families, rows=rows, facts=facts)
         with AtomicFiles() as files:
-            files.write(folder.root / "worklist.md", "\n".join(md) + "\n")
+            files.write(folder.root / "worklist.md", text)
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
     note(f"{decisions} decision(s) settle {settled} row(s)")
     say(

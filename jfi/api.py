@@ -47,16 +47,54 @@ class Result:
 
 
 @functools.lru_cache(maxsize=None)
-def _params(command: str) -> dict:
-    """The options of a command as the command line declares them (its click command is made once per process)."""
+def _root_command():
     import typer.main
 
     from .cli import app
 
-    node = typer.main.get_command(app)
+    return typer.main.get_command(app)
+
+
+def _node(command: str):
+    node = _root_command()
     for word in command.split():
         node = node.commands[word]
-    return {p.name: p for p in node.params}
+    return node
+
+
+@functools.lru_cache(maxsize=None)
+def _params(command: str) -> dict:
+    """The options of a command as the command line declares them (its click command is made once per process)."""
+    return {p.name: p for p in _node(command).params}
+
+
+def _invoke(command: str, project: str | Path = ".", **options) -> Result:
+    """A command of the command line (its words: "audit review export") run with these options, as the command line
+    reads them (the same conversions, defaults and checks), its words collected instead of printed; a refusal is
+    raised (JfiError). What it said as one JSON document is its data."""
+    from . import cli
+
+    _checked(command, **options)
+    params = _params(command)
+    argv = ["--project", str(project), *command.split()]
+    positional = []
+    for name, value in options.items():
+        p = params[name]
+        if value is None or (value is False and getattr(p, "is_flag", False)):
+            continue
+        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        if p.param_type_name == "argument":
+            positional += [str(v) for v in values]
+        elif getattr(p, "is_flag", False):
+            argv.append(p.opts[0])
+        else:
+            for v in values:
+                argv += [p.opts[0], str(v)]
+    token = cli._CALLED.set(True)
+    try:
+        return _run(lambda: _root_command().main(args=[*argv, *positional], standalone_mode=False, prog_name="jfi"))
+    finally:
+        cli._CALLED.reset(token)
 
 
 def _checked(command: str, **values) -> None:
@@ -82,17 +120,21 @@ def _checked(command: str, **values) -> None:
         if value is None and not param.required:
             continue
         kind = param.type
-        if not takes[kind.name](value):  # a type of option not named here fails loudly, in the tests
-            raise JfiError(
-                "invalid_argument",
-                f"{name} is {type(value).__name__}; `jfi {command}` takes {kind.name}",
-                field=name,
-                exit_code=3,
-            )
-        try:
-            kind.convert(value, param, None)
-        except Exception as e:  # typer's click reports a value out of its range or choices
-            raise JfiError("invalid_argument", f"{name}: {getattr(e, 'message', e)}", field=name, exit_code=3) from None
+        many = getattr(param, "multiple", False) or param.nargs == -1
+        for item in value if many and isinstance(value, (list, tuple)) else [value]:
+            if not takes[kind.name](item):  # a type of option not named here fails loudly, in the tests
+                raise JfiError(
+                    "invalid_argument",
+                    f"{name} is {type(item).__name__}; `jfi {command}` takes {kind.name}",
+                    field=name,
+                    exit_code=3,
+                )
+            try:
+                kind.convert(item, param, None)
+            except Exception as e:  # typer's click reports a value out of its range or choices
+                raise JfiError(
+                    "invalid_argument", f"{name}: {getattr(e, 'message', e)}", field=name, exit_code=3
+                ) from None
 
 
 def _run(command, *args, **kwargs) -> Result:
@@ -144,11 +186,19 @@ def _records(columns: list[str], rows: list[tuple]) -> list[dict]:
 class Corpus:
     """A functional-images corpus project (corpus/functional-images.jsonl, rounds/)."""
 
-    def __init__(self, root: str | Path, profile: str | None = None):
+    def __init__(
+        self,
+        root: str | Path,
+        profile: str | None = None,
+        corpus: str | Path | None = None,
+        rounds: str | Path | None = None,
+    ):
         from .corpus.project import CorpusProject
 
         _path("root", root)
-        self.project = CorpusProject.at(Path(root), profile=profile).require()
+        self.project = CorpusProject.at(
+            Path(root), Path(corpus) if corpus else None, Path(rounds) if rounds else None, profile=profile
+        ).require()
 
     @property
     def root(self) -> Path:
@@ -179,6 +229,31 @@ class Corpus:
 
         _checked("query", sql=sql)
         return _records(*querying.rows(self.project, sql))
+
+    # the other commands of `jfi corpus`, with the command line's options
+    def profile(self, name: str | None = None) -> Result:
+        return _invoke("corpus profile", self.root, name=name)
+
+    def target(self, n: int) -> Result:
+        return _invoke("corpus target", self.root, n=n)
+
+    def apply_verdicts(self, round_no: int, dry_run: bool = False) -> Result:
+        return _invoke("corpus apply-verdicts", self.root, round_no=round_no, dry_run=dry_run)
+
+    def migrate(self, to: str, sector: str | None = None, dry_run: bool = False) -> Result:
+        return _invoke("corpus migrate", self.root, to=to, sector=sector, dry_run=dry_run)
+
+    def apply_review(self, batch: int, dry_run: bool = False) -> Result:
+        return _invoke("corpus apply-review", self.root, batch=batch, dry_run=dry_run)
+
+    def second_pass_extract(self, round_no: int, replace: bool = False) -> Result:
+        return _invoke("corpus second-pass extract", self.root, round_no=round_no, replace=replace)
+
+    def second_pass_apply(self, round_no: int, dry_run: bool = False) -> Result:
+        return _invoke("corpus second-pass apply", self.root, round_no=round_no, dry_run=dry_run)
+
+    def fetch_images(self, dry_run: bool = False, verify: bool = False) -> Result:
+        return _invoke("corpus fetch-images", self.root, dry_run=dry_run, verify=verify)
 
 
 class Audit:
@@ -216,16 +291,17 @@ class Audit:
         no_cache: bool = False,
         images: bool = False,
         second_reader: str | None = None,
+        role: str = "drafter",
     ) -> Result:
         """Drafts from a model endpoint (`jfi audit judge`): batches/<batch>.judged.jsonl for each batch without one,
-        or, with second_reader, spot-checks.jsonl from the sample."""
-        from .judge.run import judge
-
-        _checked(
+        or, with second_reader, spot-checks.jsonl from the sample; role detector writes pre-sorting only."""
+        return _invoke(
             "audit judge",
+            inventory=self.root,
             endpoint=endpoint,
             model=model,
             api_key_env=api_key_env,
+            batch=batch,
             jobs=jobs,
             timeout=timeout,
             retries=retries,
@@ -234,26 +310,7 @@ class Audit:
             no_cache=no_cache,
             images=images,
             second_reader=second_reader,
-        )
-        if (model is None) == (second_reader is None):
-            raise JfiError(
-                "invalid_argument", "name the drafting judge (model) or the second reader, one of them", exit_code=3
-            )
-        return _run(
-            judge,
-            self.root,
-            endpoint=endpoint,
-            model=model,
-            api_key_env=api_key_env,
-            only=batch,
-            jobs=jobs,
-            timeout_s=timeout,
-            retries=retries,
-            temperature=temperature,
-            dry_run=dry_run,
-            use_cache=not no_cache,
-            images=images,
-            second_reader=second_reader,
+            role=role,
         )
 
     def sample(self, seed: str = "") -> Result:
@@ -279,20 +336,95 @@ class Audit:
 
         return _run(judging.receipts, self.folder)
 
-    def report(self) -> Result:
-        """report.html, to open in a browser (data: its path)."""
-        from .audit.report import report
-
-        result = _run(report, self.folder)
+    def report(self, shot: str | Path | None = None) -> Result:
+        """report.html, to open in a browser (data: its path); shot: a PNG picture of it besides."""
+        result = _invoke("audit report", inventory=self.root, shot=shot)
         result.data = self.root / "report.html"
         return result
 
-    def export(self, out: str | Path | None = None) -> Result:
-        """audit.duckdb and Parquet files for analysts (default: in the folder)."""
-        from .audit.export import export
+    def export(self, out: str | Path | None = None, fmt: str = "duckdb", flags_fail: bool = False) -> Result:
+        """audit.duckdb and Parquet files for analysts (default: in the folder), or the results in a published
+        format: fmt sarif, junit, earl or openacr (flags_fail: JUnit counts a decisive flag as a failure)."""
+        return _invoke("audit export", inventory=self.root, out=out, fmt=fmt, flags_fail=flags_fail)
 
-        _checked("audit export", out=out)
-        return _run(export, self.folder, Path(out) if out is not None else None)
+    def judge_kit(self, images: bool = False) -> Result:
+        return _invoke("audit judge-kit", inventory=self.root, images=images)
+
+    def rule(
+        self,
+        ruling: str,
+        sentence: str,
+        by: str,
+        judgment: str,
+        *,
+        family: str | None = None,
+        fact_class: str | None = None,
+        utc: str | None = None,
+        fix: str | None = None,
+    ) -> Result:
+        """One ruling for a whole worklist family or fact class, a ledger record per row."""
+        return _invoke(
+            "audit rule",
+            inventory=self.root,
+            family=family,
+            fact_class=fact_class,
+            ruling=ruling,
+            sentence=sentence,
+            by=by,
+            judgment=judgment,
+            utc=utc,
+            fix=fix,
+        )
+
+    def diff(self, frm: int | None = None, to: int | None = None, as_json: bool = True) -> Result:
+        """What changed between two merges (data: the changes)."""
+        return _invoke("audit diff", inventory=self.root, frm=frm, to=to, as_json=as_json)
+
+    def gate(
+        self, baseline: str | Path | None = None, fail_on: str = "objective", write_baseline: str | Path | None = None
+    ) -> Result:
+        """The CI gate: code 0 when every finding is in the baseline, 1 naming each new one."""
+        return _invoke(
+            "audit gate", inventory=self.root, baseline=baseline, fail_on=fail_on, write_baseline=write_baseline
+        )
+
+    def eval(
+        self,
+        expectations: str | Path,
+        run: list[str] | None = None,
+        *,
+        overrides: str | Path | None = None,
+        judge: list[str] | None = None,
+        draws: int = 2,
+        endpoint: str | None = None,
+        api_key_env: str | None = None,
+        temperature: float = 0.7,
+    ) -> Result:
+        """Judges scored against planted expectations (eval.json, eval.md)."""
+        return _invoke(
+            "audit eval",
+            inventory=self.root,
+            expectations=expectations,
+            overrides=overrides,
+            run=run,
+            judge=judge,
+            draws=draws,
+            endpoint=endpoint,
+            api_key_env=api_key_env,
+            temperature=temperature,
+        )
+
+    def review_export(
+        self, out: str | Path, include_all: bool = False, reviewers: int = 1, by: str | None = None
+    ) -> Result:
+        """A review bundle: one task per decision."""
+        return _invoke(
+            "audit review export", inventory=self.root, out=out, include_all=include_all, reviewers=reviewers, by=by
+        )
+
+    def review_apply(self, bundle: str | Path, responses: str | Path) -> Result:
+        """A returned bundle's decisions into the ledger, all or nothing."""
+        return _invoke("audit review apply", inventory=self.root, bundle=bundle, responses=responses)
 
     def plan(self, command: str):
         """What `jfi audit <command>` would run here, computed without running it (jfi.audit.plan.Plan: the rule
@@ -309,8 +441,98 @@ class Audit:
         return _records(*querying.rows(None, sql, inventory=self.root))
 
 
-def open_corpus(root: str | Path = ".", profile: str | None = None) -> Corpus:
+class Verification:
+    """A verification folder: artifact versions, claims and checkpoints (`jfi verify`)."""
+
+    def __init__(self, folder: str | Path = "verification", project: str | Path = "."):
+        _path("folder", folder)
+        self.folder, self.project = Path(folder), Path(project)
+
+    def snapshot(self, paths: list[str | Path]) -> Result:
+        return _invoke("verify snapshot", self.project, paths=paths, folder=self.folder)
+
+    def checkpoint(
+        self, screenshot: str | Path, version: str | None = None, changes: str = "", known_issues: str = ""
+    ) -> Result:
+        return _invoke(
+            "verify checkpoint",
+            self.project,
+            screenshot=screenshot,
+            version=version,
+            changes=changes,
+            known_issues=known_issues,
+            folder=self.folder,
+        )
+
+    def import_claims(self, source: str | Path) -> Result:
+        return _invoke("verify import", self.project, source=source, folder=self.folder)
+
+    def measure(self, url: str, bindings: str | Path, out: str | Path, viewport: str = "1440x900") -> Result:
+        return _invoke("verify measure", self.project, url=url, bindings=bindings, out=out, viewport=viewport)
+
+    def gate(self) -> Result:
+        return _invoke("verify gate", self.project, folder=self.folder)
+
+
+def open_corpus(
+    root: str | Path = ".",
+    profile: str | None = None,
+    corpus: str | Path | None = None,
+    rounds: str | Path | None = None,
+) -> Corpus:
+    return Corpus(root, profile, corpus, rounds)
+
+
+def init_corpus(root: str | Path, target: int | None = None, profile: str | None = None) -> Corpus:
+    """A new corpus project in `root` (`jfi corpus init`), opened."""
+    _invoke("corpus init", root, target=target, profile=profile)
     return Corpus(root, profile)
+
+
+def open_verification(folder: str | Path = "verification", project: str | Path = ".") -> Verification:
+    return Verification(folder, project)
+
+
+def capture(out: str | Path, **options) -> Audit:
+    """Capture pages into a new audit folder (`jfi audit inventory`: the same options, by their names: urls_file,
+    serve, settle, viewport, workers, ...), and open it."""
+    _invoke("audit inventory", out=out, **options)
+    return Audit(out)
+
+
+def combine(shards: list[str | Path], out: str | Path, replace: bool = False) -> Audit:
+    """Shard folders captured apart, combined into one audit folder (`jfi audit combine`), opened."""
+    _invoke("audit combine", shards=shards, out=out, replace=replace)
+    return Audit(out)
+
+
+def query(
+    sql: str,
+    fmt: str = "json",
+    inventory: str | Path | None = None,
+    verify: str | Path | None = None,
+    timeout: float = 60.0,
+    memory_limit: str | None = None,
+    project: str | Path = ".",
+) -> Result:
+    """`jfi query` as the command line runs it (data: the rows, with fmt json)."""
+    return _invoke(
+        "query",
+        project,
+        sql=sql,
+        fmt=fmt,
+        inventory=inventory,
+        verify=verify,
+        timeout=timeout,
+        memory_limit=memory_limit,
+    )
+
+
+def schema(
+    section: str | None = None, json_out: bool = True, include_all: bool = False, json_schema: str | None = None
+) -> Result:
+    """`jfi schema` (data: the views and their columns)."""
+    return _invoke("schema", section=section, json_out=json_out, include_all=include_all, json_schema=json_schema)
 
 
 def open_audit(folder: str | Path) -> Audit:
@@ -327,4 +549,61 @@ def import_inventory(manifest: str | Path, out: str | Path, *, replace: bool = F
     return Audit(out)
 
 
-__all__ = ["Audit", "Corpus", "JfiError", "Result", "import_inventory", "open_audit", "open_corpus"]
+__all__ = [
+    "Audit",
+    "Corpus",
+    "JfiError",
+    "Result",
+    "Verification",
+    "capture",
+    "combine",
+    "import_inventory",
+    "init_corpus",
+    "open_audit",
+    "open_corpus",
+    "open_verification",
+    "query",
+    "schema",
+]
+
+# Every command of the command line and its call here, with the options the call's object holds instead (the audit
+# folder, the verification folder, how a corpus was opened) or that only choose how the command line prints (json_out:
+# a call returns the data): tests/test_api.py fails on a command without a call, or an option the call does not take.
+CALLS = {
+    "corpus init": (init_corpus, ()),
+    "corpus profile": (Corpus.profile, ()),
+    "corpus validate": (Corpus.validate, ("json_out", "corpus", "rounds", "profile")),
+    "corpus target": (Corpus.target, ()),
+    "corpus apply-verdicts": (Corpus.apply_verdicts, ()),
+    "corpus migrate": (Corpus.migrate, ()),
+    "corpus apply-review": (Corpus.apply_review, ()),
+    "corpus second-pass extract": (Corpus.second_pass_extract, ()),
+    "corpus second-pass apply": (Corpus.second_pass_apply, ()),
+    "corpus fetch-images": (Corpus.fetch_images, ()),
+    "corpus export": (Corpus.export, ()),
+    "audit inventory": (capture, ()),
+    "audit combine": (combine, ()),
+    "audit import-inventory": (import_inventory, ()),
+    "audit build": (Audit.build, ("inventory",)),
+    "audit judge": (Audit.judge, ("inventory",)),
+    "audit judge-kit": (Audit.judge_kit, ("inventory",)),
+    "audit sample": (Audit.sample, ("inventory",)),
+    "audit merge": (Audit.merge, ("inventory",)),
+    "audit receipts": (Audit.receipts, ("inventory",)),
+    "audit worklist": (Audit.worklist, ("inventory",)),
+    "audit rule": (Audit.rule, ("inventory",)),
+    "audit report": (Audit.report, ("inventory",)),
+    "audit export": (Audit.export, ("inventory",)),
+    "audit diff": (Audit.diff, ("inventory",)),
+    "audit gate": (Audit.gate, ("inventory",)),
+    "audit eval": (Audit.eval, ("inventory",)),
+    "audit review export": (Audit.review_export, ("inventory",)),
+    "audit review apply": (Audit.review_apply, ("inventory",)),
+    "verify snapshot": (Verification.snapshot, ("folder",)),
+    "verify checkpoint": (Verification.checkpoint, ("folder",)),
+    "verify import": (Verification.import_claims, ("folder",)),
+    "verify measure": (Verification.measure, ()),
+    "verify gate": (Verification.gate, ("folder",)),
+    "query": (query, ()),
+    "schema": (schema, ()),
+}

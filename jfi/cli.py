@@ -6,6 +6,7 @@ input (nothing written), 3 usage error.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import json
 import os
@@ -166,6 +167,8 @@ def guarded(fn):
         streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
         forget_hashes()  # each command starts from what its kept store recorded of the files, nothing else
+        if _CALLED.get():  # through the Python API (jfi.api): its words are collected, a refusal raised
+            return fn(*args, **kwargs)
         try:
             if _planning():
                 return _run(_plan, (fn, kwargs), {})
@@ -179,6 +182,9 @@ def guarded(fn):
 
 
 _PLANNING = [False]  # the root's --plan, for this invocation (set by its callback)
+# set while the Python API runs a command (jfi.api): the command's own function runs, nothing is printed, a refusal is
+# raised to the caller and the exit status is the function's return value
+_CALLED: contextvars.ContextVar = contextvars.ContextVar("jfi_called", default=False)
 
 
 def _planning() -> bool:
@@ -1229,9 +1235,7 @@ def query(
     if inventory is not None and verify is not None:
         raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
     project = _project(ctx) if inventory is None and verify is None else None
-    print(
-        querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit), end=""
-    )
+    _print(querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit))
     return 0
 
 
@@ -1255,7 +1259,7 @@ def schema(
         from . import schemas
 
         if json_schema == "list":
-            print("\n".join(schemas.PUBLISHED))
+            _print("\n".join(schemas.PUBLISHED))
             return 0
         if json_schema not in schemas.PUBLISHED:
             raise JfiError(
@@ -1264,12 +1268,20 @@ def schema(
                 field="--json-schema",
                 exit_code=3,
             )
-        print(json.dumps(schemas.published(json_schema), ensure_ascii=False, indent=1))
+        _print(json.dumps(schemas.published(json_schema), ensure_ascii=False, indent=1))
         return 0
     from . import querying
 
-    print(querying.schema(json_out, section, include_all), end="")
+    _print(querying.schema(json_out, section, include_all))
     return 0
+
+
+def _print(text: str) -> None:
+    """A command's whole answer on stdout (collected instead when the Python API runs the command)."""
+    from .output import say
+
+    if text:
+        say(text.removesuffix("\n"))
 
 
 def arguments(args: list[str]) -> list[str]:

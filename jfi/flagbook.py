@@ -81,7 +81,6 @@ def parse(rel: str, text: str) -> Flag:
         if keys.get(key, "false") not in ("true", "false"):
             raise FlagError(f"{rel}: `{key}:` is true or false")
     body = "\n".join(lines[n:]).strip().rstrip(";").strip()
-    _check_body(rel, body)
     return Flag(
         rel,
         int(name.group(1)),
@@ -94,6 +93,14 @@ def parse(rel: str, text: str) -> Flag:
         keys.get("fact_class"),
         body,
     )
+
+
+def check(texts: dict[str, str]) -> None:
+    """Each flag file's condition parsed (sqlglot): one SELECT of `*` or of one expression `AS flag`. The rulebook
+    checks it when it parses the rule files (once per rulebook: the parse is cached)."""
+    for rel, text in sorted(texts.items()):
+        f = parse(rel, text)
+        _check_body(rel, f.body)
 
 
 def _check_body(rel: str, body: str) -> None:

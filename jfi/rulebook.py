@@ -181,12 +181,18 @@ def cached(name: str, digest: str, compute, valid=lambda value: True):
     return value
 
 
-def _analysed(texts: dict[str, str], digest: str) -> dict[str, list]:
-    """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent)."""
+def _analysed(texts: dict[str, str], digest: str, check=lambda: None) -> dict[str, list]:
+    """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent, after
+    `check`: what must hold of the parts before the files are parsed)."""
+
+    def compute():
+        check()
+        return {rel: list(analyse(text)) for rel, text in texts.items()}
+
     return cached(
         f"rulebook-{ANALYSIS}",
         digest,
-        lambda: {rel: list(analyse(text)) for rel, text in texts.items()},
+        compute,
         valid=lambda value: isinstance(value, dict) and set(value) == set(texts),
     )
 
@@ -273,9 +279,9 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     flag_texts = {rel: texts.pop(rel) for rel in list(texts) if rel.rsplit("/", 1)[0] in parts}
     try:
         texts = {rel: flagbook.expand(text, flag_texts) for rel, text in texts.items()}
+        deps = _analysed(texts, digest.hexdigest(), lambda: flagbook.check(flag_texts))
     except flagbook.FlagError as e:
         raise RulebookError(str(e)) from None
-    deps = _analysed(texts, digest.hexdigest())
     files = []
     for rel, text in texts.items():
         objects, columns = parse_header(text)

@@ -69,3 +69,54 @@ def test_version_and_help_do_not_load_the_api():
     code = "import jfi, sys; jfi.__version__; print('duckdb' in sys.modules, 'jfi.api' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}).stdout
     assert out.strip() == "False False"
+
+
+def _commands():
+    import typer.main
+
+    from jfi.cli import app
+
+    def walk(node, path=()):
+        if hasattr(node, "commands"):
+            for name, sub in sorted(node.commands.items()):
+                yield from walk(sub, (*path, name))
+        else:
+            yield " ".join(path), [p.name for p in node.params]
+
+    return dict(walk(typer.main.get_command(app)))
+
+
+def test_every_command_has_a_call_and_every_option_a_parameter():
+    import inspect
+
+    from jfi.api import CALLS
+
+    commands = _commands()
+    assert sorted(commands) == sorted(CALLS), "a command without a call (or a call without a command)"
+    for words, options in commands.items():
+        call, held = CALLS[words]
+        taken = set(inspect.signature(call).parameters) - {"self", "options"}
+        missing = set(options) - taken - set(held)
+        if "options" in inspect.signature(call).parameters:  # capture: every option by its name
+            missing = set()
+        assert not missing, f"jfi {words}: {sorted(missing)} have no parameter in {call.__qualname__}"
+
+
+def test_the_calls_reach_every_format_and_refuse_as_the_command_line_does(repo_like, capsys):
+    audit = jfi.open_audit("exports/audit")
+    assert audit.merge().ok
+    out = repo_like / "interchange"
+    for fmt, name in (("sarif", "audit.sarif"), ("junit", "audit-junit.xml"), ("earl", "audit-earl.jsonld")):
+        r = audit.export(out=out, fmt=fmt)
+        assert r.code == 0 and (out / name).is_file(), (fmt, sorted(p.name for p in out.iterdir()))
+    gate = audit.gate()
+    assert gate.code in (0, 1) and capsys.readouterr() == ("", "")
+    with pytest.raises(jfi.JfiError) as e:
+        audit.export(out=out, fmt="pdf")  # not a format the command line takes
+    assert e.value.code == "invalid_argument" and e.value.exit_code == 3
+    before = snapshot(Path("exports/audit"))
+    with pytest.raises(jfi.JfiError) as e:
+        audit.review_apply(bundle=repo_like / "no-bundle", responses=repo_like / "none.json")
+    assert e.value.exit_code == 2 and snapshot(Path("exports/audit")) == before
+    rows = jfi.query("SELECT count(*) AS n FROM audit_units", inventory="exports/audit")
+    assert rows.ok and rows.data[0]["n"] > 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import atomic_write, parse_json, writer_lock
-from ..output import err, say
+from ..output import note, say
 from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
 from .interchange import named
@@ -116,7 +116,7 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
     for f in new:
         say(f"NEW {f['fingerprint']}: {named(f)} on {', '.join(f['views'] or [])}")
     gone = len(known - current)
-    err(
+    note(
         f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
         + (f", {gone} in the baseline no longer found" if gone else "")
     )

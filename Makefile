@@ -97,7 +97,7 @@ $(VENV)/sarif-multitool/.installed: | $(VENV)/.installed
 	touch $@
 
 test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed $(VENV)/sarif-multitool/.installed
-	$(PY) -m pytest -q -n 2 --dist loadscope
+	$(PY) -m pytest -q -n 2 --dist loadscope --durations=15
 
 # Python as ruff lays it out (the suite checks it, and the SQL files' layout: tests/test_layout.py)
 format: $(VENV)/.installed

@@ -162,7 +162,8 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
         ("local cluster, 2 worker processes", ["--cluster", "local:2"]),
     ):
         out = views.parent / f"out-{len(outputs)}"
-        seconds, peak = command([*common, *extra, "--out", str(out)])
+        err: list[str] = []
+        seconds, peak = command([*common, *extra, "--out", str(out)], {**os.environ, "JFI_PROFILE": "1"}, err)
         took[label] = seconds
         outputs[label] = [
             {k: v for k, v in json.loads(line).items() if k not in ("load_ms", "run_started_utc", "run_finished_utc")}
@@ -172,6 +173,11 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
             f"capture, {n} views, {label}: {seconds:.1f} s = {n / seconds * 60:.0f} views/minute "
             f"(the whole command, Chromium's start included); peak {peak:.0f} MB (the jfi process)"
         )
+        if spent := [(name, t) for name, t in phase_times(err[0]) if name.startswith("capture: ")]:
+            print(
+                "  by phase, summed over views (pages captured at once overlap): "
+                + ", ".join(f"{name[len('capture: ') :]} {t:.1f} s ({t / n * 1000:.0f} ms a view)" for name, t in spent)
+            )
     first = next(iter(outputs.values()))
     print(f"outputs identical apart from timings: {all(o == first for o in outputs.values())}")
     # what axe-core costs: the default capture again without it, and how many rows its nodes became
@@ -383,6 +389,17 @@ def rule_times(err: str) -> list[tuple[str, float]]:
     return sorted(times.items(), key=lambda kv: -kv[1])
 
 
+def phase_times(err: str) -> list[tuple[str, float]]:
+    """The phases a command went through with JFI_PROFILE=1 (jfi.phases) and their seconds, in the order they ran (a
+    phase inside another is listed on its own: the kept store's, inside build's last)."""
+    times: dict[str, float] = {}
+    for line in err.splitlines():
+        if line.startswith("profile:") and "  phase: " in line:
+            seconds, name = line[len("profile:") :].split(" s  phase: ", 1)
+            times[name] = times.get(name, 0.0) + float(seconds)
+    return list(times.items())
+
+
 def judge_all(folder: Path) -> None:
     """Every batch judged (one unit in five no, the rest yes), as a judge would return them."""
     for batch in sorted((folder / "batches").glob("*.jsonl")):
@@ -504,6 +521,7 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
             result["steps"][step] = command(argv, {**env, "JFI_PROFILE": "1"} if step in PROFILED else env, err)
             if step in PROFILED:
                 result.setdefault("profile", {})[step] = rule_times(err[0])
+                result.setdefault("phases", {})[step] = phase_times(err[0])
             if step == "build":
                 result["units"] = json.loads((folder / "judgment-units.json").read_text())["unit_count"]
         return result
@@ -546,6 +564,8 @@ def bench_audit(
                 f"  {step:<40} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
                 f"{seconds / r['startup_s']:5.1f}x the start-up  peak {peak:6.0f} MB"
             )
+        for step, times in r.get("phases", {}).items():
+            print(f"  {step}, by phase: " + ", ".join(f"{name} {t:.2f} s" for name, t in times))
         for step, times in r.get("profile", {}).items():
             ruled = sum(t for _, t in times)
             print(

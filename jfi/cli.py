@@ -169,6 +169,10 @@ def guarded(fn):
         forget_hashes()  # each command starts from what its kept store recorded of the files, nothing else
         if _CALLED.get():  # through the Python API (jfi.api): its words are collected, a refusal raised
             return fn(*args, **kwargs)
+        if os.environ.get("JFI_PROFILE"):
+            from . import phases
+
+            phases.add("start-up: interpreter, imports, arguments", phases.since_start() or 0.0)
         try:
             if _planning():
                 return _run(_plan, (fn, kwargs), {})
@@ -258,6 +262,11 @@ def _say_rule_times() -> None:
         for rel, seconds in store.RULE_TIMES:
             print(f"profile: {seconds:8.3f} s  {rel}", file=sys.stderr)
         store.RULE_TIMES.clear()
+    phases = sys.modules.get("jfi.phases")
+    if phases is not None and os.environ.get("JFI_PROFILE"):
+        for name, seconds in phases.TIMES.items():
+            print(f"profile: {seconds:8.3f} s  phase: {name}", file=sys.stderr)
+        phases.TIMES.clear()
 
 
 def _version(value: bool):

@@ -17,6 +17,7 @@ from . import rulebook
 from .errors import JfiError
 from .jsonl import json_problems, line_columns
 from .paths import regular_file
+from .phases import phase
 from .version import __version__
 
 
@@ -471,4 +472,5 @@ class Store:
                 self.con.execute("PRAGMA disable_checkpoint_on_shutdown")
             except duckdb.Error:
                 pass  # a connection an error left unusable: closing it is all that is left to do
-        self.con.close()
+        with phase("store: close (a file's checkpoint)"):
+            self.con.close()

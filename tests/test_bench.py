@@ -25,7 +25,7 @@ def test_a_profiled_command_says_what_each_rule_file_took(tmp_path):
 
     from inventories import link, view, write
 
-    from jfi.bench import command, rule_times
+    from jfi.bench import command, phase_times, rule_times
 
     folder = write(tmp_path / "audit", [view("home", links=[link("Fares", "/f")])])
     err: list[str] = []
@@ -34,3 +34,16 @@ def test_a_profiled_command_says_what_each_rule_file_took(tmp_path):
     assert "audit/40_audit_units.sql" in times and "audit/70_audit_worklist.sql" in times  # the decisions, counted
     assert 0 < sum(times.values()) < seconds
     assert rule_times("profile:    0.500 s  a.sql\nprofile:    0.250 s  a.sql\nnoise\n") == [("a.sql", 0.75)]
+    # and the phases it went through, each once, in the order they ran, within the command's time
+    phases = dict(phase_times(err[0]))
+    assert list(phases)[0] == "start-up: interpreter, imports, arguments"
+    for name in (
+        "inventory: read by DuckDB, hashed and scanned beside it",
+        "rulebook: build's rule files",
+        "build: writing batches and units",
+        "build: the kept store made, the decisions counted",
+        "inputs: hashing, the kept store read",
+        "store: close (a file's checkpoint)",
+    ):
+        assert 0 < phases[name] < seconds, name
+    assert phases["rulebook: build's rule files"] < phases["build: the inventory read, its rule files"]

@@ -1,8 +1,10 @@
 """`jfi audit inventory` against a real Chromium and purpose-built pages served on 127.0.0.1."""
 
 import json
+import os
 import socket
 from pathlib import Path
+from unittest import mock
 
 import pages
 import pytest
@@ -43,20 +45,21 @@ def capture(site, tmp_path_factory):
         )
         + "\n"
     )
-    r = Jfi(root)(
-        "audit",
-        "inventory",
-        "--urls-file",
-        str(views),
-        "--out",
-        str(root / "out"),
-        "--settle",
-        "0",
-        "--workers",
-        "3",
-        "--nav-timeout",
-        "5000",
-    )
+    with mock.patch.dict(os.environ, {"JFI_PROFILE": "1"}):  # the capture's phases timed too (make bench reads them)
+        r = Jfi(root)(
+            "audit",
+            "inventory",
+            "--urls-file",
+            str(views),
+            "--out",
+            str(root / "out"),
+            "--settle",
+            "0",
+            "--workers",
+            "3",
+            "--nav-timeout",
+            "5000",
+        )
     lines = [json.loads(x) for x in (root / "out" / "inventory.jsonl").read_text().splitlines()]
     return r, lines, root
 
@@ -89,6 +92,21 @@ def test_exit_1_with_environment_notes_and_order_kept(capture):
     manifest = json.loads((root / "out" / "inventory-run.json").read_text())
     assert manifest["schema"] == "content-inventory/v1" and manifest["view_count"] == 8
     assert [v["view_id"] for v in manifest["views"]] == [v["view_id"] for v in lines[1:]]
+
+
+def test_a_profiled_capture_says_where_its_time_went(capture):
+    from jfi.bench import phase_times
+
+    spent = dict(phase_times(capture[0].stderr))
+    for name in (
+        "page load (to network idle)",
+        "settle (--settle, fonts, two frames)",
+        "inventory script and accessibility tree",
+        "axe-core",
+        "screenshot and pictures of what it does not show",
+        "emptying the tab for the next view",
+    ):
+        assert spent[f"capture: {name}"] > 0, name
 
 
 def test_environment_notes_are_never_product_evidence(capture):

@@ -19,6 +19,7 @@ SHARED = {
     "jfi.rulebook",
     "jfi.flagbook",
     "jfi.templating",
+    "jfi.phases",
     "jfi.readonly",
     "jfi.canonical",
     "jfi.paths",

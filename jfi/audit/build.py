@@ -14,6 +14,7 @@ import pyarrow as pa
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import note, say, utc_now, write_json_document
+from ..phases import phase
 from ..store import sql_string
 from ..version import __version__
 from .folder import AuditFolder, load_folder
@@ -120,7 +121,8 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | No
 
 def run(folder: AuditFolder, batch_size: int) -> int:
     with writer_lock(folder.root):
-        store, inventory_sha, header = folder.store(batch_size=batch_size)
+        with phase("build: the inventory read, its rule files"):
+            store, inventory_sha, header = folder.store(batch_size=batch_size)
         try:
             con = store.con
             views_ok = store.scalar("SELECT count(DISTINCT view_id) FROM audit_views WHERE ok")
@@ -169,7 +171,8 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 **({"axe": axe} if axe["views_checked"] else {}),
             }
             shas: dict[str, str] = {}
-            with AtomicFiles() as files:  # nothing is renamed into place before every file is written
+            # nothing is renamed into place before every file is written
+            with phase("build: writing batches and units"), AtomicFiles() as files:
                 batches = _write_batches(con, folder, files, shas)
                 with files.open(folder.units_path) as fh:  # one unit and one nav row per line
                     hashing = _Hashing(fh)
@@ -182,11 +185,13 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                         files.remove(stale)
             # the header as a command reads it back from the file (the units aside)
             read_back = json.loads(json.dumps({**head, "nav_consistency": [json.loads(t) for t, _ in nav]}))
-            provided = Provided(read_back, shas, _written_lines(con, folder), files.placed)
+            with phase("build: the written lines handed to the kept store"):
+                provided = Provided(read_back, shas, _written_lines(con, folder), files.placed)
         finally:
             store.close()
         try:
-            decisions = _keep_store(folder, provided)
+            with phase("build: the kept store made, the decisions counted"):
+                decisions = _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
     say(

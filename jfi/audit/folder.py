@@ -22,6 +22,7 @@ from ..errors import JfiError, refuse
 from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines, strict_loads
 from ..manifest import fields_before, read_manifest
 from ..paths import own_folder, regular_file
+from ..phases import phase
 from ..store import Store
 from .kept import NEEDS, KeptStore
 
@@ -202,8 +203,12 @@ class AuditFolder:
         store = Store(sections=("audit",), needs=BUILD_NEEDS)
         try:
             store.set_batch_size(batch_size)
-            sha, whole = self.load_inventory(store, whole=whole)
-            return store, sha, whole, store.build().rows("SELECT * FROM audit_inventory_violations")
+            with phase("inventory: read by DuckDB, hashed and scanned beside it"):
+                sha, whole = self.load_inventory(store, whole=whole)
+            with phase("rulebook: build's rule files"):
+                store.build()
+            with phase("checks: the inventory's violations"):
+                return store, sha, whole, store.rows("SELECT * FROM audit_inventory_violations")
         except BaseException:
             store.close()
             raise
@@ -270,11 +275,12 @@ def load_folder(
     units_path = folder.units_path
     if strict:
         folder.require_built(inventory=False)
-    kept = (
-        KeptStore(folder.root, inventory, provided)
-        if strict and ledger_bytes is None and before_build is None
-        else None
-    )
+    with phase("inputs: hashing, the kept store read"):
+        kept = (
+            KeptStore(folder.root, inventory, provided)
+            if strict and ledger_bytes is None and before_build is None
+            else None
+        )
     if strict:  # once the kept store said which files' sha256s it knows (the inventory is not read again for it)
         try:
             folder.require_built()
@@ -296,16 +302,20 @@ def load_folder(
         )
     )
     try:
-        head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
+        with phase("inputs: reading the files"):
+            head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
         store.set_sample_seed(seed)
         if before_build is not None:
             before_build(store)
-        store.build(kept.carried() if kept is not None else None)
-        checks = [q for name, q in VIOLATIONS if store.may_differ(name)] if strict else []
-        bad = store.rows(" UNION ALL ".join(checks)) if checks else []
+        with phase("rulebook: loading the rows, every rule file"):
+            store.build(kept.carried() if kept is not None else None)
+        with phase("checks: the violations views"):
+            checks = [q for name, q in VIOLATIONS if store.may_differ(name)] if strict else []
+            bad = store.rows(" UNION ALL ".join(checks)) if checks else []
         refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
         if kept is not None:
-            kept.seal(head, units_sha)
+            with phase("kept store: seal"):
+                kept.seal(head, units_sha)
     except BaseException:
         kept.discard() if kept is not None else store.close()
         raise

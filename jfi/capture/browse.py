@@ -11,7 +11,7 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import audit_toml
+from .. import audit_toml, phases
 from ..browser import launch_options
 from ..errors import JfiError
 from ..progress import Progress
@@ -207,6 +207,14 @@ async def _settled(page) -> None:
 async def _visit(
     context, page, view: View, opts: Options, rec: dict, shots: dict, guard: Guard, deadline: float
 ) -> None:
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:  # the view's time so far, added to a phase (JFI_PROFILE)
+        nonlocal clock
+        now = time.perf_counter()
+        phases.add(f"capture: {name}", now - clock)
+        clock = now
+
     try:
         response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
         if response is not None and response.status >= 400:
@@ -218,8 +226,10 @@ async def _visit(
             await page.wait_for_load_state("networkidle", timeout=NETWORK_IDLE_MS)
         except Exception:
             pass  # a page that never goes idle is still captured after the settle time
+        lap("page load (to network idle)")
         await page.wait_for_timeout(view.settle_ms)
         await _settled(page)
+        lap("settle (--settle, fonts, two frames)")
     rec["final_url"] = page.url
     rec["stayed_on_route_host"] = urllib.parse.urlsplit(page.url).netloc == urllib.parse.urlsplit(view.url).netloc
     if guard.off_host:  # a redirect or script navigation toward another origin was stopped, never followed
@@ -235,8 +245,10 @@ async def _visit(
         except Exception as e:
             rec["nav_error"] = f"capture failed: {str(e).splitlines()[0][:180]}"
             return
+        lap("inventory script and accessibility tree")
         if opts.axe is not None:  # before the pictures: its nodes' boxes are measured in each picture's state too
             rec["axe"] = await axe.check_within(page, opts.axe, axnames.AX_MAX_ELEMENTS, deadline - time.monotonic())
+            lap("axe-core")
         if opts.screenshots:
             shot = f"screenshots/{view.view_id}__{rec['viewport']}.png"
             # the page as far down as SHOT_MAX_HEIGHT, so that a report can crop around elements below the fold, with
@@ -262,6 +274,7 @@ async def _visit(
                     if not rec.get("screenshot")
                     else f"pictures of what the screenshot does not show stopped: {str(e).splitlines()[0][:160]}"
                 )
+            lap("screenshot and pictures of what it does not show")
 
 
 class Tabs:
@@ -389,7 +402,8 @@ async def _capture_view(
         rec["load_ms"] = round((time.monotonic() - started) * 1000)
         rec["environment_notes"] = guard.notes()
         context.remove_listener("page", guard.on_page)
-        await tabs.give_back(tab, guard, reuse=not over_budget)
+        with phases.phase("capture: emptying the tab for the next view"):
+            await tabs.give_back(tab, guard, reuse=not over_budget)
     if rec["inventory"] is None and rec["screenshot"]:
         for name in [rec["screenshot"], *rec.pop("reveals", [])]:
             shots.pop(name, None)

@@ -19,6 +19,7 @@ from typing import Optional
 
 import typer
 
+from .audit.formats import FORMATS
 from .errors import JfiError
 from .jsonl import forget_hashes
 from .output import Shown, dumps, err
@@ -81,12 +82,8 @@ class ExportFormat(str, Enum):
     parquet = "parquet"
 
 
-class AuditFormat(str, Enum):
-    duckdb = "duckdb"
-    sarif = "sarif"
-    junit = "junit"
-    earl = "earl"
-    openacr = "openacr"
+# duckdb (audit.duckdb and Parquet), then the published formats, one module each (jfi.audit.formats)
+AuditFormat = Enum("AuditFormat", {name: name for name in ("duckdb", *FORMATS)}, type=str)
 
 
 # What to do after a command that went through, said on stderr (stdout stays what programs read).

@@ -348,7 +348,7 @@ def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audi
 
 
 def test_an_axe_core_finding_is_one_result_under_axe_cores_own_rule_and_help_page():
-    from jfi.audit.interchange import sarif
+    from jfi.audit.formats.sarif import sarif
 
     base = {
         "id": "FINDING-HA-1",
@@ -397,3 +397,18 @@ def test_an_axe_core_finding_is_one_result_under_axe_cores_own_rule_and_help_pag
     ]
     [result] = sarif(ratified, [], {"home": "http://x.example/"}, unit)["runs"][0]["results"]
     assert (result["ruleId"], result["kind"], result["level"]) == ("axe/link-name", "pass", "none")
+
+
+def test_a_format_is_one_module_and_one_line():
+    """jfi.audit.formats: every module there but the shared one is a format of FORMATS (and --format's choices),
+    each saying the file it writes, whether it reads audit.toml, and how its document is made from a store."""
+    import pkgutil
+
+    from jfi.audit import formats
+    from jfi.cli import AuditFormat
+
+    modules = {m.name for m in pkgutil.iter_modules(formats.__path__)} - {"common"}
+    assert modules == set(formats.FORMATS) and [f.value for f in AuditFormat] == ["duckdb", *formats.FORMATS]
+    for name in formats.FORMATS:
+        module = formats.module(name)
+        assert isinstance(module.FILE, str) and isinstance(module.CONFIG, bool) and callable(module.document)

@@ -275,3 +275,36 @@ def test_a_store_about_to_be_deleted_writes_nothing_back_on_closing(tmp_path):
         store.con.execute("INSERT INTO t SELECT i FROM t")
         store.close(keep=keep)
         assert Path(f"{path}.wal").exists() is (not keep)
+
+
+@pytest.mark.parametrize(
+    "reader",
+    ["bindings", "review return", "shard"],
+)
+def test_every_reader_of_a_persons_json_is_the_strict_one(tmp_path, reader):
+    """NaN, Infinity or a lone surrogate escape is refused wherever jfi reads JSON a person or another tool wrote
+    (a lax json.loads beside the strict reader took them): invalid_json, naming the file."""
+    from jfi.errors import JfiError
+
+    if reader == "bindings":
+        from jfi.verify.measure import read_bindings
+
+        path = tmp_path / "bindings.jsonl"
+        path.write_text('{"region": "hero", "selector": "#h", "box": [0, 0, NaN, 10]}\n')
+        call = lambda: read_bindings(path)  # noqa: E731
+    elif reader == "review return":
+        from jfi.audit.review import _read_json
+
+        path = tmp_path / "return.json"
+        path.write_text('{"bundle_id": "x", "decisions": [], "n": Infinity}\n')
+        call = lambda: _read_json(path)  # noqa: E731
+    else:
+        from jfi.capture.shards import _read
+
+        (tmp_path / "shard").mkdir()
+        path = tmp_path / "shard" / "inventory.jsonl"
+        path.write_text('{"record": "run", "schema": "content-inventory/v1", "x": NaN}\n')
+        call = lambda: _read(tmp_path / "shard")  # noqa: E731
+    with pytest.raises(JfiError) as e:
+        call()
+    assert e.value.code == "invalid_json" and e.value.source == str(path)

@@ -16,7 +16,7 @@ from ..rulebook import internal, meanings, sections_of
 from ..store import STORAGE_VERSION
 from ..store import sql_string as _quote
 from ..version import __version__
-from . import interchange
+from . import formats
 from .evaluation import load_saved
 from .folder import AuditFolder, load_folder
 
@@ -63,7 +63,7 @@ PARQUET = {
 
 def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> int:
     """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
-    (sarif, junit, earl, openacr: see interchange)."""
+    (sarif, junit, earl, openacr: one module each in jfi.audit.formats)."""
     out = Path(out) if out else folder.root
     folder.require_built()
     if fmt != "duckdb":
@@ -118,14 +118,14 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
 def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> int:
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
-        config = audit_toml.read(config_path) if fmt in ("openacr", "sarif") else None
+        config = audit_toml.read(config_path) if formats.module(fmt).CONFIG else None
         store = load_folder(folder, strict=False)[0]
         try:
-            docs = interchange.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
+            docs = formats.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
         finally:
             store.close()
         with AtomicFiles() as files:
-            written = interchange.write(files, out, docs)
+            written = formats.write(files, out, docs)
     for path in written:
         say(path)
     return 0

@@ -13,7 +13,7 @@ from ..jsonl import atomic_write, parse_json, writer_lock
 from ..output import note, say
 from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
-from .interchange import named
+from .formats.common import named
 from .kept import commits
 
 SCHEMA = "jfi-gate-baseline/v1"

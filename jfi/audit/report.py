@@ -6,14 +6,13 @@ element, outlined, the evidence, the draft and the ratification in force. Filter
 from __future__ import annotations
 
 import io
-import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, atomic_write, writer_lock
+from ..jsonl import AtomicFiles, atomic_write, strict_loads, writer_lock
 from ..manifest import SHOT_MAX_HEIGHT
 from ..output import say
 from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, regular_file
@@ -47,7 +46,7 @@ def _screenshots(folder: AuditFolder) -> dict[tuple, Shot]:
         return out
     for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
         try:
-            rec = json.loads(line)
+            rec = strict_loads(line)
         except ValueError:
             continue
         if not (isinstance(rec, dict) and isinstance(rec.get("screenshot"), str) and rec.get("view_id")):

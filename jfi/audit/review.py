@@ -422,15 +422,10 @@ def _refuse(problems: list[str]) -> None:
 def _read_json(path: Path):
     """A JSON document, or a refusal naming the file (and the line, for bad JSON)."""
     try:
-        return json.loads(path.read_bytes().decode("utf-8"))
+        data = path.read_bytes()
     except FileNotFoundError:
         raise JfiError("missing_file", f"cannot read {path}", source=str(path)) from None
-    except UnicodeDecodeError as e:
-        raise JfiError("invalid_utf8", f"not UTF-8 at byte {e.start}", source=str(path)) from None
-    except RecursionError:
-        raise JfiError("invalid_json", "nested too deeply", source=str(path)) from None
-    except json.JSONDecodeError as e:
-        raise JfiError("invalid_json", e.msg, source=str(path), line=e.lineno) from None
+    return parse_json(data, path)  # the one strict reader: bad JSON, bad UTF-8, NaN, nesting, with file and line
 
 
 RETURN_MAX_BYTES = 20_000_000  # a returned sheet (or its parts, inflated) larger than this is refused, never read

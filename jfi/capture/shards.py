@@ -5,12 +5,11 @@ into one audit folder whose inventory.jsonl is, timings aside, the one a single 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from pathlib import Path
 
 from ..errors import JfiError
-from ..jsonl import writer_lock
+from ..jsonl import strict_loads, writer_lock
 from ..output import say
 from ..paths import inside, png_bytes, regular_file
 from .capture import write_outputs
@@ -56,7 +55,7 @@ def _read(folder: Path) -> tuple[dict, list[dict]]:
         if not text.strip():
             continue
         try:
-            lines.append(json.loads(text))
+            lines.append(strict_loads(text))
         except (ValueError, RecursionError):
             raise JfiError("invalid_json", "not a JSON line", source=str(path), line=number) from None
     if not lines or not all(isinstance(x, dict) for x in lines):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from pathlib import Path
 from .. import rulebook
 from ..atomic import AtomicFiles, recover, writer_lock
 from ..errors import JfiError
-from ..jsonl import line_columns, sha256_file
+from ..jsonl import line_columns, sha256_file, strict_loads
 from ..output import say
 from ..paths import own_folder, regular_file
 from ..rulebook import DEFAULT_PROFILE, PROFILES
@@ -117,7 +116,7 @@ class CorpusProject:
             for raw in f:
                 if raw.strip():
                     try:
-                        record = json.loads(raw)
+                        record = strict_loads(raw.decode("utf-8", errors="replace"))
                     except (ValueError, RecursionError):
                         return None
                     return list(record) if isinstance(record, dict) else None

@@ -3,14 +3,13 @@ the commands that append to it and read it: snapshot, checkpoint, import, gate."
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..canonical import digest
 from ..errors import JfiError, refuse
-from ..jsonl import append_records, atomic_write, line_columns, sha256_file, writer_lock
+from ..jsonl import append_records, atomic_write, line_columns, sha256_file, strict_loads, writer_lock
 from ..output import say, table, utc_now
 from ..store import Store
 
@@ -143,7 +142,7 @@ def import_claims(folder: VerifyFolder, source: Path) -> int:
         records = []
         numbers, texts = line_columns(Path(source))
         for text in texts:
-            rec = json.loads(text)
+            rec = strict_loads(text)  # checked above, line by line; read as strictly as it was checked
             rec["inputs"] = [{**i, "path": norm(i["path"])} for i in rec["inputs"]]
             rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)

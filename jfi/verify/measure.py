@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..browser import launch_options
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, read_lines, sha256_file
+from ..jsonl import AtomicFiles, parse_json, read_lines, sha256_file
 from ..output import say, utc_now
 from ..store import Store
 
@@ -22,10 +22,7 @@ def read_bindings(path: Path) -> list[dict]:
     bindings, seen = [], set()
     for line in read_lines(path):
         where = dict(source=str(path), line=line.number)
-        try:
-            b = json.loads(line.text)
-        except json.JSONDecodeError as e:
-            raise JfiError("invalid_json", e.msg, **where) from None
+        b = parse_json(line.text, path, line.number)
         if not isinstance(b, dict) or set(b) - {"region", "selector", "box", "significant"}:
             raise JfiError(
                 "invalid_binding", "a binding is {region, selector, box: {x, y, width, height}, significant}", **where

@@ -1,0 +1,208 @@
+"""SARIF 2.1.0 (code-scanning viewers, CI annotations): `audit.sarif`, one run, a rule per flag, question and
+axe-core rule, a result per finding; a page mapped to its source file where audit.toml's [sarif.sources] says so."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ...version import __version__
+from .common import DEQUE, INFORMATION_URI, NO_NAME, PAGES_SQL, RESULTS_SQL, RULES_SQL, named, sarif_rule_id
+
+CONFIG = True  # whether it reads audit.toml
+FILE = "audit.sarif"
+
+
+def _pascal(rule_id: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in re.split(r"[^A-Za-z0-9]+", rule_id) if w)
+
+
+def _sarif_result(r: dict, unit: dict) -> tuple[str, str] | None:
+    """(kind, level) of a result for code scanning, or None when it is no finding: a ratified no is an error, an
+    objective flag or an axe-core violation a warning, a draft question or another decisive flag a note; a ratified
+    yes is a pass (never an issue); an informational flag, a question nobody drafted or decided, are left out."""
+    if r["kind"] == "question":
+        if r["outcome"] == "failed":
+            return "fail", "error"
+        if r["outcome"] == "passed":
+            return "pass", "none"
+        return ("fail", "note") if r["draft_judgment"] else None
+    if not r["decisive"]:
+        return None
+    if r["type"] == "finding":
+        return (
+            ("fail", "warning")
+            if r["flag"] == "axe_violation"
+            else ("fail", "note")
+            if r["flag"] == "axe_needs_review"
+            else None
+        )
+    return ("fail", "warning") if r["objective"] else ("fail", "note")
+
+
+def _location(url: str, r: dict, sources: dict[str, str]) -> dict:
+    """A page as code scanning shows it: the product's source file where audit.toml's [sarif.sources] maps the
+    page's URL prefix to a folder, else the page's URL; the element's CSS path as the region's snippet."""
+    uri, base = url, {}
+    for prefix, folder in sorted(sources.items(), key=lambda kv: -len(kv[0])):
+        if url.startswith(prefix):
+            rest = url[len(prefix) :].split("#", 1)[0].split("?", 1)[0]
+            uri, base = (
+                folder.rstrip("/") + "/" + (rest if rest and not rest.endswith("/") else rest + "index.html"),
+                {"uriBaseId": "%SRCROOT%"},
+            )
+            break
+    snippet = r["selector"] or r["name"] or r["type"]
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": uri, **base},
+            "region": {"startLine": 1, "snippet": {"text": snippet}},
+        },
+        **({"logicalLocations": [{"fullyQualifiedName": r["selector"], "kind": "element"}]} if r["selector"] else {}),
+    }
+
+
+def sarif(
+    results: list[dict],
+    rules: list[dict],
+    pages: dict[str, str],
+    units: dict[str, dict] | None = None,
+    sources: dict[str, str] | None = None,
+) -> dict:
+    """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
+    ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
+    scanning can show; fingerprints from unit ids."""
+    units, sources = units or {}, sources or {}
+    meta = {r["rule"]: r for r in rules}
+    described: dict[str, dict] = {}
+    out = []
+    # an axe-core finding is one result: what a person ratified, else what axe-core reported
+    decided = {r["id"] for r in results if r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual"}
+    for r in results:
+        unit = units.get(r["id"], {})
+        if r["type"] == "finding" and (r["kind"] == "question") != (r["id"] in decided):
+            continue
+        kind_level = _sarif_result(r, unit)
+        if kind_level is None:
+            continue
+        kind, level = kind_level
+        rule_id = sarif_rule_id(r, unit)
+        if rule_id not in described:
+            described[rule_id] = _descriptor(rule_id, r, unit, meta.get(r["rule"], {}))
+        name = r["name"] if r["name"] and not NO_NAME.match(r["name"]) else "(no name)"
+        if r["type"] == "finding":
+            words = f"axe-core: {unit.get('name') or r['meaning']} ({(unit.get('detail') or '').split(';')[0]})"
+        elif r["kind"] == "question":
+            words = r["meaning"].replace("{name}", name)
+        else:
+            words = r["meaning"]
+        state = (
+            f" Ratified {'no' if r['outcome'] == 'failed' else 'yes'} by {r['ratified_by']} ({r['decision_id']})."
+            if r["mode"] == "manual"
+            else f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict."
+            if r["kind"] == "question"
+            else ""
+        )
+        text = f"{r['type'].capitalize()} {named(r)} ({r['id']}): {words.rstrip('.')}.{state}"
+        out.append(
+            {
+                "ruleId": rule_id,
+                "kind": kind,
+                "level": level,
+                "message": {"text": text},
+                "locations": [_location(pages.get(v, v), r, sources) for v in (r["views"] or [])[:10]],
+                "partialFingerprints": {"jfiResult/v1": f"{r['id']}|{rule_id}", "jfiUnit/v1": r["id"]},
+                "properties": {
+                    "unit": r["id"],
+                    "type": r["type"],
+                    "product": r["product"],
+                    "outcome": r["outcome"],
+                    "views": r["views"] or [],
+                    **({"flag": r["flag"]} if r["flag"] else {}),
+                    **(
+                        {"ratified_by": r["ratified_by"], "decision_id": r["decision_id"]}
+                        if r["mode"] == "manual"
+                        else {}
+                    ),
+                    **({"draft": r["draft_judgment"]} if r["kind"] == "question" and r["draft_judgment"] else {}),
+                },
+            }
+        )
+    index = {rid: k for k, rid in enumerate(described)}
+    for result in out:
+        result["ruleIndex"] = index[result["ruleId"]]
+    driver = {
+        "name": "jfi",
+        "fullName": "jfi content-judgment audit",
+        "version": __version__,
+        "semanticVersion": __version__,
+        "informationUri": INFORMATION_URI,
+        "rules": list(described.values()),
+    }
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "columnKind": "utf16CodeUnits",
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The product's source folder."}}},
+                "results": out,
+            }
+        ],
+    }
+
+
+def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
+    """A rule as code scanning lists it: a readable name, a short and a full description, help in text and Markdown,
+    its help page and tags (WCAG criteria, ACT rule)."""
+    sc = r["sc"] or []
+    criteria = ", ".join(f"WCAG {c}" for c in sc) or "no WCAG criterion of its own"
+    if r["type"] == "finding":
+        axe_id = rule_id.split("/", 1)[1]
+        short = unit.get("name") or f"axe-core rule {axe_id}"
+        full = f"axe-core's rule {axe_id}: {short} ({criteria}). jfi groups its nodes by component; a person confirms."
+        help_url = unit.get("href") or f"{DEQUE}{axe_id}"
+        tags = [f"wcag{c.replace('.', '')}" for c in sc] + ["axe-core", "accessibility"]
+    else:
+        meaning = (r["meaning"] if r["kind"] != "question" else meta.get("meaning", r["meaning"])).replace(
+            "{name}", "…"
+        )
+        short = meaning[:1].upper() + meaning[1:]
+        full = (
+            f"{short} ({criteria}"
+            + (f"; ACT rule {r['act_rule']}" if r["act_rule"] else "")
+            + "). "
+            + (
+                "A fact the browser's accessibility tree shows."
+                if r["objective"]
+                else "A question a person ratifies; a model's draft is never a verdict."
+                if r["kind"] == "question"
+                else "A sign that asks a person to look."
+            )
+        )
+        help_url = r["help_url"] or "https://www.w3.org/WAI/WCAG22/Understanding/"
+        tags = list(r["tags"] or []) + ["accessibility"]
+    return {
+        "id": rule_id,
+        "name": _pascal(rule_id),
+        "shortDescription": {"text": short.rstrip(".") + "."},
+        "fullDescription": {"text": full},
+        "helpUri": help_url,
+        "help": {"text": f"{full} See {help_url}", "markdown": f"{full}\n\n[{criteria}: what it asks]({help_url})"},
+        "properties": {
+            "tags": tags,
+            **({"act_rule": r["act_rule"]} if r["act_rule"] else {}),
+            "objective": bool(r["objective"]),
+            "precision": "high" if r["objective"] else "medium",
+        },
+    }
+
+
+def document(store, *, config: dict | None = None, **_) -> bytes:
+    results = store.rows(RESULTS_SQL)
+    pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
+    units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
+    sources = (config or {}).get("sarif", {}).get("sources", {})
+    doc = sarif(results, store.rows(RULES_SQL), pages, units, sources)
+    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()

@@ -25,7 +25,7 @@ from typing import Any
 
 from .errors import JfiError
 from .jsonl import forget_hashes
-from .output import collected
+from .output import Outcome, collected
 
 
 @dataclass
@@ -161,11 +161,18 @@ def _run(command, *args, **kwargs) -> Result:
                 "out_of_memory" if isinstance(e, duckdb.OutOfMemoryException) else "data_error",
                 str(e).splitlines()[0][:300],
             ) from None
+    report = code if isinstance(code, Outcome) else None  # a command's report, as the object it is
+    if report is not None:
+        code = report.code
+        said.append(("out", report.json()))  # what the command line would print
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
-    try:
-        result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
-    except ValueError:
-        pass
+    if report is not None:
+        result.data = report.data
+    else:  # a command that prints its answer as JSON text (query, schema, diff): read back
+        try:
+            result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
+        except ValueError:
+            pass
     return result
 
 

@@ -22,7 +22,7 @@ import typer
 from .audit.formats import FORMATS
 from .errors import JfiError
 from .jsonl import forget_hashes
-from .output import Shown, dumps, err
+from .output import Outcome, Shown, dumps, err, say
 from .version import __version__
 
 try:  # usage errors exit 3, not click's 2, so that 2 always means "refused input"
@@ -200,7 +200,6 @@ def _plan(fn, kwargs: dict) -> int:
         )
     from .audit.folder import AuditFolder
     from .audit.plan import plan
-    from .output import say
 
     found = plan(AuditFolder(kwargs["inventory"]), fn.__name__[len("audit_") :].replace("_", "-"))
     say(dumps(found.as_dict()) if kwargs.get("json") else "\n".join(found.lines()))
@@ -217,6 +216,9 @@ def _run(fn, args, kwargs):
     before = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
     try:
         code = fn(*args, **kwargs)
+        if isinstance(code, Outcome):  # a report for programs: one JSON document on stdout
+            say(code.json())
+            code = code.code
         _say_next(fn, kwargs, code or 0)
     except KeyboardInterrupt:
         err("interrupted: stopped before it finished; what it had not committed was not written")
@@ -1284,8 +1286,6 @@ def schema(
 
 def _print(text: str) -> None:
     """A command's whole answer on stdout (collected instead when the Python API runs the command)."""
-    from .output import say
-
     if text:
         say(text.removesuffix("\n"))
 

@@ -13,6 +13,8 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 
 def _cell_text(value) -> tuple[str | None, bool]:
@@ -166,6 +168,20 @@ def err(text: str) -> None:
 # Where a command's words go: the command line prints them as they come (the default); the Python API (jfi.api)
 # collects them on the result it returns. Workflow modules never print: they say (stdout) or note (stderr).
 _voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=None)
+
+
+@dataclass
+class Outcome:
+    """What a command found, as an object: its exit status and its report. The command line prints the report as one
+    JSON document on stdout (for programs); the Python API returns it as the result's data, never parsed from text."""
+
+    code: int = 0
+    data: Any = None
+    indent: int | None = None  # how the command line lays the JSON out
+    ascii: bool = True  # whether it escapes what is not ASCII
+
+    def json(self) -> str:
+        return json.dumps(self.data, indent=self.indent, ensure_ascii=self.ascii)
 
 
 def say(text: str) -> None:

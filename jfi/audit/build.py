@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import note, say, utc_now, write_json_document
+from ..output import Outcome, note, say, utc_now, write_json_document
 from ..phases import phase
 from ..store import sql_string
 from ..version import __version__
@@ -194,27 +194,26 @@ def run(folder: AuditFolder, batch_size: int) -> int:
                 decisions = _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
-    say(
-        json.dumps(
-            {
-                "views_ok": views_ok,
-                "skipped": skipped,
-                **({"folded": folded} if folded else {}),
-                **({"caps_hit": caps_hit} if caps_hit else {}),
-                **({"decisions": decisions[0], "rows": decisions[1]} if decisions else {}),
-                "unit_count": head["unit_count"],
-                "by_type": by_type,
-                "hidden_units": hidden,
-                **({"axe": axe} if axe["views_checked"] else {}),
-                "flagged": flagged,
-                "nav_rows": len(nav),
-                "nav_order_violations": sum(1 for _, ok in nav if not ok),
-                "batches": batches,
-                "rulebook_sha256": store.rulebook_sha256,
-            },
-            indent=1,
-        )
+    report = Outcome(
+        0,
+        {
+            "views_ok": views_ok,
+            "skipped": skipped,
+            **({"folded": folded} if folded else {}),
+            **({"caps_hit": caps_hit} if caps_hit else {}),
+            **({"decisions": decisions[0], "rows": decisions[1]} if decisions else {}),
+            "unit_count": head["unit_count"],
+            "by_type": by_type,
+            "hidden_units": hidden,
+            **({"axe": axe} if axe["views_checked"] else {}),
+            "flagged": flagged,
+            "nav_rows": len(nav),
+            "nav_order_violations": sum(1 for _, ok in nav if not ok),
+            "batches": batches,
+            "rulebook_sha256": store.rulebook_sha256,
+        },
+        indent=1,
     )
     if decisions:
         note(f"{decisions[0]} decision(s) settle {decisions[1]} row(s)")
-    return 0
+    return report

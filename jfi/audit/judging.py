@@ -9,7 +9,17 @@ import re
 from pathlib import Path
 
 from ..jsonl import AtomicFiles, atomic_write, parse_json, read_lines, writer_lock
-from ..output import csv_lines, csv_text, note, say, sql_csv_line, sql_json_object, utc_now, write_json_document
+from ..output import (
+    Outcome,
+    csv_lines,
+    csv_text,
+    note,
+    say,
+    sql_csv_line,
+    sql_json_object,
+    utc_now,
+    write_json_document,
+)
 from ..paths import regular_file
 from ..version import __version__
 from . import history
@@ -95,8 +105,7 @@ def sample(folder: AuditFolder, seed: str) -> int:
             note("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
             return 1
         atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
-    say(json.dumps({"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed}))
-    return 0
+    return Outcome(0, {"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed})
 
 
 def _cell(value):
@@ -284,23 +293,21 @@ def merge(folder: AuditFolder) -> int:
                 )
         finally:
             store.close()
-    say(
-        json.dumps(
-            {
-                "rows": n_rows,
-                "missing": summary["missing"],
-                "status": summary["status"],
-                "files": [
-                    *names,
-                    *(["draft-judgments.xlsx"] if workbook is not None else []),
-                    "draft-judgments.json",
-                    "calibration.json",
-                ],
-            },
-            ensure_ascii=False,
-        )
+    return Outcome(
+        0,
+        {
+            "rows": n_rows,
+            "missing": summary["missing"],
+            "status": summary["status"],
+            "files": [
+                *names,
+                *(["draft-judgments.xlsx"] if workbook is not None else []),
+                "draft-judgments.json",
+                "calibration.json",
+            ],
+        },
+        ascii=False,
     )
-    return 0
 
 
 # Rows up to which merge writes draft-judgments.xlsx (about 10 s of openpyxl at the limit; a desk, not an archive)

@@ -92,7 +92,8 @@ def _invoke(command: str, project: str | Path = ".", **options) -> Result:
                 argv += [p.opts[0], str(v)]
     token = cli._CALLED.set(True)
     try:
-        return _run(lambda: _root_command().main(args=[*argv, *positional], standalone_mode=False, prog_name="jfi"))
+        args = [*argv, "--", *positional] if positional else argv  # a value starting with - is a value, not an option
+        return _run(lambda: _root_command().main(args=args, standalone_mode=False, prog_name="jfi"))
     finally:
         cli._CALLED.reset(token)
 

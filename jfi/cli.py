@@ -161,11 +161,11 @@ def guarded(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        if _CALLED.get():  # through the Python API (jfi.api): its words are collected, a refusal raised
+            return fn(*args, **kwargs)
         streams = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = Shown(sys.stdout), Shown(sys.stderr)  # text from files is shown, never obeyed
         forget_hashes()  # each command starts from what its kept store recorded of the files, nothing else
-        if _CALLED.get():  # through the Python API (jfi.api): its words are collected, a refusal raised
-            return fn(*args, **kwargs)
         if os.environ.get("JFI_PROFILE"):
             from . import phases
 

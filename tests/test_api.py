@@ -111,6 +111,11 @@ def test_the_calls_reach_every_format_and_refuse_as_the_command_line_does(repo_l
         assert r.code == 0 and (out / name).is_file(), (fmt, sorted(p.name for p in out.iterdir()))
     gate = audit.gate()
     assert gate.code in (0, 1) and capsys.readouterr() == ("", "")
+    import sys
+
+    from jfi.output import Shown
+
+    assert not isinstance(sys.stdout, Shown) and not isinstance(sys.stderr, Shown)  # a call leaves the streams be
     with pytest.raises(jfi.JfiError) as e:
         audit.export(out=out, fmt="pdf")  # not a format the command line takes
     assert e.value.code == "invalid_argument" and e.value.exit_code == 3

@@ -214,3 +214,24 @@ def test_hints_name_what_the_command_wrote_and_what_comes_next(tmp_path):
         "--no-axe",
     )
     assert r.exit_code == 0 and "jfi audit combine" in r.stderr and "audit build" not in r.stderr
+
+
+def test_the_names_rule_capture_checks_is_the_one_the_build_applies(tmp_path):
+    """A view id or product name is checked before any store exists (a views file, a manifest being imported:
+    jfi.manifest.name_problem) and again by the build (audit_inventory_violations): the two say the same of each."""
+    from inventories import view, write
+
+    import jfi
+    from jfi.manifest import name_problem
+
+    ids = ["home", "a.b-c_d", "-x", "a b", "é", "a/b", "x" * 101, "9"]
+    products = ["harbor", "Ünïcode", "a/b", "a\\b", "_x", "a\u200bb", "1st", "p" * 101]
+    views = [view(f"v{k}", product=p) for k, p in enumerate(products)] + [view(i, product="harbor") for i in ids]
+    rows = jfi.open_audit(write(tmp_path / "audit", views)).query(
+        "SELECT record_id, field FROM audit_inventory_violations WHERE field IN ('view_id', 'product')"
+    )
+    refused = {(r["field"], r["record_id"]) for r in rows}
+    for k, p in enumerate(products):
+        assert (name_problem("product", p) is not None) == (("product", f"v{k}") in refused), p
+    for i in ids:
+        assert (name_problem("view_id", i) is not None) == (("view_id", i[:100]) in refused), i

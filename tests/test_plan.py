@@ -10,7 +10,9 @@ import jfi
 
 
 def ran(r) -> set[str]:
-    return {line.split()[-1] for line in r.stderr.splitlines() if line.startswith("profile:")}
+    from jfi.bench import rule_times
+
+    return {name for name, _ in rule_times(r.stderr)}  # the rule files, not the phases
 
 
 def planned(plan) -> set[str]:

@@ -165,7 +165,9 @@ def _run(command, *args, **kwargs) -> Result:
     report = code if isinstance(code, Outcome) else None  # a command's report, as the object it is
     if report is not None:
         code = report.code
-        said.append(("out", report.json()))  # what the command line would print
+        if report.data is not None:
+            said.append(("out", report.json()))  # what the command line would print
+        said += [("out", line) for line in report.lines] + [("err", line) for line in report.notes]
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
     if report is not None:
         result.data = report.data

@@ -216,8 +216,13 @@ def _run(fn, args, kwargs):
     before = signal.signal(signal.SIGTERM, _stop) if threading.current_thread() is threading.main_thread() else None
     try:
         code = fn(*args, **kwargs)
-        if isinstance(code, Outcome):  # a report for programs: one JSON document on stdout
-            say(code.json())
+        if isinstance(code, Outcome):  # a report for programs (one JSON document on stdout), and its words
+            if code.data is not None:
+                say(code.json())
+            for line in code.lines:
+                say(line)
+            for line in code.notes:
+                err(line)
             code = code.code
         _say_next(fn, kwargs, code or 0)
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -172,13 +172,16 @@ _voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=Non
 
 @dataclass
 class Outcome:
-    """What a command found, as an object: its exit status and its report. The command line prints the report as one
-    JSON document on stdout (for programs); the Python API returns it as the result's data, never parsed from text."""
+    """What a command found, as an object: its exit status, its report and what it tells its user. The command line
+    prints the report as one JSON document on stdout (for programs), then the lines, and the notes on stderr; the
+    Python API returns the report as the result's data, never parsed from text, and the words on the result."""
 
     code: int = 0
     data: Any = None
     indent: int | None = None  # how the command line lays the JSON out
     ascii: bool = True  # whether it escapes what is not ASCII
+    lines: list[str] = field(default_factory=list)  # what it tells its user on stdout, after the JSON if any
+    notes: list[str] = field(default_factory=list)  # what it tells its user on stderr
 
     def json(self) -> str:
         return json.dumps(self.data, indent=self.indent, ensure_ascii=self.ascii)

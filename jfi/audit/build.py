@@ -119,7 +119,7 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | No
     return decisions
 
 
-def run(folder: AuditFolder, batch_size: int) -> int:
+def run(folder: AuditFolder, batch_size: int) -> Outcome:
     with writer_lock(folder.root):
         with phase("build: the inventory read, its rule files"):
             store, inventory_sha, header = folder.store(batch_size=batch_size)
@@ -127,8 +127,12 @@ def run(folder: AuditFolder, batch_size: int) -> int:
             con = store.con
             views_ok = store.scalar("SELECT count(DISTINCT view_id) FROM audit_views WHERE ok")
             if not views_ok:
-                say("no view of the inventory has content (every view has only an environment note); nothing written")
-                return 1
+                return Outcome(
+                    1,
+                    lines=[
+                        "no view of the inventory has content (every view has only an environment note); nothing written"
+                    ],
+                )
             skipped = store.rows(
                 "SELECT view_id, nav_error FROM audit_views WHERE NOT ok AND folded_into IS NULL ORDER BY pos"
             )

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 
 from .. import audit_toml
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import say
+from ..output import Outcome
 from ..rulebook import internal, meanings, sections_of
 from ..store import STORAGE_VERSION
 from ..store import sql_string as _quote
@@ -61,7 +61,7 @@ PARQUET = {
 }
 
 
-def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> int:
+def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> Outcome:
     """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
     (sarif, junit, earl, openacr: one module each in jfi.audit.formats)."""
     out = Path(out) if out else folder.root
@@ -106,16 +106,17 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
                 written = [path for _, path in files.pending]
         finally:
             store.close()
-    for path in written:
-        say(path)
-    say(
-        f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
-        "client, or query the folder with `jfi query --inventory`"
+    return Outcome(
+        0,
+        lines=[
+            *map(str, written),
+            f"{len(names)} table(s) in audit.duckdb, {len(PARQUET)} Parquet file(s); open audit.duckdb in any DuckDB "
+            "client, or query the folder with `jfi query --inventory`",
+        ],
     )
-    return 0
 
 
-def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> int:
+def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> Outcome:
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
         config = audit_toml.read(config_path) if formats.module(fmt).CONFIG else None
@@ -126,6 +127,4 @@ def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> 
             store.close()
         with AtomicFiles() as files:
             written = formats.write(files, out, docs)
-    for path in written:
-        say(path)
-    return 0
+    return Outcome(0, lines=[str(path) for path in written])

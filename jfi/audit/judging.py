@@ -14,7 +14,6 @@ from ..output import (
     csv_lines,
     csv_text,
     note,
-    say,
     sql_csv_line,
     sql_json_object,
     utc_now,
@@ -77,7 +76,7 @@ RUBRIC_FILE = "judgment-rubric.md"
 
 
 @commits
-def sample(folder: AuditFolder, seed: str) -> int:
+def sample(folder: AuditFolder, seed: str) -> Outcome:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder, seed)
         try:  # each sampled row's JSON text is rendered by SQL
@@ -102,8 +101,7 @@ def sample(folder: AuditFolder, seed: str) -> int:
         finally:
             store.close()
         if not judged:
-            note("no judged batches yet (batches/*.judged.jsonl); nothing to sample")
-            return 1
+            return Outcome(1, notes=["no judged batches yet (batches/*.judged.jsonl); nothing to sample"])
         atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
     return Outcome(0, {"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed})
 
@@ -161,7 +159,7 @@ def judge_runs(root: Path) -> list[dict]:
 
 
 @commits
-def merge(folder: AuditFolder) -> int:
+def merge(folder: AuditFolder) -> Outcome:
     """draft-judgments.csv (and one per product), .json, .xlsx, nav-consistency.csv and calibration.json. The rows'
     CSV lines and JSON texts are rendered by SQL and streamed to the files."""
     with writer_lock(folder.root):
@@ -393,7 +391,7 @@ RECEIPT_COLUMNS = [
 
 
 @commits
-def receipts(folder: AuditFolder) -> int:
+def receipts(folder: AuditFolder) -> Outcome:
     """Ratified no rows become findings; a row that is not RATIFIED is never an input."""
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder)
@@ -407,5 +405,4 @@ def receipts(folder: AuditFolder) -> int:
                 csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]),
             )
             files.write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    say(f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no")
-    return 0
+    return Outcome(0, lines=[f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no"])

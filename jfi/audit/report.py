@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, atomic_write, strict_loads, writer_lock
 from ..manifest import SHOT_MAX_HEIGHT
-from ..output import say
+from ..output import Outcome
 from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, regular_file
 from ..templating import macro, static
 from ..templating import render as render_template
@@ -434,7 +434,7 @@ def screenshot(page_path: Path, png: Path, query: str = "") -> None:
 
 
 @commits
-def report(folder: AuditFolder, shot: Path | None = None) -> int:
+def report(folder: AuditFolder, shot: Path | None = None) -> Outcome:
     folder.require_built(inventory=False)  # the rest when loading
     if shot is not None:  # checked before anything is written
         if Path(shot).suffix.lower() != ".png":
@@ -504,8 +504,9 @@ def report(folder: AuditFolder, shot: Path | None = None) -> int:
                     if old.name not in kept and old.suffix in (".webp", ".png") and regular_file(old):
                         files.remove(old)
     path = folder.root / "report.html"
+    lines = []
     if shot is not None:
         screenshot(path, shot)
-        say(f"{shot}: a picture of the report")
-    say(f"{path}: {len(rows)} row(s); open it in a browser (it needs no server)")
-    return 0
+        lines.append(f"{shot}: a picture of the report")
+    lines.append(f"{path}: {len(rows)} row(s); open it in a browser (it needs no server)")
+    return Outcome(0, lines=lines)

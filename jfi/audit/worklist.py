@@ -3,12 +3,10 @@ out over its rows as ordinary pinned ledger records."""
 
 from __future__ import annotations
 
-import json
-
 from ..canonical import decision_id, digest
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
-from ..output import csv_text, note, say, utc_now
+from ..output import Outcome, csv_text, utc_now
 from ..templating import render
 from .folder import AuditFolder, load_folder
 from .kept import commits
@@ -69,7 +67,7 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
 
 
 @commits
-def worklist(folder: AuditFolder) -> int:
+def worklist(folder: AuditFolder) -> Outcome:
     with writer_lock(folder.root):
         store, _, _ = load_folder(folder)
         try:
@@ -80,19 +78,17 @@ def worklist(folder: AuditFolder) -> int:
         with AtomicFiles() as files:
             files.write(folder.root / "worklist.md", text)
             files.write(folder.root / "worklist.csv", csv_text(WORKLIST_COLUMNS, table))
-    note(f"{decisions} decision(s) settle {settled} row(s)")
-    say(
-        json.dumps(
-            {
-                "decisions": decisions,
-                "rows": settled,
-                "families": len(families),
-                "rows_to_look_at": len(rows),
-                "fact_classes": len(facts),
-            }
-        )
+    return Outcome(
+        0,
+        {
+            "decisions": decisions,
+            "rows": settled,
+            "families": len(families),
+            "rows_to_look_at": len(rows),
+            "fact_classes": len(facts),
+        },
+        notes=[f"{decisions} decision(s) settle {settled} row(s)"],
     )
-    return 0
 
 
 @commits
@@ -106,7 +102,7 @@ def rule(
     when: str | None = None,
     fact_class: str | None = None,
     fix: str | None = None,
-) -> int:
+) -> Outcome:
     """Append one pinned record per row of the family (or of the fact class: its name, or a flag of it), each naming
     the ruling and carrying its sentence."""
     if (family is None) == (fact_class is None):
@@ -140,8 +136,7 @@ def rule(
         finally:
             store.close()
         if not found and recorded:  # re-running a completed ruling
-            say(f"ruling {ruling} is already recorded and its family is closed; nothing to do")
-            return 1
+            return Outcome(1, lines=[f"ruling {ruling} is already recorded and its family is closed; nothing to do"])
         if not found and fact_class:
             raise JfiError(
                 "unknown_fact_class",
@@ -176,5 +171,4 @@ def rule(
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate first
         atomic_write(ledger, new)
-    say(f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}")
-    return 0
+    return Outcome(0, lines=[f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}"])

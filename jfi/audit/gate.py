@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import atomic_write, parse_json, writer_lock
-from ..output import note, say
+from ..output import Outcome
 from ..paths import output_file, regular_file
 from .folder import AuditFolder, load_folder
 from .formats.common import named
@@ -89,7 +89,7 @@ def _trusted(folder: AuditFolder, store, built) -> None:
 
 
 @commits
-def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> int:
+def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baseline: Path | None) -> Outcome:
     folder.require_built(inventory=False)  # the rest when loading
     if write_baseline:
         output_file(write_baseline, reads=[folder], kind="gate baseline", same_kind=is_baseline)
@@ -110,14 +110,14 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
             Path(write_baseline),
             json.dumps({"schema": SCHEMA, "fail_on": fail_on, "fingerprints": sorted(current)}, indent=1) + "\n",
         )
-        say(f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline")
-        return 0
+        return Outcome(0, lines=[f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline"])
     new = [f for f in findings if f["fingerprint"] not in known]
-    for f in new:
-        say(f"NEW {f['fingerprint']}: {named(f)} on {', '.join(f['views'] or [])}")
     gone = len(known - current)
-    note(
-        f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
-        + (f", {gone} in the baseline no longer found" if gone else "")
+    return Outcome(
+        1 if new else 0,
+        lines=[f"NEW {f['fingerprint']}: {named(f)} on {', '.join(f['views'] or [])}" for f in new],
+        notes=[
+            f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"
+            + (f", {gone} in the baseline no longer found" if gone else "")
+        ],
     )
-    return 1 if new else 0

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..canonical import decision_id
 from ..errors import JfiError, clip
 from ..jsonl import append_records, parse_json, read_lines, sha256_file, strict_loads
-from ..output import say
+from ..output import Outcome
 from ..paths import inside, regular_file
 from ..store import Store
 from ..version import __version__
@@ -126,7 +126,7 @@ def _vouched(root: Path, store, runs: tuple[int, int]) -> None:
             )
 
 
-def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
+def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> Outcome:
     """What moved between two merges (default: the last two); exit 1 when fewer than two merges are recorded."""
     store = Store(sections=("audit",), needs=("audit_merge_runs", "audit_merge_changes"))
     try:
@@ -134,8 +134,7 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
         store.build()
         runs = [r for (r,) in store.con.execute("SELECT run FROM audit_merge_runs").fetchall()]
         if len(runs) < 2 and frm is None:
-            say(f"{len(runs)} merge(s) recorded in {root / INDEX}; a diff needs two")
-            return 1
+            return Outcome(1, lines=[f"{len(runs)} merge(s) recorded in {root / INDEX}; a diff needs two"])
         to = runs[-1] if to is None else to
         frm = (runs[runs.index(to) - 1] if to in runs and runs.index(to) > 0 else to - 1) if frm is None else frm
         for r in (frm, to):
@@ -150,14 +149,13 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> int:
     finally:
         store.close()
     if as_json:
-        say(json.dumps({"from_run": frm, "to_run": to, "changes": changes}, ensure_ascii=False, indent=1))
-        return 0
-    say(f"merge {frm} → merge {to}: {len(changes)} change(s)")
+        return Outcome(0, {"from_run": frm, "to_run": to, "changes": changes}, indent=1, ascii=False)
+    lines = [f"merge {frm} → merge {to}: {len(changes)} change(s)"]
     for c in changes:
         why = ", ".join(
             f"{k} {c[k]}" for k in ("ratified_by", "ruling", "decision_id", "drafted_by", "spot_check") if c.get(k)
         )
-        say(
+        lines.append(
             f"{c['id']}  {c['what']}: {c['old'] or '(empty)'} → {c['new'] or '(empty)'}" + (f"  [{why}]" if why else "")
         )
-    return 0
+    return Outcome(0, lines=lines)

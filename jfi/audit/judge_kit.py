@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import audit_toml
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, line_columns, parse_json, writer_lock
-from ..output import say
+from ..output import Outcome
 from .folder import AuditFolder
 from .kept import commits
 
@@ -57,7 +57,7 @@ IMAGE_TYPES = ("image", "finding")  # the rows whose kit carries their crop with
 
 
 @commits
-def run(folder: AuditFolder, images: bool = False) -> int:
+def run(folder: AuditFolder, images: bool = False) -> Outcome:
     batches = (
         sorted(p for p in folder.batches.glob("*.jsonl") if not p.name.endswith(".judged.jsonl"))
         if folder.batches.is_dir()
@@ -103,12 +103,14 @@ def run(folder: AuditFolder, images: bool = False) -> int:
             }
             pictured = crops(folder, {i for ids in batch_ids.values() for i in ids if typed.get(i) in IMAGE_TYPES})
         _write(folder, batches, batch_ids, units, notes, rubric, instructions, pictured)
-    say(
-        f"{folder.root / 'judge-kit'}: {len(batches)} kit(s)"
-        + (f", {len(pictured)} crop(s)" if images else "")
-        + "; return each as batches/<batch>.judged.jsonl"
+    return Outcome(
+        0,
+        lines=[
+            f"{folder.root / 'judge-kit'}: {len(batches)} kit(s)"
+            + (f", {len(pictured)} crop(s)" if images else "")
+            + "; return each as batches/<batch>.judged.jsonl"
+        ],
     )
-    return 0
 
 
 def _write(folder, batches, batch_ids, units, notes, rubric, instructions, pictured) -> None:

@@ -12,7 +12,7 @@ from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_lines, sha256_file, writer_lock
-from ..output import csv_rules, csv_text, say, utc_now
+from ..output import Outcome, csv_rules, csv_text, utc_now
 from ..paths import regular_file
 from ..templating import render
 from .folder import AuditFolder, load_folder
@@ -113,7 +113,7 @@ def _snapshot(folder: AuditFolder) -> dict:
 
 
 @commits
-def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1, by: str | None = None) -> int:
+def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1, by: str | None = None) -> Outcome:
     """One pinned bundle of review tasks in `out`; or, split between reviewers (`reviewers` parts of consecutive
     tasks, or one part per product or type with `by`), one bundle per part in out/<part>/, each returned alone."""
     out = Path(out)
@@ -168,8 +168,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
         shown = {x["id"] for t in tasks for x in t.get("sample") or [t]}  # what a task shows a picture of
         pictured = _pictures(folder, shown) if tasks and (folder.root / "screenshots").is_dir() else {}
     if not tasks:
-        say("every unit has a complete decision; nothing to review (use --all for a re-review)")
-        return 1
+        return Outcome(1, lines=["every unit has a complete decision; nothing to review (use --all for a re-review)"])
     parts = _parts(tasks, reviewers, by)
     issued = folder.root / ISSUED
     with AtomicFiles() as files:
@@ -192,9 +191,13 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
                 ],
             ),
         )
-    for name, bundle in made:
-        say(f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)")
-    return 0
+    return Outcome(
+        0,
+        lines=[
+            f"{out / name if name else out}: bundle {bundle['bundle_id']} with {len(bundle['tasks'])} task(s)"
+            for name, bundle in made
+        ],
+    )
 
 
 def _pictures(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
@@ -738,7 +741,7 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
 
 
 @commits
-def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
+def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> Outcome:
     bundle_path = Path(bundle_dir) / "bundle.json"
     bundle = _read_json(bundle_path)
     answer, locate, column = read_responses(Path(responses), bundle)
@@ -784,8 +787,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
         if problems:
             _refuse(problems)
         if not records:
-            say(f"nothing new to record ({pending} row(s) still pending)")
-            return 1
+            return Outcome(1, lines=[f"nothing new to record ({pending} row(s) still pending)"])
         new = append_records(old, records)
         load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
         if (ledger.read_bytes() if ledger.exists() else b"") != old or _snapshot(folder) != snapshot:
@@ -793,5 +795,4 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> int:
                 "changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again"
             )
         atomic_write(ledger, new)
-    say(f"{len(records)} row decision(s) recorded, {pending} row(s) still pending")
-    return 0
+    return Outcome(0, lines=[f"{len(records)} row decision(s) recorded, {pending} row(s) still pending"])

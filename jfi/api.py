@@ -171,7 +171,7 @@ def _run(command, *args, **kwargs) -> Result:
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
     if report is not None:
         result.data = report.data
-    else:  # a command that prints its answer as JSON text (query, schema, diff): read back
+    else:  # a command that prints its answer as JSON text (query, schema): read back
         try:
             result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
         except ValueError:

@@ -40,15 +40,15 @@ def open_project_store(
         return VerifyFolder(verify).store(needs=needs(("verify",))).describe(columns)
     if inventory is not None:
         from .audit.evaluation import load_saved
-        from .audit.folder import AuditFolder, load_folder
+        from .audit.folder import AuditFolder
         from .audit.kept import for_query
 
         folder = AuditFolder(inventory)  # the folder's last eval is queryable too
         if not whole and (kept := for_query(folder.root, needs(("audit",)))) is not None:
             return kept  # the folder's files as the kept store holds them (no comment: the statement reads no catalog)
-        return load_folder(
-            folder, strict=False, before_build=lambda s: load_saved(s, folder.root), needs=needs(("audit",))
-        )[0].describe(columns)
+        return folder.load_for_reading(before_build=lambda s: load_saved(s, folder.root), needs=needs(("audit",)))[
+            0
+        ].describe(columns)
     return project.store(goal=project.resolve_goal(None), needs=needs(("corpus",), project.profile)).describe(columns)
 
 

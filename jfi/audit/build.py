@@ -17,7 +17,7 @@ from ..output import Outcome, note, say, utc_now, write_json_document
 from ..phases import phase
 from ..store import sql_string
 from ..version import __version__
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .kept import Provided, drop_pending, keep_pending
 from .worklist import decisions_of
 
@@ -106,7 +106,7 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | No
     refused) when the judged files already there do not pass the rules; the next command then refuses them."""
     kept, decisions = False, None
     try:
-        store = load_folder(folder, provided=provided)[0]
+        store = folder.load_after_build(provided)[0]
         try:  # what the ratifier faces: decisions, and the rows they settle
             decisions = decisions_of(store)
         finally:

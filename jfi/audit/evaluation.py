@@ -15,7 +15,7 @@ from ..jsonl import AtomicFiles, writer_lock
 from ..output import say, to_jsonable
 from ..store import Store
 from ..templating import render as render_template
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 
 DEFAULT_BAR = {"recall_min": 0.9, "false_alarm_max": 0.05, "inventions_max": 0}
 # each key's range and type: a recall or false-alarm rate is a share (NaN and infinities are outside every range)
@@ -256,9 +256,7 @@ def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, ru
         if path is not None and not path.is_file():
             raise JfiError("no_file", f"{path} does not exist", source=str(path))
     with writer_lock(folder.root):
-        store = load_folder(folder, strict=False, before_build=lambda s: load_inputs(s, expectations, overrides, runs))[
-            0
-        ]
+        store = folder.load_for_reading(before_build=lambda s: load_inputs(s, expectations, overrides, runs))[0]
         try:
             refuse(
                 store.rows(

@@ -18,7 +18,7 @@ from ..store import sql_string as _quote
 from ..version import __version__
 from . import formats
 from .evaluation import load_saved
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 
 # Parquet file -> the view whose column meanings its fields carry
 MEANINGS = {
@@ -69,7 +69,7 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
     if fmt != "duckdb":
         return _interchange(folder, out, fmt, flags_fail)
     with writer_lock(folder.root):
-        store = load_folder(folder, strict=False, before_build=lambda s: load_saved(s, folder.root))[0]
+        store = folder.load_for_reading(before_build=lambda s: load_saved(s, folder.root))[0]
         try:
             where = sections_of()
             names = [
@@ -120,7 +120,7 @@ def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> 
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
         config = audit_toml.read(config_path) if formats.module(fmt).CONFIG else None
-        store = load_folder(folder, strict=False)[0]
+        store = folder.load_for_reading()[0]
         try:
             docs = formats.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
         finally:

@@ -180,6 +180,33 @@ class AuditFolder:
         store.add_lines("inventory", source, numbers, texts)
         return hashlib.sha256(data).hexdigest(), False
 
+    # The folder's named loads: what a command's store reads, and how (`--plan` says what each then runs). Each
+    # returns (store, the built units' header, their sha256); the store is the caller's to close.
+    def load(self, seed: str = "") -> tuple[Store, "BuiltUnits", str]:
+        """A command's store after build: every input file, refused whole when any is bad, started from the kept
+        store where its files match (sample, merge, worklist, receipts, rule, review)."""
+        return load_folder(self, seed)
+
+    def load_with_inventory(self) -> tuple[Store, "BuiltUnits", str]:
+        """As `load`, the inventory read too (report, gate): the store kept with the inventory."""
+        return load_folder(self, inventory=True)
+
+    def check_ledger(self, ledger: bytes) -> None:
+        """The folder as it would be with this ledger in place, checked whole (refused when any record is bad) before
+        the ledger is written; nothing is kept."""
+        load_folder(self, ledger_bytes=ledger)[0].close()
+
+    def load_after_build(self, provided) -> tuple[Store, "BuiltUnits", str]:
+        """The kept store made from what build just wrote (its rows handed over, not read again)."""
+        return load_folder(self, provided=provided)
+
+    def load_for_reading(
+        self, *, before_build=None, needs: tuple[str, ...] | None = None
+    ) -> tuple[Store, "BuiltUnits", str]:
+        """What the folder holds, a bad line left out rather than refused (queries, exports, eval): no kept store;
+        `before_build` adds rows of its own (the saved eval), `needs` keeps to the rule files making those objects."""
+        return load_folder(self, strict=False, before_build=before_build, needs=needs)
+
     def store(self, *, batch_size: int = 90) -> tuple[Store, str, dict]:
         """A built store with the inventory loaded; refuses a broken inventory, naming each problem by its exact
         line (a file read whole is read again line by line for that). Returns (store, sha256, run header)."""

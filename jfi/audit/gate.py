@@ -12,7 +12,7 @@ from ..errors import JfiError
 from ..jsonl import atomic_write, parse_json, writer_lock
 from ..output import Outcome
 from ..paths import output_file, regular_file
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .formats.common import named
 from .kept import commits
 
@@ -95,7 +95,7 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
         output_file(write_baseline, reads=[folder], kind="gate baseline", same_kind=is_baseline)
     known = read_baseline(baseline, fail_on) if baseline else set()
     with writer_lock(folder.root):
-        store, built, _ = load_folder(folder, strict=True, inventory=True)
+        store, built, _ = folder.load_with_inventory()
         try:
             _trusted(folder, store, built)
             findings = store.rows(

@@ -1,6 +1,6 @@
 """Judging: `jfi audit sample` (what to spot-check), `jfi audit merge` (the draft rows beside the built units,
 with what judges and checkers returned) and `jfi audit receipts`; the folder's files come through its door
-(jfi.audit.folder.load_folder)."""
+(AuditFolder.load and its other named loads)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from ..output import (
 from ..paths import regular_file
 from ..version import __version__
 from . import history
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .kept import commits
 
 # the workbook opens on what a ratifier reads first; the machine columns follow, grouped and collapsed
@@ -78,7 +78,7 @@ RUBRIC_FILE = "judgment-rubric.md"
 @commits
 def sample(folder: AuditFolder, seed: str) -> Outcome:
     with writer_lock(folder.root):
-        store, _, _ = load_folder(folder, seed)
+        store, _, _ = folder.load(seed)
         try:  # each sampled row's JSON text is rendered by SQL
             store.pin("audit_spot_check_sample")
             columns = [
@@ -163,7 +163,7 @@ def merge(folder: AuditFolder) -> Outcome:
     """draft-judgments.csv (and one per product), .json, .xlsx, nav-consistency.csv and calibration.json. The rows'
     CSV lines and JSON texts are rendered by SQL and streamed to the files."""
     with writer_lock(folder.root):
-        store, built, units_sha = load_folder(folder)
+        store, built, units_sha = folder.load()
         try:
             con = store.con
             store.pin("audit_draft_rows")  # read by the lines, the tally, the calibration and the worklist
@@ -394,7 +394,7 @@ RECEIPT_COLUMNS = [
 def receipts(folder: AuditFolder) -> Outcome:
     """Ratified no rows become findings; a row that is not RATIFIED is never an input."""
     with writer_lock(folder.root):
-        store, _, _ = load_folder(folder)
+        store, _, _ = folder.load()
         try:
             rows = store.rows("SELECT * FROM audit_receipts")
         finally:

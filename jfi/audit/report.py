@@ -19,7 +19,7 @@ from ..paths import PNG_SIGNATURE, inside, output_file, own_folder, png_bytes, r
 from ..templating import macro, static
 from ..templating import render as render_template
 from ..version import __version__
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .kept import commits, report_inputs
 from .worklist import worklist_parts
 
@@ -192,7 +192,7 @@ def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes |
 
 def crops(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
     """{unit id: PNG} of the crops of these rows, from the folder's screenshots (for judge-kit --images)."""
-    store, _, _ = load_folder(folder, inventory=True)
+    store, _, _ = folder.load_with_inventory()
     try:
         rows = {
             r["id"]: r
@@ -446,7 +446,7 @@ def report(folder: AuditFolder, shot: Path | None = None) -> Outcome:
             same_kind=lambda p: p.read_bytes()[: len(PNG_SIGNATURE)] == PNG_SIGNATURE,
         )
     with writer_lock(folder.root):
-        store, built, _ = load_folder(folder, inventory=True)
+        store, built, _ = folder.load_with_inventory()
         try:
             rows = store.rows("SELECT * EXCLUDE (sort_ord) FROM audit_draft_rows ORDER BY sort_ord")
             try:

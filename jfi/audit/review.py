@@ -15,7 +15,7 @@ from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_
 from ..output import Outcome, csv_rules, csv_text, utc_now
 from ..paths import regular_file
 from ..templating import render
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .kept import commits
 from .report import crops
 from .worklist import families_once
@@ -132,7 +132,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
             "stale_merge", "the units changed since the last merge; run `jfi audit merge` again", source=str(merged)
         )
     with writer_lock(folder.root):  # the folder's kept store is opened by one command at a time
-        store, built, _ = load_folder(folder)
+        store, built, _ = folder.load()
         try:
             current = {
                 r["id"]: r
@@ -778,7 +778,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> Outcome:
             raise JfiError("wrong_bundle", "the responses name another bundle", source=str(responses))
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
-        store, built, _ = load_folder(folder)
+        store, built, _ = folder.load()
         try:
             problems, records, pending = _checked(store, answer, bundle, built, locate, column)
         finally:
@@ -789,7 +789,7 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> Outcome:
         if not records:
             return Outcome(1, lines=[f"nothing new to record ({pending} row(s) still pending)"])
         new = append_records(old, records)
-        load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate
+        folder.check_ledger(new)  # the whole resulting ledger must validate
         if (ledger.read_bytes() if ledger.exists() else b"") != old or _snapshot(folder) != snapshot:
             raise JfiError(
                 "changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again"

@@ -8,7 +8,7 @@ from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
 from ..output import Outcome, csv_text, utc_now
 from ..templating import render
-from .folder import AuditFolder, load_folder
+from .folder import AuditFolder
 from .kept import commits
 
 WORKLIST_COLUMNS = ["section", "key", "kind", "type", "units", "unit_ids", "detail"]
@@ -69,7 +69,7 @@ def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tupl
 @commits
 def worklist(folder: AuditFolder) -> Outcome:
     with writer_lock(folder.root):
-        store, _, _ = load_folder(folder)
+        store, _, _ = folder.load()
         try:
             families, rows, facts, table, (decisions, settled) = worklist_parts(store)
         finally:
@@ -112,7 +112,7 @@ def rule(
             "incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3
         )
     with writer_lock(folder.root):
-        store, built, _ = load_folder(folder)
+        store, built, _ = folder.load()
         try:
             families_once(store)
             found = (
@@ -169,6 +169,6 @@ def rule(
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
         new = append_records(old, records)
-        load_folder(folder, ledger_bytes=new)[0].close()  # the whole resulting ledger must validate first
+        folder.check_ledger(new)  # the whole resulting ledger must validate first
         atomic_write(ledger, new)
     return Outcome(0, lines=[f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}"])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import csv_text, say, to_jsonable
+from ..output import Outcome, csv_text, to_jsonable
 from ..version import __version__
 from ..workbook import Sheet, workbook_bytes
 from .guard import refuse_on_violations
@@ -57,8 +57,9 @@ def item_columns(store) -> list[str]:
     return [c for c in columns if c in ("source", "line") or c in fields or DERIVED.get(c) in fields]
 
 
-def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
+def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> Outcome:
     """Every file of one export lands together (one group of atomic renames) or not at all."""
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     out = Path(out)
     formats = ("csv", "jsonl", "parquet") if fmt == "all" else (fmt,)
     with writer_lock(project.root), AtomicFiles() as files:
@@ -110,6 +111,6 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> int:
             [out / "jfi.duckdb"] if kept else []
         )
     for path in written:
-        say(display_path(path))
-    say(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
-    return 0
+        lines.append(display_path(path))
+    lines.append(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
+    return Outcome(0, lines=lines)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import note, say
+from ..output import Outcome, note
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
 FIELDS = ("review_verdict", "review_reason", "alt_quality", "subtype", "category")
 
 
-def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> int:
+def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     project.require_profile("harvest")
     path = project.batch_path(batch)
     if not path.is_file():
@@ -38,16 +39,16 @@ def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> int:
         changes = [u for u in updates if not u["applied"]]
         verb = "would change" if dry_run else "changed"
         for u in changes:
-            say(
+            lines.append(
                 f"{u['item_id']}: {u['current_status']} -> {u['new_status']} ({u['review_verdict']}/{u['alt_quality']})"
             )
-        say(
+        lines.append(
             f"batch {batch}: {len(updates)} verdict(s), {len(changes)} item(s) {verb}, "
             f"{len(updates) - len(changes)} already applied"
         )
         if changes and not dry_run:
             update_records(project.corpus_path, [(u["item_line"], _setter(u)) for u in changes])
-    return 0 if changes else 1
+    return Outcome(0 if changes else 1, lines=lines)
 
 
 def _setter(update: dict):

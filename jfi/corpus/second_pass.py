@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import atomic_write, update_records, writer_lock
-from ..output import note, say
+from ..output import Outcome, note
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
 
-def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> int:
+def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> Outcome:
     """Hand out the items owing a blind pass. A round's existing input file is kept unless --replace, and never
     replaced once answers for that round exist (they answer the items it handed out)."""
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     project.require_profile("round-v1", "round-v2")
     out = project.round_path(round_no, "second-pass-input.jsonl")
     answers = project.round_path(round_no, "second-pass.jsonl")
@@ -37,14 +38,17 @@ def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> 
         finally:
             store.close()
         if not due:
-            say("no item owes a second pass; nothing written")
-            return 1
+            lines.append("no item owes a second pass; nothing written")
+            return Outcome(1, lines=lines)
         atomic_write(out, "".join(d["input_record"] + "\n" for d in due))
-    say(f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}")
-    return 0
+    lines.append(
+        f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}"
+    )
+    return Outcome(0, lines=lines)
 
 
-def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> int:
+def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     project.require_profile("round-v1", "round-v2")
     handed_out = project.round_path(round_no, "second-pass-input.jsonl")
     answers = project.round_path(round_no, "second-pass.jsonl")
@@ -87,9 +91,9 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         new = [r for r in rows if r["action"] == "append"]
         for r in rows:
             if not r["agrees"]:
-                say(f'{r["item_id"]}: disagreement: pass-b "{r["alt"]}" vs {r["other_alts"]}')
+                lines.append(f'{r["item_id"]}: disagreement: pass-b "{r["alt"]}" vs {r["other_alts"]}')
         verb = "would append" if dry_run else "appended"
-        say(
+        lines.append(
             f"round {round_no}: {len(rows)} answer(s), {len(new)} pass-b {verb}, "
             f"{len(rows) - len(new)} already recorded, {sum(1 for r in rows if not r['agrees'])} disagreement(s)"
         )
@@ -106,4 +110,4 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
                     for r in new
                 ],
             )
-    return 0 if new else 1  # every answer already recorded: nothing to do
+    return Outcome(0 if new else 1, lines=lines)  # every answer already recorded: nothing to do

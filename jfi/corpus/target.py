@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from ..jsonl import atomic_write, writer_lock
-from ..output import say
+from ..output import Outcome
 from .project import TARGET_HEADER as HEADER
 from .project import CorpusProject, display_path
 
 
-def write(project: CorpusProject, n: int) -> int:
+def write(project: CorpusProject, n: int) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     goal = project.resolve_goal(n)
     with writer_lock(project.root):
         atomic_write(project.target_file, f"{HEADER}{goal}\n")
-    say(f"{display_path(project.target_file)}: goal {goal}")
-    return 0
+    lines.append(f"{display_path(project.target_file)}: goal {goal}")
+    return Outcome(0, lines=lines)

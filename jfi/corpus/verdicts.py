@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import note, say
+from ..output import Outcome, note
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
 
-def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> int:
+def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     project.require_profile("round-v1", "round-v2")
     review = project.round_path(round_no, "review.jsonl")
     if not review.is_file():
@@ -46,8 +47,8 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
         changes = [u for u in updates if u["current_status"] != u["new_status"]]
         verb = "would change" if dry_run else "changed"
         for u in changes:
-            say(f"{u['item_id']}: {u['current_status']} -> {u['new_status']}")
-        say(
+            lines.append(f"{u['item_id']}: {u['current_status']} -> {u['new_status']}")
+        lines.append(
             f"round {round_no}: {len(updates)} verdict(s), {len(changes)} status(es) {verb}, "
             f"{len(updates) - len(changes)} already applied"
         )
@@ -56,4 +57,4 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> in
                 project.corpus_path,
                 [(u["item_line"], lambda rec, status=u["new_status"]: rec.update(status=status)) for u in changes],
             )
-    return 0 if changes else 1  # nothing to change is "nothing to do"
+    return Outcome(0 if changes else 1, lines=lines)  # nothing to change is "nothing to do"

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..canonical import digest
 from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, strict_loads, writer_lock
-from ..output import say, table, utc_now
+from ..output import Outcome, table, utc_now
 from ..store import Store
 
 
@@ -59,9 +59,10 @@ class VerifyFolder:
         atomic_write(path, append_records(path.read_bytes() if path.exists() else b"", records))
 
 
-def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = None) -> int:
+def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = None) -> Outcome:
     """Record the files of an artifact version. Every file must be a regular file inside the project folder (as
     resolved: no .., absolute path or symlink out of it): a version never pins /proc or another folder's files."""
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     home = Path(project or ".").resolve()
     files = []
     for p in paths:
@@ -86,11 +87,12 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
     folder.root.mkdir(exist_ok=True)  # the first snapshot starts the folder
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
-    say(f"version {record['version_id']}: {len(entries)} file(s)")
-    return 0
+    lines.append(f"version {record['version_id']}: {len(entries)} file(s)")
+    return Outcome(0, lines=lines)
 
 
-def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> int:
+def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     if not Path(screenshot).is_file():
         raise JfiError("missing_file", f"screenshot {screenshot} does not exist", source=str(screenshot))
     with writer_lock(folder.root):
@@ -117,8 +119,8 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
         }
         record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
-    say(f"checkpoint {record['checkpoint_id']} on version {version}")
-    return 0
+    lines.append(f"checkpoint {record['checkpoint_id']} on version {version}")
+    return Outcome(0, lines=lines)
 
 
 def _check_claims(folder: VerifyFolder, source: Path) -> None:
@@ -130,8 +132,9 @@ def _check_claims(folder: VerifyFolder, source: Path) -> None:
     refuse(bad, "invalid_claims", "problem(s) listed above; nothing imported")
 
 
-def import_claims(folder: VerifyFolder, source: Path) -> int:
+def import_claims(folder: VerifyFolder, source: Path) -> Outcome:
     """Take in claims made elsewhere (external verdicts, or jfi verify measure's lines), all or nothing."""
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     if not Path(source).is_file():
         raise JfiError("missing_file", f"{source} does not exist", source=str(source))
     if not folder.root.is_dir():  # the first import starts the folder, once its claims are known to be good
@@ -147,11 +150,12 @@ def import_claims(folder: VerifyFolder, source: Path) -> int:
             rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)
         folder.append(folder.claims, records)
-    say(f"{len(records)} claim(s) imported")
-    return 0
+    lines.append(f"{len(records)} claim(s) imported")
+    return Outcome(0, lines=lines)
 
 
-def gate(folder: VerifyFolder) -> int:
+def gate(folder: VerifyFolder) -> Outcome:
+    lines: list[str] = []  # what it tells its user (the command line prints them)
     store = folder.store()
     try:
         rows = store.rows("SELECT * FROM verify_gate")
@@ -178,7 +182,7 @@ def gate(folder: VerifyFolder) -> int:
         )
     finally:
         store.close()
-    say(
+    lines.append(
         table(
             ["condition", "holds", "evidence"],
             [(r["condition"], "yes" if r["holds"] else "NO", r["evidence"]) for r in rows],
@@ -193,13 +197,13 @@ def gate(folder: VerifyFolder) -> int:
             return ", ".join(f"{got.count(x)} {x}" for x in ("PASS", "FAIL", "INSUFFICIENT") if got.count(x)) or "none"
 
         uncertain = [e["claim"] for e in evidence if e["result"] == "INSUFFICIENT"]
-        say("\nSummary")
-        say(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
-        say(f"  inputs: {', '.join(i['path'] + ' [' + i['role'] + ']' for i in inputs) or 'none'}")
-        say(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
-        say(f"  spatial result: {tally('spatial')}")
-        say(f"  visual result: {tally('visual')}")
+        lines.append("\nSummary")
+        lines.append(f"  checkpoint: {c['checkpoint_id']} ({c['state']}) on version {c['version_id']}")
+        lines.append(f"  inputs: {', '.join(i['path'] + ' [' + i['role'] + ']' for i in inputs) or 'none'}")
+        lines.append(f"  tools: {', '.join(sorted({e['verifier'] for e in evidence})) or 'none'}")
+        lines.append(f"  spatial result: {tally('spatial')}")
+        lines.append(f"  visual result: {tally('visual')}")
         left = uncertain + ([c["known_issues"]] if c["known_issues"] else [])
-        say(f"  remaining uncertainty: {'; '.join(left) or 'none recorded'}")
+        lines.append(f"  remaining uncertainty: {'; '.join(left) or 'none recorded'}")
     failing = [r for r in rows if not r["holds"]]
-    return 1 if failing else 0
+    return Outcome(1 if failing else 0, lines=lines)

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..browser import launch_options
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, parse_json, read_lines, sha256_file
-from ..output import say, utc_now
+from ..output import Outcome, utc_now
 from ..store import Store
 
 SCRIPT = Path(__file__).with_name("measure.js").read_text(encoding="utf-8")
@@ -185,7 +185,7 @@ async def _render(url: str, viewport: tuple[int, int], bindings: list[dict]) -> 
     return measured, shot, dom
 
 
-def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) -> int:
+def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) -> Outcome:
     bindings = read_bindings(bindings_path)
     url = page_url(target)
     measured, shot, dom = asyncio.run(_render(url, viewport, bindings))
@@ -223,6 +223,5 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
         files.write(shot_path, shot)
         files.write(dom_path, dom)
         files.write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
-    for x in lines:
-        say(f"{x['region']}: {x['result']}: {x['evidence']}")
-    return 0 if all(x["result"] == "PASS" for x in lines) else 1
+    said = [f"{x['region']}: {x['result']}: {x['evidence']}" for x in lines]  # what it tells its user
+    return Outcome(0 if all(x["result"] == "PASS" for x in lines) else 1, lines=said)

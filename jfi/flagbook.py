@@ -95,12 +95,12 @@ def parse(rel: str, text: str) -> Flag:
     )
 
 
-def check(texts: dict[str, str]) -> None:
-    """Each flag file's condition parsed (sqlglot): one SELECT of `*` or of one expression `AS flag`. The rulebook
-    checks it when it parses the rule files (once per rulebook: the parse is cached)."""
-    for rel, text in sorted(texts.items()):
-        f = parse(rel, text)
-        _check_body(rel, f.body)
+def check(folders: dict[str, list[Flag]]) -> None:
+    """Each flag's condition parsed (sqlglot): one SELECT of `*` or of one expression `AS flag`. The rulebook checks
+    it when it parses the rule files (once per rulebook: the parse is cached)."""
+    for flags in folders.values():
+        for f in flags:
+            _check_body(f.rel, f.body)
 
 
 def _check_body(rel: str, body: str) -> None:
@@ -166,11 +166,12 @@ def files_sql(flags: list[Flag]) -> str:
     return "(\n" + "\nUNION ALL\n".join(branches) + "\n) AS flag_files"
 
 
-def expand(text: str, texts: dict[str, str]) -> str:
-    """A rule file's text with each flag_rules(...) and flag_files(...) call replaced by what it stands for."""
+def expand(text: str, folders: dict[str, list[Flag]]) -> str:
+    """A rule file's text with each flag_rules(...) and flag_files(...) call replaced by what it stands for (the
+    flags of each folder, as `load` read them)."""
 
     def one(m: re.Match) -> str:
-        flags = load(texts, m.group(2))
+        flags = folders[m.group(2)]
         return rules_sql(flags) if m.group(1) == "rules" else files_sql(flags)
 
     return CALL.sub(one, text)

@@ -278,8 +278,9 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     parts = flagbook.folders(texts)  # flag files: parts of the rule file that reads their folder, not rule files
     flag_texts = {rel: texts.pop(rel) for rel in list(texts) if rel.rsplit("/", 1)[0] in parts}
     try:
-        texts = {rel: flagbook.expand(text, flag_texts) for rel, text in texts.items()}
-        deps = _analysed(texts, digest.hexdigest(), lambda: flagbook.check(flag_texts))
+        flags = {folder: flagbook.load(flag_texts, folder) for folder in sorted(parts)}  # each folder read once
+        texts = {rel: flagbook.expand(text, flags) for rel, text in texts.items()}
+        deps = _analysed(texts, digest.hexdigest(), lambda: flagbook.check(flags))
     except flagbook.FlagError as e:
         raise RulebookError(str(e)) from None
     files = []

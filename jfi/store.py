@@ -68,6 +68,14 @@ def _spill_home(temp: str) -> Path:
     return private if own else Path(tempfile.mkdtemp(prefix="jfi-duckdb-", dir=temp))
 
 
+def input_moved(table: str, kind: str | None, changed: set[str]) -> bool:
+    """Whether an input a rule file reads (rulebook.inputs_read: table, kind) changed, when the input kinds in
+    `changed` took rows anew or lost some (a kept store updated in place; jfi.audit.plan asks the same)."""
+    if table in rulebook.KINDED:
+        return bool(changed) if kind is None else kind in changed
+    return table not in INPUT_KINDS or bool(changed & set(INPUT_KINDS[table]))
+
+
 def of_inventory(pair: tuple) -> bool:
     """Whether an input a rule file reads (rulebook.inputs_read: table, kind) is the audit inventory."""
     return INPUT_KINDS.get(pair[0]) == ("inventory",) or pair[1] == "inventory"
@@ -233,16 +241,9 @@ class Store:
         """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""
         if self._changed is None:
             return True
-        changed = self._changed
-
-        def moved(table: str, kind: str | None) -> bool:
-            if table in rulebook.KINDED:
-                return bool(changed) if kind is None else kind in changed
-            return table not in INPUT_KINDS or bool(changed & set(INPUT_KINDS[table]))
-
         if self._inputs is None:
             self._inputs = rulebook.inputs_read(self.files)
-        return any(moved(t, k) for t, k in self._inputs[f.rel])
+        return any(input_moved(t, k, self._changed) for t, k in self._inputs[f.rel])
 
     def may_differ(self, name: str) -> bool:
         """Whether an object's rows may differ from those of the kept store this one updated in place: some input it

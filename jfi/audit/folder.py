@@ -69,6 +69,22 @@ def units_head(path: Path) -> dict:
         return fields  # the readers that parse it whole name the problem
 
 
+def kind_of(root: Path, path: str) -> str:
+    """The input kind of a file of the folder: what its lines are read as (load_folder gives each file this kind;
+    jfi.audit.plan names the changed files by it)."""
+    p = Path(path)
+    if p.name in ("inventory.jsonl", "inventory-run.json"):
+        return "inventory"
+    if p.parent == root / "batches":
+        return "judged" if p.name.endswith(".judged.jsonl") else "batch"
+    return {
+        "judgment-units.json": "unit",
+        "ratifications.jsonl": "ratification",
+        "standards.jsonl": "standard",
+        "spot-checks.jsonl": "spot_check",
+    }.get(p.name, "other")
+
+
 @dataclass
 class AuditFolder:
     root: Path
@@ -385,7 +401,7 @@ def _load(
         else:  # a ledger about to be written, checked whole before it is
             lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
             numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
-        store.add_file("ratification", ledger, texts, numbers)
+        store.add_file(kind_of(folder.root, ledger), ledger, texts, numbers)
         digests = []
         for number, text in zip(numbers, texts):
             try:
@@ -446,12 +462,12 @@ def _load(
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})
     standards = folder.root / "standards.jsonl"
     if regular_file(standards) and not (kept is not None and kept.take(standards)):
-        store.add_file("standard", standards)
+        store.add_file(kind_of(folder.root, standards), standards)
     if own_folder(folder.batches):
         for path in sorted(folder.batches.glob("*.jsonl"), key=str):  # one folder: the names' order, compared as text
             if not (kept is not None and kept.take(path)):
-                store.add_file("judged" if path.name.endswith(".judged.jsonl") else "batch", path)
+                store.add_file(kind_of(folder.root, path), path)
     spot = folder.root / "spot-checks.jsonl"
     if regular_file(spot) and not (kept is not None and kept.take(spot)):
-        store.add_file("spot_check", spot)
+        store.add_file(kind_of(folder.root, spot), spot)
     return head, units_sha

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import rulebook
-from ..store import CARRIED, INPUT_KINDS
-from .folder import BUILD_NEEDS, AuditFolder
+from ..store import CARRIED, input_moved
+from .folder import BUILD_NEEDS, AuditFolder, kind_of
 from .kept import NEEDS, READ_EVERY_TIME, WITH_INVENTORY, KeptStore
 
 WITH_THE_INVENTORY = ("report", "gate")  # the commands whose store holds the inventory beside the folder's files
@@ -58,21 +58,6 @@ class Plan:
         return out
 
 
-def kind_of(root: Path, path: str) -> str:
-    """The input kind the folder's loader gives a file's lines (jfi.audit.folder.load_units and load_folder)."""
-    p = Path(path)
-    if p.name in ("inventory.jsonl", "inventory-run.json"):
-        return "inventory"
-    if p.parent == root / "batches":
-        return "judged" if p.name.endswith(".judged.jsonl") else "batch"
-    return {
-        "judgment-units.json": "unit",
-        "ratifications.jsonl": "ratification",
-        "standards.jsonl": "standard",
-        "spot-checks.jsonl": "spot_check",
-    }.get(p.name, "other")
-
-
 def _reads(pairs) -> list[str]:
     return sorted({kind if kind is not None else table for table, kind in pairs})
 
@@ -112,11 +97,6 @@ def plan(folder: AuditFolder, command: str) -> Plan:
             changed.append({"file": source, "kind": kind_of(folder.root, source), "change": change})
     kinds = {c["kind"] for c in changed}
 
-    def moved(table: str, kind: str | None) -> bool:
-        if table in rulebook.KINDED:
-            return bool(kinds) if kind is None else kind in kinds
-        return table not in INPUT_KINDS or bool(kinds & set(INPUT_KINDS[table]))
-
     rules = []
     for f in files:
         if f.input_layer:
@@ -130,7 +110,7 @@ def plan(folder: AuditFolder, command: str) -> Plan:
             runs, why = True, "derives the lines of the files that changed"
         elif not (f.made or f.adds):
             runs, why = False, "views only: bound when a query reads them"
-        elif hit := sorted({k or t for t, k in inputs[f.rel] if moved(t, k)}):
+        elif hit := sorted({k or t for t, k in inputs[f.rel] if input_moved(t, k, kinds)}):
             runs, why = True, "reads what changed: " + ", ".join(hit)
         else:
             runs, why = False, "reads nothing that changed"

@@ -171,7 +171,7 @@ def guarded(fn):
 
             phases.add("start-up: interpreter, imports, arguments", phases.since_start() or 0.0)
         try:
-            if _planning():
+            if _PLANNING[0]:
                 return _run(_plan, (fn, kwargs), {})
             return _run(fn, args, kwargs)
         finally:
@@ -188,10 +188,6 @@ _PLANNING = [False]  # the root's --plan, for this invocation (set by its callba
 _CALLED: contextvars.ContextVar = contextvars.ContextVar("jfi_called", default=False)
 
 
-def _planning() -> bool:
-    return _PLANNING[0]
-
-
 def _plan(fn, kwargs: dict) -> int:
     """`--plan`: the rule files the audit command would run, and which changed inputs make them run; nothing runs."""
     if not fn.__name__.startswith("audit_") or not isinstance(kwargs.get("inventory"), Path):
@@ -202,7 +198,7 @@ def _plan(fn, kwargs: dict) -> int:
     from .audit.plan import plan
 
     found = plan(AuditFolder(kwargs["inventory"]), fn.__name__[len("audit_") :].replace("_", "-"))
-    say(dumps(found.as_dict()) if kwargs.get("json") else "\n".join(found.lines()))
+    say("\n".join(found.lines()))
     return 0
 
 

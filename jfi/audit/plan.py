@@ -40,15 +40,6 @@ class Plan:
     def running(self) -> list[RulePlan]:
         return [r for r in self.rules if r.runs]
 
-    def as_dict(self) -> dict:
-        return {
-            "command": self.command,
-            "kept_store": self.kept_store,
-            "changed": self.changed,
-            "rules": [r.__dict__ for r in self.rules],
-            "runs": len(self.running),
-        }
-
     def lines(self) -> list[str]:
         out = [f"plan: jfi audit {self.command}: {len(self.running)} of {len(self.rules)} rule file(s) run"]
         out.append(f"  kept store: {self.kept_store or 'none (every rule file runs)'}")

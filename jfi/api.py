@@ -281,10 +281,7 @@ class Audit:
 
     def build(self, batch: int = 90) -> Result:
         """Judgment units, flags, the navigation-order check and judge batches (data: the build summary)."""
-        from .audit import build
-
-        _checked("audit build", batch=batch)
-        return _run(build.run, self.folder, batch)
+        return _invoke("audit build", inventory=self.root, batch=batch)
 
     def judge(
         self,
@@ -324,27 +321,18 @@ class Audit:
         )
 
     def sample(self, seed: str = "") -> Result:
-        from .audit import judging
-
-        _checked("audit sample", seed=seed)
-        return _run(judging.sample, self.folder, seed)
+        return _invoke("audit sample", inventory=self.root, seed=seed)
 
     def merge(self) -> Result:
         """draft-judgments.csv/.json/.xlsx, per-product CSVs, nav-consistency.csv and calibration.json (data: the
         tally of rows by status and the files written)."""
-        from .audit import judging
-
-        return _run(judging.merge, self.folder)
+        return _invoke("audit merge", inventory=self.root)
 
     def worklist(self) -> Result:
-        from .audit import worklist
-
-        return _run(worklist.worklist, self.folder)
+        return _invoke("audit worklist", inventory=self.root)
 
     def receipts(self) -> Result:
-        from .audit import judging
-
-        return _run(judging.receipts, self.folder)
+        return _invoke("audit receipts", inventory=self.root)
 
     def report(self, shot: str | Path | None = None) -> Result:
         """report.html, to open in a browser (data: its path); shot: a PNG picture of it besides."""
@@ -552,10 +540,7 @@ def open_audit(folder: str | Path) -> Audit:
 def import_inventory(manifest: str | Path, out: str | Path, *, replace: bool = False) -> Audit:
     """Take in a content-inventory/v1 manifest made elsewhere as a new audit folder (replace: over an audit already
     there), and open it."""
-    from .capture import import_inventory as importer
-
-    _checked("audit import-inventory", manifest=manifest, out=out, replace=replace)
-    _run(importer.run, Path(manifest), Path(out), replace=replace)
+    _invoke("audit import-inventory", manifest=manifest, out=out, replace=replace)
     return Audit(out)
 
 

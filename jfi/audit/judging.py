@@ -119,12 +119,12 @@ def _book_cell(column: str, value):
     return _cell(value)
 
 
-def _merge_rows(con) -> int:
+def _merge_rows(con, columns: list[str]) -> int:
     """The draft rows into a temp table, each with its CSV line and its JSON text rendered by SQL; returns the count."""
     types = dict(
         con.execute("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM audit_draft_rows)").fetchall()
     )
-    texts, line = sql_csv_line(csv_columns(con), types)
+    texts, line = sql_csv_line(columns, types)
     con.execute(
         f"CREATE TEMP TABLE merge_rows AS SELECT sort_ord, _product AS product, {line} AS csv_line, json_line FROM "
         f"(SELECT sort_ord, product AS _product, {sql_json_object([c for c in types if c != 'sort_ord'])} "
@@ -167,7 +167,8 @@ def merge(folder: AuditFolder) -> Outcome:
         try:
             con = store.con
             store.pin("audit_draft_rows")  # read by the lines, the tally, the calibration and the worklist
-            n_rows = _merge_rows(con)
+            columns = csv_columns(con)
+            n_rows = _merge_rows(con, columns)
             products = [
                 p
                 for (p,) in con.execute(
@@ -185,7 +186,7 @@ def merge(folder: AuditFolder) -> Outcome:
                     worklist_parts(store)[3],
                     built.get("nav_consistency", []),
                     store.rows(RULES_SQL),
-                    workbook_columns(csv_columns(con)),
+                    workbook_columns(columns),
                 )
             rulebook = store.rulebook_sha256
             ledger_summary = store.rows("SELECT * FROM ratification_import")[0]
@@ -228,7 +229,7 @@ def merge(folder: AuditFolder) -> Outcome:
                 "calibration": calibration,
                 "missing": summary["missing"],
             }
-            header = csv_lines(csv_columns(con), [])[0]
+            header = csv_lines(columns, [])[0]
             names = [
                 "draft-judgments.csv",
                 "nav-consistency.csv",

@@ -197,10 +197,8 @@ class CorpusProject:
     def init(self, goal: int | None) -> Outcome:
         """Create the corpus project's layout: an empty corpus file, rounds/ (review/ for harvest), the goal and the
         profile when given."""
-        lines: list[str] = []  # what it tells its user (the command line prints them)
         if self.corpus_path.is_file():
-            lines.append(f"{display_path(self.corpus_path)} already exists; nothing to do")
-            return Outcome(1, lines=lines)
+            return Outcome(1, lines=[f"{display_path(self.corpus_path)} already exists; nothing to do"])
         goal = self.resolve_goal(goal) if goal is not None else None
         self.root.mkdir(parents=True, exist_ok=True)
         (self.review_dir if self.profile_override == "harvest" else self.rounds_dir).mkdir(parents=True, exist_ok=True)
@@ -210,26 +208,23 @@ class CorpusProject:
                 files.write(self.target_file, f"{TARGET_HEADER}{goal}\n")
             if self.profile_override:
                 files.write(self.profile_file, f"{PROFILE_HEADER}{self.profile_override}\n")
-        lines.append(
+        made = (
             f"{display_path(self.corpus_path)}: a new corpus project"
             + (f" with goal {goal}" if goal else "")
             + (f", profile {self.profile_override}" if self.profile_override else "")
         )
-        return Outcome(0, lines=lines)
+        return Outcome(0, lines=[made])
 
     def set_profile(self) -> Outcome:
         """Write the profile asked for into corpus/profile.txt; the corpus must already be in its shape."""
-        lines: list[str] = []  # what it tells its user (the command line prints them)
         name = self.profile_override
         current = CorpusProject.at(self.root, self.corpus_path, self.rounds_dir)
         if current.profile_file.is_file() and current.profile == name:
-            lines.append(f"the profile is already {name}; nothing to do")
-            return Outcome(1, lines=lines)
+            return Outcome(1, lines=[f"the profile is already {name}; nothing to do"])
         self.require_profile()  # data in another profile's shape is refused: migrate it instead
         with writer_lock(self.root), AtomicFiles() as files:
             files.write(self.profile_file, f"{PROFILE_HEADER}{name}\n")
-        lines.append(f"{display_path(self.profile_file)}: profile {name}")
-        return Outcome(0, lines=lines)
+        return Outcome(0, lines=[f"{display_path(self.profile_file)}: profile {name}"])
 
     @property
     def target_file(self) -> Path:

@@ -12,7 +12,6 @@ from .project import CorpusProject, display_path
 def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> Outcome:
     """Hand out the items owing a blind pass. A round's existing input file is kept unless --replace, and never
     replaced once answers for that round exist (they answer the items it handed out)."""
-    lines: list[str] = []  # what it tells its user (the command line prints them)
     project.require_profile("round-v1", "round-v2")
     out = project.round_path(round_no, "second-pass-input.jsonl")
     answers = project.round_path(round_no, "second-pass.jsonl")
@@ -38,13 +37,14 @@ def extract(project: CorpusProject, round_no: int, *, replace: bool = False) -> 
         finally:
             store.close()
         if not due:
-            lines.append("no item owes a second pass; nothing written")
-            return Outcome(1, lines=lines)
+            return Outcome(1, lines=["no item owes a second pass; nothing written"])
         atomic_write(out, "".join(d["input_record"] + "\n" for d in due))
-    lines.append(
-        f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}"
+    return Outcome(
+        0,
+        lines=[
+            f"{display_path(out)}: {len(due)} item(s) for a blind second pass: {', '.join(d['item_id'] for d in due)}"
+        ],
     )
-    return Outcome(0, lines=lines)
 
 
 def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Outcome:

@@ -9,9 +9,7 @@ from .project import CorpusProject, display_path
 
 
 def write(project: CorpusProject, n: int) -> Outcome:
-    lines: list[str] = []  # what it tells its user (the command line prints them)
     goal = project.resolve_goal(n)
     with writer_lock(project.root):
         atomic_write(project.target_file, f"{HEADER}{goal}\n")
-    lines.append(f"{display_path(project.target_file)}: goal {goal}")
-    return Outcome(0, lines=lines)
+    return Outcome(0, lines=[f"{display_path(project.target_file)}: goal {goal}"])

@@ -62,7 +62,6 @@ class VerifyFolder:
 def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = None) -> Outcome:
     """Record the files of an artifact version. Every file must be a regular file inside the project folder (as
     resolved: no .., absolute path or symlink out of it): a version never pins /proc or another folder's files."""
-    lines: list[str] = []  # what it tells its user (the command line prints them)
     home = Path(project or ".").resolve()
     files = []
     for p in paths:
@@ -87,12 +86,10 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
     folder.root.mkdir(exist_ok=True)  # the first snapshot starts the folder
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
-    lines.append(f"version {record['version_id']}: {len(entries)} file(s)")
-    return Outcome(0, lines=lines)
+    return Outcome(0, lines=[f"version {record['version_id']}: {len(entries)} file(s)"])
 
 
 def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> Outcome:
-    lines: list[str] = []  # what it tells its user (the command line prints them)
     if not Path(screenshot).is_file():
         raise JfiError("missing_file", f"screenshot {screenshot} does not exist", source=str(screenshot))
     with writer_lock(folder.root):
@@ -119,8 +116,7 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
         }
         record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
-    lines.append(f"checkpoint {record['checkpoint_id']} on version {version}")
-    return Outcome(0, lines=lines)
+    return Outcome(0, lines=[f"checkpoint {record['checkpoint_id']} on version {version}"])
 
 
 def _check_claims(folder: VerifyFolder, source: Path) -> None:
@@ -134,7 +130,6 @@ def _check_claims(folder: VerifyFolder, source: Path) -> None:
 
 def import_claims(folder: VerifyFolder, source: Path) -> Outcome:
     """Take in claims made elsewhere (external verdicts, or jfi verify measure's lines), all or nothing."""
-    lines: list[str] = []  # what it tells its user (the command line prints them)
     if not Path(source).is_file():
         raise JfiError("missing_file", f"{source} does not exist", source=str(source))
     if not folder.root.is_dir():  # the first import starts the folder, once its claims are known to be good
@@ -150,8 +145,7 @@ def import_claims(folder: VerifyFolder, source: Path) -> Outcome:
             rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)
         folder.append(folder.claims, records)
-    lines.append(f"{len(records)} claim(s) imported")
-    return Outcome(0, lines=lines)
+    return Outcome(0, lines=[f"{len(records)} claim(s) imported"])
 
 
 def gate(folder: VerifyFolder) -> Outcome:

@@ -412,3 +412,16 @@ def test_a_format_is_one_module_and_one_line():
     for name in formats.FORMATS:
         module = formats.module(name)
         assert isinstance(module.FILE, str) and isinstance(module.CONFIG, bool) and callable(module.document)
+
+
+def test_the_gates_levels_are_one_list(audit):
+    """--fail-on's choices, the levels a baseline may name and the levels the rulebook defines findings for are the
+    same three (the command line cannot import the gate's module at start-up, so each keeps its list; this holds them
+    together)."""
+    import jfi as api
+    from jfi.audit.gate import LEVELS
+    from jfi.cli import FailOn
+
+    _, folder, _ = audit
+    rows = api.open_audit(folder).query("SELECT fail_on FROM audit_gate_levels ORDER BY rowid")
+    assert [f.value for f in FailOn] == list(LEVELS) == [r["fail_on"] for r in rows]

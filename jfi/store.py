@@ -85,7 +85,10 @@ def without_inventory(files: tuple) -> tuple:
     """The rule files without those whose every input is the audit inventory (the captured views and what derives
     from them): in a store that never holds one, their tables are empty. All of them stay when a file making tables
     from other inputs also reads the inventory (it needs the empty tables to exist)."""
-    inputs = rulebook.inputs_read(files)
+    # what each file reads besides the rows the rulebook adds itself (field specs: the same in every store)
+    inputs = {
+        rel: [p for p in read if INPUT_KINDS.get(p[0]) != ()] for rel, read in rulebook.inputs_read(files).items()
+    }
     left_out = {f.rel for f in files if not f.input_layer and inputs[f.rel] and all(map(of_inventory, inputs[f.rel]))}
     if any(f.rel not in left_out and (f.made or f.adds) and any(map(of_inventory, inputs[f.rel])) for f in files):
         return files

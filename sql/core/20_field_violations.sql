@@ -8,8 +8,8 @@
 --   message: what is wrong, in words
 CREATE OR REPLACE VIEW field_violations AS
 WITH checked AS (SELECT DISTINCT kind FROM field_specs),
-recs AS MATERIALIZED (  -- each object record with its shape: its top-level keys and their JSON types
-    SELECT r.kind, r.source, r.line, r.record_id, r.doc, json_structure(r.doc) AS shape
+recs AS (  -- each object record with its shape: its top-level keys and their JSON types (jsonl_records.shape)
+    SELECT r.kind, r.source, r.line, r.record_id, r.doc, r.shape
     FROM jsonl_records AS r SEMI JOIN checked USING (kind) WHERE r.is_object
 ),
 shapes AS (SELECT DISTINCT kind, shape FROM recs),
@@ -39,14 +39,22 @@ constrained AS (  -- the specs that test a value, with the path of their field
     WHERE field <> '*' AND (allowed IS NOT NULL OR pattern IS NOT NULL OR format IS NOT NULL OR min_len IS NOT NULL
         OR max_len IS NOT NULL OR min_int IS NOT NULL OR max_int IS NOT NULL)
 ),
-typed_vals AS (  -- each constrained field a record holds, of a type its spec allows (the type read off the record's
-    -- shape, computed once per shape: the record's JSON is parsed once per field, for its value alone)
-    SELECT r.kind, r.source, r.line, r.record_id, s.field, s.types, s.allowed, s.pattern, s.format, s.min_len,
-        s.max_len,
-        s.min_int, s.max_int, f.jtype, r.doc ->> s.path AS raw
-    FROM recs AS r JOIN shape_fields AS f USING (kind, shape) JOIN constrained AS s ON s.kind = f.kind
-        AND s.field = f.field
+shape_specs AS (  -- per shape, the constrained fields it holds of a type their spec allows, each with its place
+    -- among the shape's keys (a record's values come in the order of its keys)
+    SELECT f.kind, f.shape, list({'field': s.field, 'allowed': s.allowed, 'pattern': s.pattern, 'format': s.format,
+        'min_len': s.min_len, 'max_len': s.max_len, 'min_int': s.min_int, 'max_int': s.max_int, 'jtype': f.jtype,
+        'at': list_position(json_keys(f.shape), f.field)}) AS specs
+    FROM shape_fields AS f JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
     WHERE list_contains(s.types, f.jtype)
+    GROUP BY f.kind, f.shape
+),
+typed_vals AS (  -- each constrained field a record holds, of a type its spec allows (the type read off the record's
+    -- shape, computed once per shape), its value taken from the record's values, read in one pass over its JSON
+    SELECT kind, source, line, record_id, spec.field, spec.allowed, spec.pattern, spec.format, spec.min_len,
+        spec.max_len, spec.min_int, spec.max_int, spec.jtype, vals[spec.at] AS raw
+    FROM (SELECT r.kind, r.source, r.line, r.record_id, json_extract_string(r.doc, '$.*') AS vals,
+              unnest(v.specs) AS spec
+          FROM recs AS r JOIN shape_specs AS v USING (kind, shape))
 ),
 value_violations AS (  -- the rules a value breaks, each row's in one pass
     SELECT kind, source, line, record_id, field, unnest(list_filter([

@@ -18,7 +18,6 @@ status (0 done, 1 nothing to do or goals not met), what it said and, where there
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -165,17 +164,12 @@ def _run(command, *args, **kwargs) -> Result:
     report = code if isinstance(code, Outcome) else None  # a command's report, as the object it is
     if report is not None:
         code = report.code
-        if report.data is not None:
-            said.append(("out", report.json()))  # what the command line would print
+        if (shown := report.shown()) is not None:
+            said.append(("out", shown))  # what the command line would print
         said += [("out", line) for line in report.lines] + [("err", line) for line in report.notes]
     result = Result(code or 0, [t for s, t in said if s == "out"], [t for s, t in said if s == "err"])
     if report is not None:
         result.data = report.data
-    else:  # a command that prints its answer as JSON text (query, schema): read back
-        try:
-            result.data = json.loads(result.text) if result.text.lstrip().startswith(("{", "[")) else None
-        except ValueError:
-            pass
     return result
 
 
@@ -513,7 +507,7 @@ def query(
     memory_limit: str | None = None,
     project: str | Path = ".",
 ) -> Result:
-    """`jfi query` as the command line runs it (data: the rows, with fmt json)."""
+    """`jfi query` as the command line runs it (data: the rows, as dicts of Python values, whatever the format)."""
     return _invoke(
         "query",
         project,

@@ -213,8 +213,8 @@ def _run(fn, args, kwargs):
     try:
         code = fn(*args, **kwargs)
         if isinstance(code, Outcome):  # a report for programs (one JSON document on stdout), and its words
-            if code.data is not None:
-                say(code.json())
+            if (shown := code.shown()) is not None:
+                say(shown)
             for line in code.lines:
                 say(line)
             for line in code.notes:
@@ -1244,8 +1244,7 @@ def query(
     if inventory is not None and verify is not None:
         raise JfiError("usage", "give --inventory or --verify, not both", exit_code=3)
     project = _project(ctx) if inventory is None and verify is None else None
-    _print(querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit))
-    return 0
+    return querying.run(project, sql, fmt.value, inventory, verify, timeout_s=timeout, memory_limit=memory_limit)
 
 
 @app.command("schema")
@@ -1268,8 +1267,7 @@ def schema(
         from . import schemas
 
         if json_schema == "list":
-            _print("\n".join(schemas.PUBLISHED))
-            return 0
+            return Outcome(0, list(schemas.PUBLISHED), text="\n".join(schemas.PUBLISHED))
         if json_schema not in schemas.PUBLISHED:
             raise JfiError(
                 "unknown_format",
@@ -1277,18 +1275,11 @@ def schema(
                 field="--json-schema",
                 exit_code=3,
             )
-        _print(json.dumps(schemas.published(json_schema), ensure_ascii=False, indent=1))
-        return 0
+        published = schemas.published(json_schema)
+        return Outcome(0, published, text=json.dumps(published, ensure_ascii=False, indent=1))
     from . import querying
 
-    _print(querying.schema(json_out, section, include_all))
-    return 0
-
-
-def _print(text: str) -> None:
-    """A command's whole answer on stdout (collected instead when the Python API runs the command)."""
-    if text:
-        say(text.removesuffix("\n"))
+    return querying.schema(json_out, section, include_all)
 
 
 def arguments(args: list[str]) -> list[str]:

@@ -173,7 +173,8 @@ _voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=Non
 @dataclass
 class Outcome:
     """What a command found, as an object: its exit status, its report and what it tells its user. The command line
-    prints the report as one JSON document on stdout (for programs), then the lines, and the notes on stderr; the
+    prints the report as one JSON document on stdout (for programs), or as the text its user asked for (`text`), then
+    the lines, and the notes on stderr; the
     Python API returns the report as the result's data, never parsed from text, and the words on the result."""
 
     code: int = 0
@@ -182,9 +183,17 @@ class Outcome:
     ascii: bool = True  # whether it escapes what is not ASCII
     lines: list[str] = field(default_factory=list)  # what it tells its user on stdout, after the JSON if any
     notes: list[str] = field(default_factory=list)  # what it tells its user on stderr
+    # the report in the form its user chose (a table, CSV, or JSON laid out for reading), printed instead of the JSON
+    text: str | None = None
 
     def json(self) -> str:
         return json.dumps(self.data, indent=self.indent, ensure_ascii=self.ascii)
+
+    def shown(self) -> str | None:
+        """What the command line prints on stdout before the lines: the text, else the report as JSON."""
+        if self.text is not None:
+            return self.text.removesuffix("\n") or None
+        return self.json() if self.data is not None else None
 
 
 def say(text: str) -> None:

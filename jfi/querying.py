@@ -10,7 +10,7 @@ import duckdb
 
 from . import readonly
 from .errors import JfiError
-from .output import csv_text, dumps, table
+from .output import Outcome, csv_text, dumps, table
 from .rulebook import internal, made_of, sections_of
 from .store import Store
 
@@ -116,12 +116,12 @@ def rows(
         store.close(keep=False)  # a query writes nothing back (the kept store it may have read stays as it was)
 
 
-def run(project, sql: str, fmt: str, inventory=None, verify=None, **limits) -> str:
-    """The query's result as text: a table for people, CSV or JSON for programs."""
+def run(project, sql: str, fmt: str, inventory=None, verify=None, **limits) -> Outcome:
+    """The query's rows (the report: a dict per row) and their text: a table for people, CSV or JSON for programs."""
     columns, rows_ = rows(project, sql, inventory, verify, **limits)
     if not columns:
-        return ""
-    return render(columns, rows_, fmt)
+        return Outcome(0)
+    return Outcome(0, [dict(zip(columns, r)) for r in rows_], text=render(columns, rows_, fmt))
 
 
 def render(columns: list[str], rows: list[tuple], fmt: str) -> str:
@@ -172,7 +172,7 @@ def schema_rows(store: Store) -> list[dict]:
 SECTIONS = ("corpus", "audit", "verify")
 
 
-def schema(as_json: bool, section: str | None = None, include_all: bool = False) -> str:
+def schema(as_json: bool, section: str | None = None, include_all: bool = False) -> Outcome:
     """The views people query, grouped by section (corpus, audit, verify); the internal tables too with --all."""
     if section is not None and section not in SECTIONS:
         raise JfiError("unknown_section", f"{section!r} is not a section; sections: {', '.join(SECTIONS)}", exit_code=3)
@@ -188,8 +188,9 @@ def schema(as_json: bool, section: str | None = None, include_all: bool = False)
         if (include_all or not internal(o["name"])) and (section is None or o["section"] in (section, "core")):
             groups.setdefault(o["section"], []).append(o)
     order = [s for s in (*SECTIONS, "core") if s in groups]
+    listed = [o for s in order for o in groups[s]]
     if as_json:
-        return dumps([o for s in order for o in groups[s]]) + "\n"
+        return Outcome(0, listed, text=dumps(listed))
     out = []
     for s in order:
         out += [f"## {s}", ""]
@@ -199,4 +200,4 @@ def schema(as_json: bool, section: str | None = None, include_all: bool = False)
             out.append("")
     if not include_all:
         out.append("(internal tables and views, such as raw_lines and jsonl_values, are listed with --all)")
-    return "\n".join(out) + "\n"
+    return Outcome(0, listed, text="\n".join(out) + "\n")

@@ -125,3 +125,8 @@ def test_the_calls_reach_every_format_and_refuse_as_the_command_line_does(repo_l
     assert e.value.exit_code == 2 and snapshot(Path("exports/audit")) == before
     rows = jfi.query("SELECT count(*) AS n FROM audit_units", inventory="exports/audit")
     assert rows.ok and rows.data[0]["n"] > 0
+    # the rows are the objects whatever the printed form (never read back from a table or CSV text)
+    as_csv = jfi.query("SELECT 1 AS one, DATE '2026-01-02' AS day", fmt="csv", inventory="exports/audit")
+    assert as_csv.data == [{"one": 1, "day": __import__("datetime").date(2026, 1, 2)}] and "one,day" in as_csv.text
+    views = jfi.schema("audit", json_out=False)
+    assert views.data and "audit_units" in {o["name"] for o in views.data} and views.text.startswith("## audit")

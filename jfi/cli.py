@@ -1045,6 +1045,7 @@ def audit_eval(
     from .audit.folder import AuditFolder
 
     folder = AuditFolder(inventory)
+    ran = []  # the judge runs' outcomes
     if judge:  # the judge runs made here first: eval-runs/<model>/<draw>/, each scored as TIER/DRAW
         if not endpoint:
             raise JfiError("usage", "--judge needs --endpoint (where the models answer)", exit_code=3)
@@ -1056,19 +1057,23 @@ def audit_eval(
             tier = _re.sub(r"[^A-Za-z0-9._-]+", "_", model)
             for draw in range(1, draws + 1):
                 out = folder.root / "eval-runs" / tier / str(draw)
-                code = run_judge(
-                    folder.root,
-                    endpoint=endpoint,
-                    model=model,
-                    api_key_env=api_key_env,
-                    temperature=temperature,
-                    out=out,
-                    seed=draw,
+                ran.append(
+                    run_judge(
+                        folder.root,
+                        endpoint=endpoint,
+                        model=model,
+                        api_key_env=api_key_env,
+                        temperature=temperature,
+                        out=out,
+                        seed=draw,
+                    )
                 )
-                if code not in (0, 1):
-                    return code
                 run = [*run, f"{tier}/{draw}={out}"]
-    return evaluation.evaluate(folder, expectations, overrides, run)
+    scored = evaluation.evaluate(folder, expectations, overrides, run)
+    # what each judge run said comes first, as it did when each run printed its own summary
+    scored.text = "\n".join([*(t for r in ran for t in (r.shown(), *r.lines) if t), scored.text])
+    scored.notes = [n for r in ran for n in r.notes] + scored.notes
+    return scored
 
 
 @review_app.command("export")

@@ -12,7 +12,7 @@ import yaml
 
 from ..errors import JfiError, refuse
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import say, to_jsonable
+from ..output import Outcome, to_jsonable
 from ..store import Store
 from ..templating import render as render_template
 from .folder import AuditFolder
@@ -250,7 +250,7 @@ def load_saved(store: Store, root: Path) -> None:
         return
 
 
-def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, runs: list[str]) -> int:
+def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, runs: list[str]) -> Outcome:
     folder.require_built()
     for path in (expectations, overrides):
         if path is not None and not path.is_file():
@@ -282,10 +282,15 @@ def evaluate(folder: AuditFolder, expectations: Path, overrides: Path | None, ru
             files.write(folder.root / "eval.md", render(result))
             files.write(folder.root / INPUTS, json.dumps(inputs, indent=2) + "\n")
     verdicts = result["eval_verdicts"]
-    for v in verdicts:
-        say(f"{v['tier']}: {v['verdict']}" + (f" ({'; '.join(v['reasons'])})" if v["reasons"] else ""))
-    say(f"{folder.root / 'eval.md'}")
-    return 0 if verdicts and all(v["promoted"] for v in verdicts) else 1
+    said = [
+        f"{v['tier']}: {v['verdict']}" + (f" ({'; '.join(v['reasons'])})" if v["reasons"] else "") for v in verdicts
+    ]
+    # the report is what eval.json holds; the command line shows each tier's verdict and where eval.md is
+    return Outcome(
+        0 if verdicts and all(v["promoted"] for v in verdicts) else 1,
+        to_jsonable(result),
+        text="\n".join([*said, str(folder.root / "eval.md")]),
+    )
 
 
 def _pct(x) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import JfiError, clip, format_location
 from ..jsonl import AtomicFiles, append_records, writer_lock
-from ..output import note, say, utc_now
+from ..output import Outcome, utc_now
 from ..paths import own_folder, regular_file
 from ..progress import Progress
 from ..schemas import schema
@@ -184,7 +184,7 @@ def judge(
     second_reader: str | None = None,
     out: Path | None = None,
     seed: int | None = None,
-) -> int:
+) -> Outcome:
     """Draft every batch without a judged file in `out` (default: batches/, where merge reads them; an eval run or a
     detector writes elsewhere); `seed` makes a draw a request of its own (another answer, another cache entry)."""
     root = Path(root)
@@ -209,8 +209,7 @@ def judge(
             continue  # a judged file is there, a person's or an earlier run's: never written over
         todo.append(b)
     if not todo:
-        say(f"every batch of {root} has its judged file; nothing to judge")
-        return 1
+        return Outcome(1, lines=[f"every batch of {root} has its judged file; nothing to judge"])
     if images and not any(b.crops for b in batches):
         raise JfiError(
             "no_crops",
@@ -224,10 +223,11 @@ def judge(
         **({"seed": seed} if seed is not None else {}),
     }
     if dry_run:
-        for b in todo:
-            say(request_bytes(model, ask_of[b.name], params).decode("utf-8"))
-        note(f"{len(todo)} request(s) would be sent to {endpoint} (nothing was sent)")
-        return 0
+        return Outcome(
+            0,
+            lines=[request_bytes(model, ask_of[b.name], params).decode("utf-8") for b in todo],
+            notes=[f"{len(todo)} request(s) would be sent to {endpoint} (nothing was sent)"],
+        )
     client = client or Client(endpoint, _key(api_key_env), timeout_s=timeout_s, retries=retries)
     asker = Asker(root, client, model, params, use_cache)
 
@@ -307,12 +307,13 @@ def judge(
                     ],
                 ),
             )
-    for b in done:
-        for p in b.problems:
-            note(p)
     failed = len(done) - len(good)
-    say(f"{len(good)} batch(es) judged, {failed} failed; {client.sent} request(s) sent")
-    return 1 if failed else 0
+    return Outcome(
+        1 if failed else 0,
+        {"judged": [b.name for b in good], "failed": [b.name for b in done if b.problems], "sent": client.sent},
+        text=f"{len(good)} batch(es) judged, {failed} failed; {client.sent} request(s) sent",
+        notes=[p for b in done for p in b.problems],
+    )
 
 
 def _checked(root: Path, out: Path, batches: list[Batch]) -> None:

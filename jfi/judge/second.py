@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError, clip, format_location
 from ..jsonl import AtomicFiles, append_records, line_columns, parse_json, read_lines
-from ..output import note, say
+from ..output import Outcome
 from ..paths import regular_file
 from ..schemas import schema
 from ..store import Store
@@ -80,7 +80,7 @@ def _product_notes(root: Path) -> dict[str, str]:
     return notes
 
 
-def second_read(root: Path, asker: Asker, endpoint: str) -> int:
+def second_read(root: Path, asker: Asker, endpoint: str) -> Outcome:
     sample = root / SAMPLE
     if not regular_file(sample):
         raise JfiError(
@@ -98,8 +98,7 @@ def second_read(root: Path, asker: Asker, endpoint: str) -> int:
         if isinstance(r, dict) and r.get("draft") and r.get("id") not in done
     ]
     if not rows:
-        say(f"every sampled row of {root} is spot-checked; nothing for a second reader")
-        return 1
+        return Outcome(1, lines=[f"every sampled row of {root} is spot-checked; nothing for a second reader"])
     rubric = (
         (root / "judgment-rubric.md").read_text(encoding="utf-8") if regular_file(root / "judgment-rubric.md") else ""
     )
@@ -144,11 +143,11 @@ def second_read(root: Path, asker: Asker, endpoint: str) -> int:
         with AtomicFiles() as files:
             old = (root / CHECKS).read_bytes() if regular_file(root / CHECKS) else b""
             files.write(root / CHECKS, append_records(old, records))
-    for p in failed:
-        note(p)
     agree = sum(r["spot_check"] == "agree" for r in records)
-    say(
-        f"{len(records)} sampled row(s) read by the second reader ({agree} agree, {len(records) - agree} overturn); "
-        f"{len(failed)} problem(s)"
+    return Outcome(
+        1 if failed else 0,
+        {"checked": len(records), "agree": agree, "overturn": len(records) - agree, "problems": failed},
+        text=f"{len(records)} sampled row(s) read by the second reader ({agree} agree, {len(records) - agree} "
+        f"overturn); {len(failed)} problem(s)",
+        notes=failed,
     )
-    return 1 if failed else 0

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..fetch import get as http_get
 from ..jsonl import atomic_write, update_records, writer_lock
-from ..output import note, say
+from ..output import Outcome, note, say
 from ..paths import inside
 from ..progress import Progress
 from ..store import Store
@@ -127,7 +127,7 @@ def _copy(project: CorpusProject, item: dict, types: list[ImageType]) -> tuple[P
     return path, digest
 
 
-def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
+def fetch(project: CorpusProject, *, dry_run: bool = False) -> Outcome:
     """Archive every image the corpus still lacks on disk, under every profile: the round formats name the copy
     (corpus/images/<id>.<ext>) and pin it; a harvest item that already names and pins its copy
     (pool/images/<id>.<ext>) gets those exact bytes or nothing."""
@@ -142,18 +142,14 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
         finally:
             store.close()
         if not due:
-            say("every item with an image_url has its local copy; nothing to fetch")
-            return 0
+            return Outcome(0, lines=["every item with an image_url has its local copy; nothing to fetch"])
         for item in due:  # every path an item names is checked before anything is fetched or written
             _target(project, item, types)
+        if dry_run:
+            return Outcome(0, lines=[f"{item['item_id']}: would {_plan(project, item, types)}" for item in due])
         recorded, failures = [], []
-        progress = Progress(0 if dry_run else len(due), "images", "failed")
+        progress = Progress(len(due), "images", "failed")
         for item in due:
-            if dry_run:
-                _, existing = _target(project, item, types)
-                what = "adopt " + display_path(existing[0]) if existing else "fetch " + item["image_url"][:120]
-                say(f"{item['item_id']}: would {what}")
-                continue
             try:
                 path, digest = _copy(project, item, types)
                 recorded.append((item, path.relative_to(project.root).as_posix(), digest))
@@ -161,8 +157,6 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
             except (OSError, ValueError, urllib.error.URLError) as e:
                 failures.append((item, str(getattr(e, "reason", None) or e)))
                 progress.step(False)
-        if dry_run:
-            return 0
         changed = [
             (item, rel, digest)
             for item, rel, digest in recorded
@@ -176,15 +170,22 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> int:
                     for item, rel, digest in changed
                 ],
             )
-        for item, rel, digest in recorded:
-            say(f"{item['item_id']}: {rel} sha256:{digest[:12]}")
-        for item, reason in failures:
-            note(
-                f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
-                f"{item['item_id']}: {item['image_url'][:200]}: {reason}"
-            )
-        say(f"{len(recorded)} copied, {len(failures)} failed")
-    return 1 if failures else 0
+    return Outcome(
+        1 if failures else 0,
+        lines=[f"{item['item_id']}: {rel} sha256:{digest[:12]}" for item, rel, digest in recorded]
+        + [f"{len(recorded)} copied, {len(failures)} failed"],
+        notes=[
+            f"{display_path(project.corpus_path)}:{item['line']}: image_url: fetch_failed: "
+            f"{item['item_id']}: {item['image_url'][:200]}: {reason}"
+            for item, reason in failures
+        ],
+    )
+
+
+def _plan(project: CorpusProject, item: dict, types) -> str:
+    """What fetch would do for an item: adopt the copy already on disk, or fetch its URL."""
+    _, existing = _target(project, item, types)
+    return "adopt " + display_path(existing[0]) if existing else "fetch " + item["image_url"][:120]
 
 
 def verify(project: CorpusProject) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, JsonlDocument, writer_lock
-from ..output import note, say
+from ..output import Outcome, note
 from .project import PROFILE_HEADER, CorpusProject, display_path, item_specs
 
 NAME_FIELDS = ("accessible_name", "accessible_name_source")
@@ -84,16 +84,15 @@ def _to_harvest(record: dict, sector: str | None) -> tuple[dict | None, list[str
     return out, []
 
 
-def migrate(project: CorpusProject, to: str, *, sector: str | None = None, dry_run: bool = False) -> int:
+def migrate(project: CorpusProject, to: str, *, sector: str | None = None, dry_run: bool = False) -> Outcome:
     with writer_lock(project.root):
         return _migrate(project, to, sector, dry_run)
 
 
-def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool) -> int:
+def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool) -> Outcome:
     current = project.require_profile()
     if to == current:
-        say(f"the corpus is already {to}; nothing to do")
-        return 1
+        return Outcome(1, lines=[f"the corpus is already {to}; nothing to do"])
     allowed = {"round-v1": ("round-v2", "harvest"), "round-v2": ("harvest",)}.get(current, ())
     if to not in allowed:
         raise JfiError(
@@ -120,12 +119,15 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
                 f"{len(refused)} item(s) cannot be mapped to harvest (listed above); nothing written",
                 source=display_path(project.corpus_path),
             )
-    say(
-        f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
-        + (" (dry run, nothing written)" if dry_run else "")
+    said = Outcome(
+        0,
+        lines=[
+            f"{display_path(project.corpus_path)}: {len(out)} item(s) {current} -> {to}"
+            + (" (dry run, nothing written)" if dry_run else "")
+        ],
     )
     if dry_run:
-        return 0
+        return said
     for (number, _), record in zip(records, out):
         doc.replace(number, record)
     keep = project.corpus_path.with_name(f"{project.corpus_path.stem}.{current}.jsonl")
@@ -134,4 +136,4 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
             files.write(keep, project.corpus_path.read_bytes())
         files.write(project.corpus_path, doc.to_bytes())
         files.write(project.profile_file, f"{PROFILE_HEADER}{to}\n")
-    return 0
+    return said

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
-from ..output import Outcome, note, say, utc_now, write_json_document
+from ..output import Outcome, utc_now, write_json_document
 from ..phases import phase
 from ..store import sql_string
 from ..version import __version__
@@ -99,12 +99,12 @@ def _written_lines(con, folder: AuditFolder) -> Path:
     return Path(name)
 
 
-def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | None:
+def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[tuple[int, int] | None, list[str]]:
     """The store kept beside the folder, made now from the build's own rows (the units and batch lines it wrote) and
     the folder's other files, so the commands after build find it ready. It is a cache keyed by the files' bytes:
     made after the build's files are in place (the build's own store closed first), and not made (said, not
     refused) when the judged files already there do not pass the rules; the next command then refuses them."""
-    kept, decisions = False, None
+    kept, decisions, said = False, None, []
     try:
         store = folder.load_after_build(provided)[0]
         try:  # what the ratifier faces: decisions, and the rows they settle
@@ -113,10 +113,10 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[int, int] | No
             store.close()
         kept = True
     except JfiError as e:
-        say(f"no store kept beside the audit: {e.message}")
+        said.append(f"no store kept beside the audit: {e.message}")
     finally:
         keep_pending() if kept else drop_pending()
-    return decisions
+    return decisions, said
 
 
 def run(folder: AuditFolder, batch_size: int) -> Outcome:
@@ -195,7 +195,7 @@ def run(folder: AuditFolder, batch_size: int) -> Outcome:
             store.close()
         try:
             with phase("build: the kept store made, the decisions counted"):
-                decisions = _keep_store(folder, provided)
+                decisions, said = _keep_store(folder, provided)
         finally:
             provided.lines.unlink(missing_ok=True)
     report = Outcome(
@@ -218,6 +218,7 @@ def run(folder: AuditFolder, batch_size: int) -> Outcome:
         },
         indent=1,
     )
+    report.lines += said
     if decisions:
-        note(f"{decisions[0]} decision(s) settle {decisions[1]} row(s)")
+        report.notes.append(f"{decisions[0]} decision(s) settle {decisions[1]} row(s)")
     return report

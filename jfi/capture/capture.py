@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
-from ..output import say, utc_now
+from ..output import Outcome, utc_now
 from ..paths import out_folder
 from ..version import __version__
 from .browse import CAPS, METHOD_BOUNDARY, WHAT_THIS_IS, Options, _capture_all, viewport_id
@@ -134,7 +134,7 @@ def run(
     replace: bool = False,
     shard: dict | None = None,
     cluster: str | None = None,
-) -> int:
+) -> Outcome:
     out = out_folder(out)
     if (out / "inventory.jsonl").exists() and not replace:
         raise JfiError(
@@ -154,8 +154,10 @@ def run(
     with writer_lock(out):
         write_outputs(out, manifest(records, opts, started, finished, shard), shots, replace=replace)
     noted = [r for r in records if r["inventory"] is None]
-    say(
-        f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
-        f"{len(noted)} with environment notes only"
+    return Outcome(
+        1 if noted else 0,
+        lines=[
+            f"{out / 'inventory.jsonl'}: {len(records)} view(s), {len(records) - len(noted)} inventoried, "
+            f"{len(noted)} with environment notes only"
+        ],
     )
-    return 1 if noted else 0

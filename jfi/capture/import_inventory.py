@@ -14,7 +14,7 @@ import orjson
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import checked_header, views_of
-from ..output import say
+from ..output import Outcome
 from ..paths import out_folder
 from .capture import derived_files
 
@@ -31,7 +31,7 @@ def _encoded(view: dict) -> bytes:
         return json.dumps(view, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def run(path: Path, out: Path, *, replace: bool = False) -> int:
+def run(path: Path, out: Path, *, replace: bool = False) -> Outcome:
     """inventory.jsonl (the run header, then a line per view, written as the views stream by) and inventory-run.json:
     the manifest itself when no view had to change, else the manifest with the changed views (made from
     inventory.jsonl's lines)."""
@@ -56,7 +56,7 @@ def run(path: Path, out: Path, *, replace: bool = False) -> int:
         raise
 
 
-def _write(path: Path, out: Path, fields: dict, replace: bool) -> int:
+def _write(path: Path, out: Path, fields: dict, replace: bool) -> Outcome:
     from ..version import __version__
 
     total = noted = 0
@@ -90,5 +90,6 @@ def _write(path: Path, out: Path, fields: dict, replace: bool) -> int:
                 fh.write(f'\n], "view_count": {count}}}\n'.encode("utf-8"))
         for old in derived_files(out, {}) if replace else ():  # what was derived from the capture it replaces
             files.remove(old)
-    say(f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only")
-    return 0
+    return Outcome(
+        0, lines=[f"{out / 'inventory.jsonl'}: {total} view(s) imported, {noted} with environment notes only"]
+    )

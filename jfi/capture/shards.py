@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import strict_loads, writer_lock
-from ..output import say
+from ..output import Outcome
 from ..paths import inside, png_bytes, regular_file
 from .capture import write_outputs
 from .views import View
@@ -71,7 +71,7 @@ def _read(folder: Path) -> tuple[dict, list[dict]]:
     return header, views
 
 
-def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
+def combine(folders: list[Path], out: Path, *, replace: bool = False) -> Outcome:
     out = Path(out)
     if (out / "inventory.jsonl").exists() and not replace:
         raise JfiError("capture_exists", f"{out} already holds a capture (or pass --replace)", source=str(out))
@@ -137,5 +137,7 @@ def combine(folders: list[Path], out: Path, *, replace: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):
         write_outputs(out, run, shots, replace=replace)
-    say(f"{out / 'inventory.jsonl'}: {total} view(s) from {n} slice(s)")
-    return 1 if any(r.get("inventory") is None for r in records) else 0
+    return Outcome(
+        1 if any(r.get("inventory") is None for r in records) else 0,
+        lines=[f"{out / 'inventory.jsonl'}: {total} view(s) from {n} slice(s)"],
+    )

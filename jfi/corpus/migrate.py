@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, JsonlDocument, writer_lock
-from ..output import Outcome, note
+from ..output import Outcome
 from .project import PROFILE_HEADER, CorpusProject, display_path, item_specs
 
 NAME_FIELDS = ("accessible_name", "accessible_name_source")
@@ -112,12 +112,14 @@ def _migrate(project: CorpusProject, to: str, sector: str | None, dry_run: bool)
                 refused.append((number, record.get("id"), problems))
             out.append(new)
         if refused:
-            for number, item, problems in refused:
-                note(f"{display_path(project.corpus_path)}:{number}: {item}: not_mappable: {'; '.join(problems)}")
             raise JfiError(
                 "migration_refused",
                 f"{len(refused)} item(s) cannot be mapped to harvest (listed above); nothing written",
                 source=display_path(project.corpus_path),
+                problems=[
+                    f"{display_path(project.corpus_path)}:{number}: {item}: not_mappable: {'; '.join(problems)}"
+                    for number, item, problems in refused
+                ],
             )
     said = Outcome(
         0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import Outcome, note
+from ..output import Outcome
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -29,12 +29,14 @@ def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> Outco
             store.close()
         blocked = [u for u in updates if u["blocker"]]
         if blocked:
-            for u in blocked:
-                note(f"{display_path(path)}:{u['batch_line']}: {u['item_id']}: verdict_refused: {u['blocker']}")
             raise JfiError(
                 "batch_refused",
                 f"batch {batch} refused: {len(blocked)} verdict(s) cannot be applied "
                 f"({', '.join(u['item_id'] for u in blocked)}); nothing written",
+                problems=[
+                    f"{display_path(path)}:{u['batch_line']}: {u['item_id']}: verdict_refused: {u['blocker']}"
+                    for u in blocked
+                ],
             )
         changes = [u for u in updates if not u["applied"]]
         verb = "would change" if dry_run else "changed"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import atomic_write, update_records, writer_lock
-from ..output import Outcome, note
+from ..output import Outcome
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -79,14 +79,14 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Ou
             store.close()
         conflicts = [r for r in rows if r["action"] == "conflict"]
         if conflicts:
-            for r in conflicts:
-                note(
-                    f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
-                    f"{r['item_id']} already has a different pass-b"
-                )
             raise JfiError(
                 "conflicting_second_pass",
                 f"{len(conflicts)} answer(s) conflict with a recorded pass-b; nothing written",
+                problems=[
+                    f"{display_path(answers)}:{r['line']}: item_id: conflicting_second_pass: "
+                    f"{r['item_id']} already has a different pass-b"
+                    for r in conflicts
+                ],
             )
         new = [r for r in rows if r["action"] == "append"]
         for r in rows:

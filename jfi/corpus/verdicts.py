@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import JfiError
 from ..jsonl import update_records, writer_lock
-from ..output import Outcome, note
+from ..output import Outcome
 from .guard import refuse_on_violations
 from .project import CorpusProject, display_path
 
@@ -36,13 +36,15 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Ou
         finally:
             store.close()
         if blockers:
-            for b in blockers:
-                note(f"{display_path(review)}:{b['review_line']}: {b['item_id']}: accept_refused: {b['reason']}")
             items = sorted({b["item_id"] for b in blockers})
             raise JfiError(
                 "round_refused",
                 f"round {round_no} refused: {len(items)} accept(s) cannot be applied "
                 f"({', '.join(items)}); nothing written",
+                problems=[
+                    f"{display_path(review)}:{b['review_line']}: {b['item_id']}: accept_refused: {b['reason']}"
+                    for b in blockers
+                ],
             )
         changes = [u for u in updates if u["current_status"] != u["new_status"]]
         verb = "would change" if dry_run else "changed"

@@ -38,9 +38,16 @@ _crash_countdown: list[int] = []
 
 
 def crash_point(what: str) -> None:
-    """Test hook: with JFI_CRASH_AT=N the process dies (as kill -9 would) at the N-th write step."""
+    """Test hook: with JFI_CRASH_AT=N the process dies (as kill -9 would) at the N-th write step. With JFI_CRASH_COPY
+    (a folder) and JFI_CRASH_INTO (another), each write step instead copies the folder as it is at that moment to
+    INTO/N and goes on: what a kill at step N would leave there (a kill leaves the files as the system holds them,
+    which is what a copy reads), for one run to show every step a run of kills would."""
     if not _crash_countdown:
         _crash_countdown.append(int(os.environ.get("JFI_CRASH_AT") or 0))
+        _crash_countdown.append(0)  # the write steps copied so far
+    if (folder := os.environ.get("JFI_CRASH_COPY")) and (into := os.environ.get("JFI_CRASH_INTO")):
+        _crash_countdown[1] += 1
+        shutil.copytree(folder, os.path.join(into, str(_crash_countdown[1])), symlinks=True)
     if _crash_countdown[0] > 0:
         _crash_countdown[0] -= 1
         if _crash_countdown[0] == 0:

@@ -24,6 +24,26 @@ def run_jfi(project, *args, crash_at=0):
     )
 
 
+def copies_at_every_step(project, folder, into, *args):
+    """One run of a command with the state of `folder` at each of its write steps copied (jfi.atomic.crash_point):
+    the folders a kill at step 1, 2, ... would leave, in order; the run itself finishes."""
+    env = {**os.environ, "JFI_CRASH_COPY": str(folder), "JFI_CRASH_INTO": str(into)}
+    r = subprocess.run(
+        [sys.executable, "-c", "from jfi.cli import main; main()", "--project", str(project), *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr
+    return [into / str(n) for n in range(1, len(os.listdir(into)) + 1)]
+
+
+def put_back(copy, folder):
+    shutil.rmtree(folder)
+    shutil.copytree(copy, folder, symlinks=True)
+
+
 def generation(folder, old, new):
     """Which export each file of the folder belongs to: 'old', 'new' (or 'other'); hidden files are listed apart."""
     import duckdb
@@ -61,16 +81,11 @@ def test_export_killed_at_every_step_is_old_or_new_as_a_whole(example, tmp_path)
     assert run_jfi(example.project, "corpus", "export", "--out", str(tmp_path / "new")).returncode == 0
     new = keys(tmp_path / "new", len(records) - 1)
     assert set(old) == set(new) and sum(old[k] != new[k] for k in old) >= 3
-    step, seen = 0, set()
-    while True:
-        step += 1
-        shutil.rmtree(out)
-        shutil.copytree(saved, out)
-        r = run_jfi(example.project, "corpus", "export", crash_at=step)
-        if r.returncode == 0:
-            assert set(generation(out, old, new).values()) == {"new"}
-            break
-        assert r.returncode == 137, r.stderr
+    put_back(saved, out)
+    steps, seen = copies_at_every_step(example.project, out, tmp_path / "steps", "corpus", "export"), set()
+    assert set(generation(out, old, new).values()) == {"new"}  # the run went through
+    for step, copy in enumerate(steps, 1):
+        put_back(copy, out)  # the folder as a kill at this step leaves it
         labels = generation(out, old, new)
         journal = [n for n in os.listdir(out) if n.startswith(".jfi-commit-")]
         if not journal:
@@ -79,12 +94,17 @@ def test_export_killed_at_every_step_is_old_or_new_as_a_whole(example, tmp_path)
         labels = generation(out, old, new)
         assert len(set(labels.values())) == 1 and "other" not in labels.values(), f"step {step}: {labels}"
         seen |= set(labels.values())
-        assert step < 100
+    # a real kill leaves what the copy of its step shows; the next writer cleans its leftovers
+    put_back(saved, out)
     assert run_jfi(example.project, "corpus", "export", crash_at=2).returncode == 137
-    assert [n for n in os.listdir(out) if n.startswith(".")]
-    assert run_jfi(example.project, "corpus", "export").returncode == 0  # the next writer cleans leftovers
+    leftovers = sorted(n.split(".jfi-")[0] for n in os.listdir(out) if n.startswith("."))
+    killed = generation(out, old, new)
+    assert leftovers and leftovers == sorted(n.split(".jfi-")[0] for n in os.listdir(steps[1]) if n.startswith("."))
+    assert run_jfi(example.project, "corpus", "export").returncode == 0
     assert not [n for n in os.listdir(out) if n.startswith(".")], os.listdir(out)
-    assert step > 10 and seen == {"old", "new"}, (step, seen)
+    put_back(steps[1], out)
+    assert generation(out, old, new) == killed
+    assert len(steps) > 10 and seen == {"old", "new"}, (len(steps), seen)
 
 
 def test_leftovers_of_a_killed_writer_are_removed_by_the_next(example):
@@ -136,17 +156,24 @@ def visible_files(root):
 
 
 def killed_builds(tmp_path, folder, saved, *args):
-    """`jfi audit build` on a fresh copy of `saved`, killed at its 1st, 2nd, ... write step: yields each step killed
-    at, until a run finishes."""
-    for step in range(1, 60):
-        shutil.rmtree(folder)
-        shutil.copytree(saved, folder)
-        r = run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), *args, crash_at=step)
-        if r.returncode == 0:
-            return
-        assert r.returncode == 137, r.stderr
+    """`jfi audit build` on a fresh copy of `saved`, run once with every write step's state copied: puts back, in
+    turn, the folder as a kill at its 1st, 2nd, ... write step leaves it, and yields that step; one step is killed for
+    real too, leaving what its copy shows."""
+    put_back(saved, folder)
+    steps = copies_at_every_step(
+        tmp_path, folder, tmp_path / "steps", "audit", "build", "--inventory", str(folder), *args
+    )
+    assert len(steps) < 60, "the build did not finish within 60 write steps"
+    shutil.copytree(folder, tmp_path / "finished", symlinks=True)
+    put_back(saved, folder)
+    assert run_jfi(tmp_path, "audit", "build", "--inventory", str(folder), *args, crash_at=2).returncode == 137
+    assert visible_files(folder) == visible_files(steps[1])
+    for step, copy in enumerate(steps, 1):
+        put_back(copy, folder)
         yield step
-    raise AssertionError("the build did not finish within 60 write steps")
+    put_back(tmp_path / "finished", folder)  # where the run that went through left it
+    shutil.rmtree(tmp_path / "steps")
+    shutil.rmtree(tmp_path / "finished")
 
 
 @pytest.mark.slow

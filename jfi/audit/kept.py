@@ -21,6 +21,8 @@ and says so.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import hashlib
 import hmac
@@ -29,6 +31,7 @@ import os
 import re
 import secrets
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -82,9 +85,50 @@ NEEDS = (
 )
 WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
 
-_pending: list["KeptStore"] = []
-_reused: list[Path] = []  # the kept stores this command took as they were (a failure on reading one rebuilds it)
-_distrusted: set[Path] = set()
+
+@dataclass
+class Keeping:
+    """One command's dealings with the stores kept beside its folder: the new stores waiting to replace the old ones
+    when it succeeds, the stores it took as they were (should reading one fail, the command runs again and builds it
+    anew), and the stores that failed while read (never taken again by this command). `commits` begins one for each
+    command; a command that keeps a store beside its own writing (build) begins its own with `keeping_for`."""
+
+    pending: list["KeptStore"] = field(default_factory=list)
+    reused: list[Path] = field(default_factory=list)
+    distrusted: set[Path] = field(default_factory=set)
+
+    def keep(self) -> None:
+        """Replace the kept stores made so far by their new ones."""
+        while self.pending:
+            self.pending.pop().commit()
+
+    def drop(self) -> None:
+        """Remove the new stores made so far; the old ones stay as they were."""
+        while self.pending:
+            self.pending.pop().discard()
+
+
+_keeping: contextvars.ContextVar[Keeping | None] = contextvars.ContextVar("jfi_keeping", default=None)
+
+
+def keeping() -> Keeping:
+    """The running command's Keeping (outside any command, one for the calling context, made when first asked for)."""
+    found = _keeping.get()
+    if found is None:
+        found = Keeping()
+        _keeping.set(found)
+    return found
+
+
+@contextlib.contextmanager
+def keeping_for():
+    """A Keeping of a command's own for the block (the one before it comes back after)."""
+    token = _keeping.set(Keeping())
+    try:
+        yield _keeping.get()
+    finally:
+        _keeping.reset(token)
+
 
 # DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs). Its
 # functions apart: listing them lists DuckDB's three thousand built-in ones too (about 20 ms), and a store updated in
@@ -224,7 +268,7 @@ def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None
     if hit is None:
         kept._close_opened()
         return None
-    _reused.remove(kept.path)  # a query's, not the command's: nothing to rebuild should it fail
+    keeping().reused.remove(kept.path)  # a query's, not the command's: nothing to rebuild should it fail
     store = hit[0]
     if not rules <= {f.rel for f in store.files}:
         store.close(keep=False)
@@ -304,7 +348,7 @@ class KeptStore:
         """What the old kept store, when jfi sealed it for this user with the same rules, says of the files it was
         made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header.
         The store stays open for `reuse` (opened once per command), or is closed by `new_store`."""
-        if not self.usable or self.path in _distrusted or not self.path.is_file():
+        if not self.usable or self.path in keeping().distrusted or not self.path.is_file():
             return
         try:
             self.before_key = file_key(self.path)  # a copy made while the file still has it holds what was read here
@@ -335,7 +379,7 @@ class KeptStore:
         if found[0] != self.key:
             return None
         self.opened = None
-        _reused.append(self.path)
+        keeping().reused.append(self.path)
         return store, self.before_head, found[3]
 
     def new_store(self) -> Store:
@@ -455,7 +499,7 @@ class KeptStore:
         # no rule it runs makes one
         functions = self.before_functions if self.before else _functions(con, db)
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
-        _pending.append(self)
+        keeping().pending.append(self)
 
     def _close_opened(self) -> None:
         if self.opened is not None:
@@ -526,17 +570,6 @@ class Provided:
                 store.con.unregister("_jfi_provided")
 
 
-def keep_pending() -> None:
-    """Replace the kept stores made so far by their new ones (for a command that keeps one beside its own writing)."""
-    while _pending:
-        _pending.pop().commit()
-
-
-def drop_pending() -> None:
-    while _pending:
-        _pending.pop().discard()
-
-
 REPORT_INPUTS = re.compile(rb'<meta name="jfi-inputs" content="([0-9a-f]{64})"')
 
 
@@ -570,29 +603,29 @@ def commits(command):
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        for attempt in (1, 2):
-            _reused.clear()
-            try:
-                result = command(*args, **kwargs)
-            except BaseException as e:
-                while _pending:
-                    _pending.pop().discard()
-                if attempt == 1 and _reused and isinstance(e, duckdb.Error):
-                    note(
-                        f"jfi: the store kept in {_reused[0].parent} could not be read ({str(e).splitlines()[0][:120]}); "
-                        "building it anew"
-                    )
-                    _distrusted.update(_reused)
-                    continue
-                raise
-            while _pending:
-                _pending.pop().commit()
-            root = next((a.root for a in args if hasattr(a, "units_path")), None)
-            if root is not None and stale_report(root):  # any command on the folder says so, `report` itself never
-                note(
-                    f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
-                    f"run `jfi audit report --inventory {root}` again"
-                )
-            return result
+        with keeping_for() as kept:
+            for attempt in (1, 2):
+                kept.reused.clear()
+                try:
+                    result = command(*args, **kwargs)
+                except BaseException as e:
+                    kept.drop()
+                    if attempt == 1 and kept.reused and isinstance(e, duckdb.Error):
+                        note(
+                            f"jfi: the store kept in {kept.reused[0].parent} could not be read "
+                            f"({str(e).splitlines()[0][:120]}); building it anew"
+                        )
+                        kept.distrusted.update(kept.reused)
+                        continue
+                    raise
+                kept.keep()
+                break
+        root = next((a.root for a in args if hasattr(a, "units_path")), None)
+        if root is not None and stale_report(root):  # any command on the folder says so, `report` itself never
+            note(
+                f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
+                f"run `jfi audit report --inventory {root}` again"
+            )
+        return result
 
     return wrapper

@@ -516,6 +516,9 @@ def audit_once(n: int, steps: tuple[str, ...] = STEPS) -> dict:
             else:
                 if "came back judged" in step:
                     judge_all(folder)
+                    # the judged files on disk before the command starts, as files a judge returned earlier are: the
+                    # harness's own writing is not flushed inside the timed command (by its first fsync)
+                    os.sync()
                 argv = ["audit", step.split()[0], "--inventory", str(folder)]
             err: list[str] = []
             result["steps"][step] = command(argv, {**env, "JFI_PROFILE": "1"} if step in PROFILED else env, err)

@@ -174,8 +174,8 @@ _voice: contextvars.ContextVar = contextvars.ContextVar("jfi_voice", default=Non
 class Outcome:
     """What a command found, as an object: its exit status, its report and what it tells its user. The command line
     prints the report as one JSON document on stdout (for programs), or as the text its user asked for (`text`), then
-    the lines, and the notes on stderr; the
-    Python API returns the report as the result's data, never parsed from text, and the words on the result."""
+    the lines, and the notes on stderr; the Python API returns the report as the result's data, never parsed from
+    text, and the words on the result."""
 
     code: int = 0
     data: Any = None

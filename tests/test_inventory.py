@@ -99,7 +99,7 @@ def test_a_profiled_capture_says_where_its_time_went(capture):
 
     spent = dict(phase_times(capture[0].stderr))
     for name in (
-        "page load (to network idle)",
+        "page load (until still)",
         "settle (--settle, fonts, two frames)",
         "inventory script and accessibility tree",
         "axe-core",

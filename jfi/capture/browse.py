@@ -21,6 +21,9 @@ from .views import View
 
 CAPS = {"headings": 250, "links": 500, "images": 250, "fields": 120, "nav_links": 120}
 NETWORK_IDLE_MS = 8000
+# a served folder's page is still once it has loaded and no request of it has been open for this long: the routing
+# answers every request at once, where Playwright's network idle (500 ms without a connection) waits for a network
+QUIET_MS = 100
 WHAT_THIS_IS = (
     "Content inventory (title, headings, links in context, images with alternatives, form labels, "
     "navigation link maps) for each listed URL at each listed viewport. Nothing was activated. Substrate for the "
@@ -197,6 +200,53 @@ SETTLED = """() => Promise.race([
 FONTS_MAX_MS = 5000
 
 
+class Requests:
+    """The requests a page has open, as its events say (a served folder's: each answered or refused by the routing)."""
+
+    def __init__(self, page):
+        self.page, self.open, self.last = page, set(), time.monotonic()
+        self.events = {"request": self._opened, "requestfinished": self._closed, "requestfailed": self._closed}
+        for event, listener in self.events.items():
+            page.on(event, listener)
+
+    def _opened(self, request) -> None:
+        self.open.add(request)
+        self.last = time.monotonic()
+
+    def _closed(self, request) -> None:
+        self.open.discard(request)
+        self.last = time.monotonic()
+
+    def close(self) -> None:
+        for event, listener in self.events.items():
+            self.page.remove_listener(event, listener)
+
+    async def quiet(self, timeout_ms: int) -> None:
+        """Once the page has loaded and no request has been open for QUIET_MS."""
+        await self.page.wait_for_load_state("load", timeout=timeout_ms)
+        end = time.monotonic() + timeout_ms / 1000
+        while time.monotonic() < end:
+            if not self.open and time.monotonic() - self.last >= QUIET_MS / 1000:
+                return
+            await asyncio.sleep(0.02)
+
+
+async def _still(page, requests: Requests | None) -> None:
+    """Until the page is still: Playwright's network idle, or (a served folder) its requests quiet, whichever comes
+    first; a page that never is, NETWORK_IDLE_MS at most (it is captured after the settle time all the same)."""
+    waits = [asyncio.ensure_future(page.wait_for_load_state("networkidle", timeout=NETWORK_IDLE_MS))]
+    if requests is not None:
+        waits.append(asyncio.ensure_future(requests.quiet(NETWORK_IDLE_MS)))
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for wait in pending:
+        wait.cancel()
+    for wait in waits:
+        try:
+            await wait
+        except BaseException:  # a wait cancelled, timed out, or ended by the page going away: the page is read as it is
+            pass
+
+
 async def _settled(page) -> None:
     try:
         await page.evaluate(SETTLED % FONTS_MAX_MS)
@@ -215,18 +265,21 @@ async def _visit(
         phases.add(f"capture: {name}", now - clock)
         clock = now
 
+    requests = Requests(page) if opts.site is not None else None  # heard from before the first request
     try:
-        response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
-        if response is not None and response.status >= 400:
-            rec["nav_error"] = f"HTTP {response.status} {response.status_text}".strip()
-    except Exception as e:  # Playwright raises its own error types for every navigation failure
-        rec["nav_error"] = str(e).splitlines()[0][:200]
-    if rec["nav_error"] is None:
         try:
-            await page.wait_for_load_state("networkidle", timeout=NETWORK_IDLE_MS)
-        except Exception:
-            pass  # a page that never goes idle is still captured after the settle time
-        lap("page load (to network idle)")
+            response = await page.goto(view.url, wait_until="domcontentloaded", timeout=opts.nav_timeout_ms)
+            if response is not None and response.status >= 400:
+                rec["nav_error"] = f"HTTP {response.status} {response.status_text}".strip()
+        except Exception as e:  # Playwright raises its own error types for every navigation failure
+            rec["nav_error"] = str(e).splitlines()[0][:200]
+        if rec["nav_error"] is None:
+            await _still(page, requests)
+    finally:
+        if requests is not None:
+            requests.close()
+    if rec["nav_error"] is None:
+        lap("page load (until still)")
         await page.wait_for_timeout(view.settle_ms)
         await _settled(page)
         lap("settle (--settle, fonts, two frames)")

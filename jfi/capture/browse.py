@@ -237,14 +237,12 @@ async def _still(page, requests: Requests | None) -> None:
     waits = [asyncio.ensure_future(page.wait_for_load_state("networkidle", timeout=NETWORK_IDLE_MS))]
     if requests is not None:
         waits.append(asyncio.ensure_future(requests.quiet(NETWORK_IDLE_MS)))
-    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    _, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
     for wait in pending:
         wait.cancel()
-    for wait in waits:
-        try:
-            await wait
-        except BaseException:  # a wait cancelled, timed out, or ended by the page going away: the page is read as it is
-            pass
+    # how each wait ended (a timeout, the page gone, cancelled here) says nothing: the page is read as it is; the view
+    # itself cancelled (its time budget) still ends here, as gather passes its own cancellation on
+    await asyncio.gather(*waits, return_exceptions=True)
 
 
 async def _settled(page) -> None:

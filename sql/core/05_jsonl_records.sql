@@ -19,11 +19,10 @@ parsed AS (  -- each line parsed once: the cast is NULL where the line is not JS
 objects AS (
     SELECT *, j IS NOT NULL AND strict AS is_json, j IS NOT NULL AND strict AND json_type(j) = 'OBJECT' AS is_object
     FROM parsed
-),
-checked AS (SELECT DISTINCT kind FROM field_specs)
+)
 SELECT kind, source, round, line, is_json, is_object,
        CASE WHEN is_object THEN j END AS doc,
        CASE WHEN is_object THEN list_filter(json_extract(j, ['$.id', '$.item_id']),
            lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id,
-       CASE WHEN is_object AND kind IN (SELECT kind FROM checked) THEN json_structure(j) END AS shape
+       CASE WHEN is_object AND kind IN (SELECT kind FROM field_specs) THEN json_structure(j) END AS shape
 FROM objects;

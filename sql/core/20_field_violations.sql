@@ -34,8 +34,8 @@ shape_violations AS (  -- the rules a record breaks by its shape alone: checked 
     FROM shape_fields AS f JOIN field_specs AS s USING (kind, field)
     WHERE NOT list_contains(s.types, f.jtype)
 ),
-constrained AS (  -- the specs that test a value, with the path of their field
-    SELECT *, '$."' || field || '"' AS path FROM field_specs
+constrained AS (  -- the specs that test a value
+    SELECT * FROM field_specs
     WHERE field <> '*' AND (allowed IS NOT NULL OR pattern IS NOT NULL OR format IS NOT NULL OR min_len IS NOT NULL
         OR max_len IS NOT NULL OR min_int IS NOT NULL OR max_int IS NOT NULL)
 ),

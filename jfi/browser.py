@@ -1,13 +1,21 @@
-"""Finding and starting Chromium for Playwright: its own browser first, then JFI_CHROMIUM, then Debian's."""
+"""Finding and starting Chromium for Playwright: its own browser first, then JFI_CHROMIUM, then Debian's.
+
+Every part of jfi that drives a browser runs its coroutine with `run` and takes its browser from `chromium()`: a
+Chromium of its own, started and closed around the work. Inside `shared()` (a process that captures many times: a
+notebook, a test session) one Playwright driver and one Chromium stay up on an event loop of their own thread and every
+`run` uses them; each piece of work still opens its own browser contexts (cookies, storage, cache, routes) and closes
+them. Starting the driver and Chromium costs about 0.6 s, which `shared()` pays once."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
-from contextlib import contextmanager
+import threading
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import AsyncIterator, Iterator
 
 from .errors import JfiError
 
@@ -84,6 +92,105 @@ def launch_options(chromium) -> Iterator[dict]:
         yield options
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+async def _launch(chromium, options: dict):
+    try:
+        return await chromium.launch(**options)
+    except Exception as e:
+        raise JfiError("browser_failed", f"Chromium did not start: {str(e).splitlines()[0][:200]}") from None
+
+
+class _Shared:
+    """One Playwright driver and one Chromium on an event loop running in a thread of its own, started on first use
+    (again if Chromium went away) and stopped by `close`."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="jfi-chromium", daemon=True)
+        self.thread.start()
+        self.playwright = self.browser = self.home = None  # `home`: launch_options' block, left open till close
+        self.options: dict = {}
+        self.started = None  # an asyncio.Lock made on the loop: one start at a time
+
+    def run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+
+    async def get(self):
+        self.started = self.started or asyncio.Lock()
+        async with self.started:
+            if self.browser is None or not self.browser.is_connected():
+                from playwright.async_api import async_playwright
+
+                if self.playwright is None:
+                    self.playwright = await async_playwright().start()
+                if self.home is None:
+                    self.home = launch_options(self.playwright.chromium)
+                    self.options = self.home.__enter__()
+                self.browser = await _launch(self.playwright.chromium, self.options)
+            return self.browser
+
+    async def _stop(self) -> None:
+        try:
+            if self.browser is not None:
+                await self.browser.close()
+        finally:
+            if self.playwright is not None:
+                await self.playwright.stop()
+            if self.home is not None:
+                self.home.__exit__(None, None, None)
+
+    def close(self) -> None:
+        try:
+            self.run(self._stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join()
+            self.loop.close()
+
+
+_SHARED: _Shared | None = None  # the browser `shared()` keeps up, while it is entered
+
+
+@contextmanager
+def shared() -> Iterator[None]:
+    """Within this block every capture, report picture and verify measurement of this process uses one Chromium,
+    started on first use and closed when the block ends (a block entered inside another keeps the outer one's)."""
+    global _SHARED
+    if _SHARED is not None:
+        yield
+        return
+    _SHARED = keeper = _Shared()
+    try:
+        yield
+    finally:
+        _SHARED = None
+        keeper.close()
+
+
+def run(coro):
+    """Run a coroutine that takes its browser from `chromium()`: on the shared browser's loop inside `shared()`, else
+    in an event loop of its own (`asyncio.run`)."""
+    keeper = _SHARED
+    return asyncio.run(coro) if keeper is None else keeper.run(coro)
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator:
+    """A started Chromium: the shared one inside `shared()` (left running), else one of its own, closed at the end."""
+    keeper = _SHARED
+    if keeper is not None and asyncio.get_running_loop() is keeper.loop:
+        yield await keeper.get()
+        return
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        with launch_options(pw.chromium) as options:
+            browser = await _launch(pw.chromium, options)
+            try:
+                yield browser
+            finally:
+                await browser.close()
 
 
 def main() -> int:

@@ -100,6 +100,42 @@ def without_inventory(files: tuple) -> tuple:
 RULE_TIMES: list[tuple[str, float]] = []
 
 
+class Gathered:
+    """A raw table's rows waiting in Python, column by column as they were appended. A text column holding one value
+    in a whole append (the kind and source of a file's lines) is kept as that value and a count, and goes to DuckDB
+    dictionary-encoded: a file's name is not made into an Arrow string once per line."""
+
+    def __init__(self, names: list[str]):
+        self.names, self.rows = names, 0
+        self.chunks: dict[str, list] = {name: [] for name in names}
+
+    def add(self, columns: dict[str, list]) -> None:
+        n = len(next(iter(columns.values())))
+        for name, values in columns.items():
+            first = values[0]
+            same = isinstance(first, str) and values.count(first) == n
+            self.chunks[name].append((first, n) if same else list(values))
+        self.rows += n
+
+    def table(self):
+        import pyarrow as pa  # only when rows are loaded: a command on an unchanged kept store never needs it
+
+        columns = {}
+        for name, chunks in self.chunks.items():
+            if all(isinstance(c, tuple) for c in chunks):
+                values: dict[str, int] = {}
+                indices: list[int] = []
+                for value, n in chunks:
+                    indices += [values.setdefault(value, len(values))] * n
+                columns[name] = pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(list(values)))
+            else:
+                whole: list = []
+                for c in chunks:
+                    whole += [c[0]] * c[1] if isinstance(c, tuple) else c
+                columns[name] = pa.array(whole)
+        return pa.table(columns)
+
+
 class Store:
     """One DuckDB database (in memory or a file) with the whole rulebook applied.
 
@@ -149,7 +185,7 @@ class Store:
                     f"JFI_MEMORY_LIMIT={limit!r} is not a DuckDB memory size "
                     f"such as 2GB or 512MB ({str(e).splitlines()[0]})",
                 ) from None
-        self._pending: dict[str, dict[str, list]] = {}
+        self._pending: dict[str, Gathered] = {}
         self.removed_kinds: set[str] = set()  # input kinds a kept store updated in place lost rows of (its keeper says)
         self._changed: set[str] | None = None  # the input kinds a kept store updated in place took anew (None: all)
         self._inputs: dict | None = None  # each rule file's inputs (rulebook.inputs_read), when first asked for
@@ -369,21 +405,18 @@ class Store:
         Python holds stays bounded, whatever the size of the folder); after it, at once."""
         if not columns or not len(next(iter(columns.values()))):
             return
-        pending = self._pending.setdefault(table, {name: [] for name in columns})
-        if list(pending) != list(columns):
-            raise ValueError(f"append to {table}: columns {list(columns)} differ from {list(pending)}")
-        for name, values in columns.items():
-            pending[name].extend(values)
-        if self._built or len(pending[name]) >= FLUSH_ROWS:
+        pending = self._pending.setdefault(table, Gathered(list(columns)))
+        if pending.names != list(columns):
+            raise ValueError(f"append to {table}: columns {list(columns)} differ from {pending.names}")
+        pending.add(columns)
+        if self._built or pending.rows >= FLUSH_ROWS:
             self._flush()
 
     def _flush(self) -> None:
-        import pyarrow as pa  # only when rows are loaded: a command on an unchanged kept store never needs it
-
-        for table, columns in self._pending.items():
-            self.con.register("_jfi_batch", pa.table(columns))
+        for table, pending in self._pending.items():
+            self.con.register("_jfi_batch", pending.table())
             try:
-                names = ", ".join(columns)
+                names = ", ".join(pending.names)
                 self.con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _jfi_batch")
                 if table == "raw_lines":
                     self._screen()

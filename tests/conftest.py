@@ -114,6 +114,16 @@ def snapshot(root: Path) -> dict[str, str]:
     }
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_chromium():
+    """One Chromium for every capture of a test process (started on the first, closed at the end), as a notebook
+    capturing many times keeps one with `jfi.browser.shared()`; each capture still opens its own contexts."""
+    from jfi.browser import shared
+
+    with shared():
+        yield
+
+
 @pytest.fixture
 def jfi(tmp_path) -> Jfi:
     return Jfi(tmp_path)

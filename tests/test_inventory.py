@@ -287,6 +287,40 @@ def test_workers_do_not_change_the_output(site, tmp_path):
     assert run(1) == run(3)
 
 
+def test_a_shared_chromium_starts_once_and_changes_no_capture(site, tmp_path, monkeypatch):
+    import jfi.browser
+
+    launched = []
+    launch = jfi.browser._launch
+
+    async def counted(chromium, options):
+        launched.append(options)
+        return await launch(chromium, options)
+
+    monkeypatch.setattr(jfi.browser, "_launch", counted)
+
+    def capture(name):
+        out = tmp_path / name
+        r = Jfi(tmp_path)(
+            "audit", "inventory", f"{site}/names.html", f"{site}/images.html", "--out", str(out), "--settle", "0"
+        )
+        assert r.exit_code == 0, r.stderr
+        recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
+        for rec in recs:
+            rec.pop("load_ms")
+        return recs, sorted(p.name for p in (out / "screenshots").iterdir())
+
+    monkeypatch.setattr(jfi.browser, "_SHARED", None)
+    alone = capture("alone")
+    assert len(launched) == 1  # a capture of its own: its own Chromium
+    with jfi.browser.shared():
+        first, second = capture("first"), capture("second")
+        assert jfi.browser._SHARED.browser.is_connected()  # left running for the next capture
+    assert len(launched) == 2  # one more start for both captures in the block
+    assert alone == first == second
+    assert jfi.browser._SHARED is None  # closed with its block
+
+
 @pytest.mark.parametrize(
     "text,where",
     [
@@ -314,6 +348,7 @@ def test_no_views_names_both_ways(tmp_path):
 def test_missing_browser_is_a_clear_error(tmp_path, monkeypatch):
     import jfi.browser
 
+    monkeypatch.setattr(jfi.browser, "_SHARED", None)  # a capture that starts its own Chromium, as a command does
     monkeypatch.setattr(jfi.browser, "own_browser", lambda chromium: None)
     monkeypatch.setattr(jfi.browser, "DEBIAN_CHROMIUM", "/nonexistent")
     monkeypatch.setattr(jfi.browser.shutil, "which", lambda name: None)

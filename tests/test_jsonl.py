@@ -236,7 +236,7 @@ def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monke
         store = Store(sections=("verify",))
         for name, texts in files.items():
             store.add_lines("claims", name, list(range(1, len(texts) + 1)), texts)
-            waiting = len(store._pending.get("raw_lines", {}).get("line", []))
+            waiting = store._pending["raw_lines"].rows if "raw_lines" in store._pending else 0
             assert waiting < flush_rows
         store.build()
         out = [store.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("raw_lines", "raw_json_problems")]

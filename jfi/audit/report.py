@@ -411,24 +411,19 @@ def web_url(url) -> str | None:
 
 def screenshot(page_path: Path, png: Path, query: str = "") -> None:
     """A picture of the report as a browser shows it (for the README), taken by Chromium."""
-    import asyncio
-
-    from playwright.async_api import async_playwright
-
-    from ..browser import launch_options
+    from ..browser import chromium, run
 
     async def take():
-        async with async_playwright() as p:
-            with launch_options(p.chromium) as options:
-                browser = await p.chromium.launch(**options)
-                try:
-                    page = await browser.new_page(viewport={"width": 1100, "height": 1500})
-                    await page.goto(page_path.resolve().as_uri() + query)
-                    return await page.screenshot()
-                finally:
-                    await browser.close()
+        async with chromium() as browser:
+            context = await browser.new_context(viewport={"width": 1100, "height": 1500})
+            try:
+                page = await context.new_page()
+                await page.goto(page_path.resolve().as_uri() + query)
+                return await page.screenshot()
+            finally:
+                await context.close()
 
-    data = asyncio.run(take())
+    data = run(take())
     png.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(png, data)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import audit_toml, phases
-from ..browser import launch_options
+from ..browser import chromium
 from ..errors import JfiError
 from ..progress import Progress
 from . import axe, axnames, reveal
@@ -370,8 +370,14 @@ class Tabs:
         self.sinks[tab[0]].guard = guard
 
     async def close(self) -> None:
-        for sink in self.sinks.values():
+        """Every context still open closed with its sink (a shared browser outlives this capture)."""
+        for context, sink in self.sinks.items():
+            try:
+                await asyncio.wait_for(context.close(), timeout=10)
+            except Exception:
+                pass
             await sink.close()
+        self.sinks, self.free = {}, []
 
     async def give_back(self, tab, guard: Guard, *, reuse: bool = True) -> None:
         """The tab emptied for the next view; closed with its context when it does not empty cleanly, or when `reuse`
@@ -465,32 +471,22 @@ async def _capture_view(
 async def _capture_all(views: list[View], opts: Options, *, progress: bool = True) -> tuple[list[dict], dict]:
     """Every view's record, in the views' order, and the screenshots; `progress`: shown on stderr (a cluster's worker
     leaves it to the machine that asked)."""
-    from playwright.async_api import async_playwright
-
     shown = Progress(len(views) * len(opts.viewports), "views", "environment note(s)") if progress else None
     shots: dict[str, bytes] = {}
-    async with async_playwright() as pw:
-        with launch_options(pw.chromium) as options:
-            try:
-                browser = await pw.chromium.launch(**options)
-            except Exception as e:
-                raise JfiError("browser_failed", f"Chromium did not start: {str(e).splitlines()[0][:200]}") from None
-            try:
-                gate = asyncio.Semaphore(max(1, opts.workers))
-                tabs = Tabs(browser, opts)
+    async with chromium() as browser:
+        gate = asyncio.Semaphore(max(1, opts.workers))
+        tabs = Tabs(browser, opts)
 
-                async def one(view: View, size: tuple[int, int]) -> dict:
-                    async with gate:
-                        rec = await _capture_view(tabs, view, opts, shots, size)
-                        if shown is not None:
-                            at = f" at {rec['viewport']}" if len(opts.viewports) > 1 else ""
-                            shown.step(rec["inventory"] is not None, f"{rec['view_id']}{at}: {describe(rec)}")
-                        return rec
+        async def one(view: View, size: tuple[int, int]) -> dict:
+            async with gate:
+                rec = await _capture_view(tabs, view, opts, shots, size)
+                if shown is not None:
+                    at = f" at {rec['viewport']}" if len(opts.viewports) > 1 else ""
+                    shown.step(rec["inventory"] is not None, f"{rec['view_id']}{at}: {describe(rec)}")
+                return rec
 
-                try:
-                    records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
-                finally:
-                    await tabs.close()
-            finally:
-                await browser.close()
+        try:
+            records = await asyncio.gather(*(one(v, size) for v in views for size in opts.viewports))
+        finally:
+            await tabs.close()
     return list(records), shots

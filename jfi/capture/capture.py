@@ -3,10 +3,10 @@ audit folder's inventory.jsonl and inventory-run.json (content-inventory/v1) wit
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
+from ..browser import run as run_browser
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..manifest import SCHEMA
@@ -148,7 +148,7 @@ def run(
 
         records, shots = capture_on_cluster(views, opts, cluster)
     else:
-        records, shots = asyncio.run(_capture_all(views, opts))
+        records, shots = run_browser(_capture_all(views, opts))
     finished = utc_now()
     out.mkdir(parents=True, exist_ok=True)
     with writer_lock(out):

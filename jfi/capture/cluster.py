@@ -10,10 +10,10 @@ A served folder (--serve) must be readable at the same path on every worker (sha
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 
+from ..browser import run as run_browser
 from ..errors import JfiError
 from ..progress import Progress
 from .browse import Options, _capture_all, describe
@@ -27,7 +27,7 @@ TASKS_PER_WORKER = 4  # runs of views per worker: enough to even out slow and fa
 
 def capture_views(views: list[View], opts: Options) -> tuple[list[dict], dict]:
     """What `_capture_all` returns — records in the views' order and the screenshots — captured on the workers."""
-    records, shots = asyncio.run(_capture_all(views, opts, progress=False))
+    records, shots = run_browser(_capture_all(views, opts, progress=False))
     return records, shots
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import urllib.parse
 from pathlib import Path
 
-from ..browser import launch_options
+from ..browser import chromium
+from ..browser import run as run_browser
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, parse_json, read_lines, sha256_file
 from ..output import Outcome, utc_now
@@ -161,34 +161,30 @@ def judge(bindings: list[dict], measured: list[dict], limit: float | None = None
 
 
 async def _render(url: str, viewport: tuple[int, int], bindings: list[dict]) -> tuple[list[dict], bytes]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        with launch_options(pw.chromium) as options:
-            browser = await pw.chromium.launch(**options)
+    async with chromium() as browser:
+        context = await browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion="reduce", locale="en-US"
+        )
+        try:
+            page = await context.new_page()
             try:
-                context = await browser.new_context(
-                    viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion="reduce", locale="en-US"
-                )
-                page = await context.new_page()
-                try:
-                    await page.goto(url, wait_until="load", timeout=30000)
-                except Exception as e:
-                    raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
-                measured = await page.evaluate(
-                    SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings]
-                )
-                shot = await page.screenshot(full_page=True)
-                dom = await page.content()
-            finally:
-                await browser.close()
+                await page.goto(url, wait_until="load", timeout=30000)
+            except Exception as e:
+                raise JfiError("navigation_failed", str(e).splitlines()[0][:200]) from None
+            measured = await page.evaluate(
+                SCRIPT, [{"region": b["region"], "selector": b["selector"]} for b in bindings]
+            )
+            shot = await page.screenshot(full_page=True)
+            dom = await page.content()
+        finally:
+            await context.close()
     return measured, shot, dom
 
 
 def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) -> Outcome:
     bindings = read_bindings(bindings_path)
     url = page_url(target)
-    measured, shot, dom = asyncio.run(_render(url, viewport, bindings))
+    measured, shot, dom = run_browser(_render(url, viewport, bindings))
     out = Path(out)
     shot_path, dom_path = out / "candidate.png", out / "dom.html"
     shot_sha = hashlib.sha256(shot).hexdigest()

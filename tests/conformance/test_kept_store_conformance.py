@@ -344,3 +344,43 @@ def test_a_refused_command_leaves_the_folder_and_its_kept_store_byte_identical(a
     shutil.rmtree(folder / ".jfi")
     r = jfi("audit", "merge", "--inventory", str(folder))
     assert r.exit_code == 2 and not (folder / ".jfi").exists()
+
+
+def _rejudged(folder, round_no: int) -> None:
+    for judged in sorted((folder / "batches").glob("*.judged.jsonl")):
+        lines = [json.loads(x) for x in judged.read_text().splitlines()]
+        judged.write_text(
+            "".join(json.dumps({**d, "rationale": f"Read again, round {round_no}."}) + "\n" for d in lines)
+        )
+
+
+def _held_and_live(folder) -> tuple[int, int]:
+    """(rows the kept store's tables hold, deleted ones included; rows not deleted)."""
+    import duckdb
+
+    con = duckdb.connect(str(folder / ".jfi" / "audit.duckdb"), read_only=True)
+    try:
+        names = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        held = con.execute("SELECT sum(estimated_size) FROM duckdb_tables()").fetchone()[0]
+        return held, sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in names)
+    finally:
+        con.close()
+
+
+def test_rows_replaced_in_place_are_reclaimed_once_they_are_a_quarter_of_the_store(audit):
+    """An update that only adds rows leaves the store's row groups as they are (no rewrite at the checkpoint); the
+    rows replaced files leave behind stay until they are a quarter of the store's rows, then are reclaimed: a folder
+    whose judged files come back again and again keeps a store of bounded size."""
+    jfi, folder = audit
+    assert jfi("audit", "sample", "--inventory", str(folder)).exit_code == 0
+    held, live = _held_and_live(folder)
+    assert held == live  # nothing was deleted: the judged files' rows were added
+    left = []
+    for n in range(1, 5):
+        _rejudged(folder, n)
+        assert jfi("audit", "sample", "--inventory", str(folder)).exit_code == 0
+        held, live = _held_and_live(folder)
+        assert 4 * (held - live) <= held, n  # never past a quarter
+        left.append(held - live)
+    assert left[0] > 0  # the first round's replaced rows were left in place
+    assert any(b < a for a, b in zip(left, left[1:])), left  # and reclaimed later

@@ -209,8 +209,8 @@ def _row_counts(con) -> tuple[int, int]:
     held = con.execute(
         "SELECT sum(estimated_size) FROM duckdb_tables() WHERE database_name = current_database() AND "
         "schema_name = 'main'"
-    ).fetchone()[0]
-    live = con.execute("SELECT " + " + ".join(f'(SELECT count(*) FROM main."{t}")' for t in tables)).fetchone()[0]
+    ).fetchall()[0][0]
+    live = con.execute("SELECT " + " + ".join(f'(SELECT count(*) FROM main."{t}")' for t in tables)).fetchall()[0][0]
     return held or 0, live or 0
 
 

@@ -361,8 +361,8 @@ def _held_and_live(folder) -> tuple[int, int]:
     con = duckdb.connect(str(folder / ".jfi" / "audit.duckdb"), read_only=True)
     try:
         names = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
-        held = con.execute("SELECT sum(estimated_size) FROM duckdb_tables()").fetchone()[0]
-        return held, sum(con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in names)
+        held = con.execute("SELECT sum(estimated_size) FROM duckdb_tables()").fetchall()[0][0]
+        return held, sum(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in names)
     finally:
         con.close()
 

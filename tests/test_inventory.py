@@ -305,7 +305,6 @@ def test_a_shared_chromium_starts_once_and_changes_no_capture(site, tmp_path, mo
             "audit",
             "inventory",
             f"{site}/names.html",
-            f"{site}/images.html",
             "--out",
             str(out),
             "--settle",

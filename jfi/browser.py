@@ -1,10 +1,11 @@
 """Finding and starting Chromium for Playwright: its own browser first, then JFI_CHROMIUM, then Debian's.
 
-Every part of jfi that drives a browser runs its coroutine with `run` and takes its browser from `chromium()`: a
-Chromium of its own, started and closed around the work. Inside `shared()` (a process that captures many times: a
-notebook, a test session) one Playwright driver and one Chromium stay up on an event loop of their own thread and every
-`run` uses them; each piece of work still opens its own browser contexts (cookies, storage, cache, routes) and closes
-them. Starting the driver and Chromium costs about 0.6 s, which `shared()` pays once."""
+Capture, the report's picture and verify's measurement run their coroutines with `run` and take their browser from
+`chromium()`: a Chromium of their own, started and closed around the work. Inside `shared()` (a process that
+captures many times: a notebook, a test session) one Playwright driver and one Chromium stay up on an event loop of
+their own thread and every `run` uses them; each piece of work still opens its own browser contexts (cookies,
+storage, cache, routes) and closes them. Starting the driver and Chromium costs about 0.6 s, which `shared()` pays
+once."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import os
 import shutil
 import tempfile
 import threading
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import AsyncIterator, Iterator
 
@@ -109,24 +110,23 @@ class _Shared:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="jfi-chromium", daemon=True)
         self.thread.start()
-        self.playwright = self.browser = self.home = None  # `home`: launch_options' block, left open till close
+        self.playwright = self.browser = None
+        self.home = ExitStack()  # launch_options' block (Chromium's throw-away HOME), left open till close
         self.options: dict = {}
-        self.started = None  # an asyncio.Lock made on the loop: one start at a time
+        self.starting = asyncio.Lock()  # one start at a time
 
     def run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
 
     async def get(self):
-        self.started = self.started or asyncio.Lock()
-        async with self.started:
+        async with self.starting:
             if self.browser is None or not self.browser.is_connected():
                 from playwright.async_api import async_playwright
 
                 if self.playwright is None:
                     self.playwright = await async_playwright().start()
-                if self.home is None:
-                    self.home = launch_options(self.playwright.chromium)
-                    self.options = self.home.__enter__()
+                if not self.options:  # made once (a Chromium not found is asked for again next time)
+                    self.options = self.home.enter_context(launch_options(self.playwright.chromium))
                 self.browser = await _launch(self.playwright.chromium, self.options)
             return self.browser
 
@@ -137,8 +137,7 @@ class _Shared:
         finally:
             if self.playwright is not None:
                 await self.playwright.stop()
-            if self.home is not None:
-                self.home.__exit__(None, None, None)
+            self.home.close()
 
     def close(self) -> None:
         try:

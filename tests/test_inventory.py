@@ -261,30 +261,21 @@ def test_a_tab_whose_view_ran_out_of_time_is_closed_not_emptied_for_the_next():
         )
 
 
-def test_workers_do_not_change_the_output(site, tmp_path):
-    def run(n):
-        out = tmp_path / f"w{n}"
-        Jfi(tmp_path)(
-            "audit",
-            "inventory",
-            f"{site}/names.html",
-            f"{site}/images.html",
-            f"{site}/plain.html",
-            f"{site}/skip.html",
-            "--out",
-            str(out),
-            "--settle",
-            "0",
-            "--workers",
-            str(n),
-            "--no-screenshots",
-        )
-        recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
-        for rec in recs:
-            rec.pop("load_ms")
-        return recs
+def captured(tmp_path, out, *args) -> list[dict]:
+    """The view records of a capture without screenshots or settle time, each but for its load time."""
+    r = Jfi(tmp_path)("audit", "inventory", *args, "--out", str(out), "--settle", "0", "--no-screenshots")
+    assert r.exit_code == 0, r.stderr
+    recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
+    for rec in recs:
+        rec.pop("load_ms")
+    return recs
 
-    assert run(1) == run(3)
+
+def test_workers_do_not_change_the_output(site, tmp_path):
+    pages = [f"{site}/{name}.html" for name in ("names", "images", "plain", "skip")]
+    assert captured(tmp_path, tmp_path / "w1", *pages, "--workers", "1") == captured(
+        tmp_path, tmp_path / "w3", *pages, "--workers", "3"
+    )
 
 
 def test_a_shared_chromium_starts_once_and_changes_no_capture(site, tmp_path, monkeypatch):
@@ -300,22 +291,7 @@ def test_a_shared_chromium_starts_once_and_changes_no_capture(site, tmp_path, mo
     monkeypatch.setattr(jfi.browser, "_launch", counted)
 
     def capture(name):
-        out = tmp_path / name
-        r = Jfi(tmp_path)(
-            "audit",
-            "inventory",
-            f"{site}/names.html",
-            "--out",
-            str(out),
-            "--settle",
-            "0",
-            "--no-screenshots",
-        )
-        assert r.exit_code == 0, r.stderr
-        recs = [json.loads(x) for x in (out / "inventory.jsonl").read_text().splitlines()][1:]
-        for rec in recs:
-            rec.pop("load_ms")
-        return recs
+        return captured(tmp_path, tmp_path / name, f"{site}/names.html")
 
     monkeypatch.setattr(jfi.browser, "_SHARED", None)
     alone = capture("alone")

@@ -198,20 +198,14 @@ def _files(con, db: str) -> str:
 
 def _row_counts(con) -> tuple[int, int]:
     """(rows the store's tables hold, deleted ones included; rows not deleted) of a store's own database."""
-    tables = [
-        t
-        for (t,) in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'"
-        ).fetchall()
-    ]
-    if not tables:
-        return 0, 0
-    held = con.execute(
-        "SELECT sum(estimated_size) FROM duckdb_tables() WHERE database_name = current_database() AND "
+    sizes = con.execute(
+        "SELECT table_name, estimated_size FROM duckdb_tables() WHERE database_name = current_database() AND "
         "schema_name = 'main'"
-    ).fetchall()[0][0]
-    live = con.execute("SELECT " + " + ".join(f'(SELECT count(*) FROM main."{t}")' for t in tables)).fetchall()[0][0]
-    return held or 0, live or 0
+    ).fetchall()
+    if not sizes:
+        return 0, 0
+    live = con.execute("SELECT " + " + ".join(f'(SELECT count(*) FROM main."{t}")' for t, _ in sizes)).fetchall()
+    return sum(n for _, n in sizes), live[0][0]
 
 
 def sealed(con, db: str) -> tuple[str, str, str, str, str] | None:

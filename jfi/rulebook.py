@@ -4,8 +4,9 @@ Order: what each file creates and reads, as sqlglot parses it (a view or table i
 tables, views and macros it reads), gives the order: a file runs after every file that creates or adds to what it
 reads; a cycle or a read of something no file creates is refused (RulebookError). Among files free to go in either
 order, the number that starts the file name, then the path, decides. A file whose statements are only `CREATE TABLE
-IF NOT EXISTS` and macros is the input layer, run when a store opens; the rest derive from loaded data. Which files a
-command runs follows from the objects it queries (`needs`). The header of a file is its leading `--` comment block:
+IF NOT EXISTS` and macros that read no table is the input layer, run when a store opens; the rest (a table macro over
+derived tables too) derive from loaded data. Which files a command runs follows from the objects it queries
+(`needs`). The header of a file is its leading `--` comment block:
 
     -- view_name: one line saying what a row of the view means
     --   column: one line saying what the column holds   (optional, indented)
@@ -44,7 +45,7 @@ PROFILES = {
 DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
-ANALYSIS = "2"  # the shape of analyse()'s answer: a cache of another shape is parsed again
+ANALYSIS = "3"  # the shape and rules of analyse()'s answer: a cache of another is parsed again
 VIEW_HEAD = re.compile(r"^(CREATE OR REPLACE (?:TEMP )?VIEW [a-z_][a-z0-9_]*) AS\b", re.I | re.M)
 
 
@@ -71,7 +72,7 @@ class RuleFile:
     adds: frozenset = frozenset()  # tables it inserts into, updates or deletes from
     reads: frozenset = frozenset()  # tables, views and macros it reads (names no file creates: built-in functions)
     table_reads: frozenset = frozenset()  # of those, the ones read as tables or views (each must be created)
-    input_layer: bool = False  # only CREATE TABLE IF NOT EXISTS and macros: run when a store opens
+    input_layer: bool = False  # only CREATE TABLE IF NOT EXISTS and macros reading no table: run when a store opens
     kinds: dict = field(default_factory=dict)  # table read -> the input kinds it keeps (None: every kind)
     made: frozenset = frozenset()  # the tables (not views, not temp objects) it creates
     sql: str = ""  # what DuckDB runs: the text, its views created unbound (bound when read)
@@ -99,6 +100,10 @@ def analyse(text: str) -> tuple[list[str], list[str], list[str], list[str], bool
             creates.add(target.name)
             kind = st.args.get("kind")
             input_layer &= kind in ("MACRO", "FUNCTION") or (kind == "TABLE" and bool(st.args.get("exists")))
+            if kind in ("MACRO", "FUNCTION") and {
+                t.name for t in st.expression.find_all(exp.Table) if t.name and not isinstance(t.this, exp.Anonymous)
+            } - {c.alias_or_name for c in st.find_all(exp.CTE)}:
+                input_layer = False  # a table macro over derived tables is derived with them
             temp = any(isinstance(p, exp.TemporaryProperty) for p in st.find_all(exp.TemporaryProperty))
             if kind == "TABLE" and not temp:
                 made.add(target.name)

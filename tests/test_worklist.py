@@ -87,6 +87,15 @@ def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
         "json",
     )
     family = r.json[0]["family_id"]
+    asked = jfi(  # what the ruling will write, asked of the rulebook before it is made
+        "query",
+        "--inventory",
+        str(folder),
+        f"SELECT * EXCLUDE (n) FROM audit_ruling_records('{family}', NULL, 'R-7', 'Card links must carry their card''s "
+        "name', 'Ana Ruiz', 'no', '2026-11-30T09:00:00Z', NULL)",
+        "--format",
+        "json",
+    ).json
     r = jfi(
         "audit",
         "rule",
@@ -108,6 +117,9 @@ def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     assert r.exit_code == 0, r.stderr
     ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
     assert len(ledger) == 3 and all(x["ruling"] == "R-7" and x["unit_sha256"].startswith("sha256:") for x in ledger)
+    assert [{k: v for k, v in x.items() if v is not None} for x in asked] == [
+        {k: v for k, v in x.items() if k not in ("unit_sha256", "decision_id")} for x in ledger
+    ]
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     rows = {x["id"]: x for x in csv.DictReader(io.StringIO((folder / "draft-judgments.csv").read_text()))}
     for rec in ledger:

@@ -115,19 +115,11 @@ def rule(
         store, built, _ = folder.load()
         try:
             families_once(store)
-            found = (
-                store.rows("SELECT unit_ids FROM audit_worklist_families WHERE family_id = ?", [family])
-                if family
-                else store.rows(
-                    "SELECT f.unit_ids FROM audit_worklist_facts AS f JOIN audit_fact_classes AS c "
-                    "USING (fact_class) WHERE f.fact_class = ? OR regexp_full_match(?, c.pattern)",
-                    [fact_class, fact_class],
-                )
+            stamp = when or utc_now("seconds")
+            found = store.rows(
+                "SELECT * EXCLUDE (n) FROM audit_ruling_records(?, ?, ?, ?, ?, ?, ?, ?)",
+                [family, fact_class, ruling, sentence, by, judgment, stamp, fix],
             )
-            current = {
-                r["id"]: r
-                for r in store.rows("SELECT id, decision_id, state FROM ratification_effective WHERE scope = 'wcag'")
-            }
             recorded = store.scalar(
                 "SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
                 "AND ratified_by = ? AND ratified_judgment = ?",
@@ -147,23 +139,10 @@ def rule(
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
         family = family or fact_class
         units = {u["id"]: u for u in built["units"]}
-        stamp = when or utc_now("seconds")
         records = []
-        for uid in found[0]["unit_ids"]:
-            rec = {
-                "id": uid,
-                "scope": "wcag",
-                "ratified_by": by,
-                "ratified_judgment": judgment,
-                "ratifier_note": sentence,
-                "ratified_utc": stamp,
-                "ruling": ruling,
-                "unit_sha256": digest(units[uid]),
-                **({"fix": fix.strip()} if fix and fix.strip() else {}),
-            }
-            if uid in current:
-                rec["supersedes"] = current[uid]["decision_id"]
-                rec["supersession_reason"] = f"family ruling {ruling}"
+        for row in found:  # the records audit_ruling_records made, each pinned to its unit and named by its digest
+            rec = {k: v for k, v in row.items() if v is not None}
+            rec["unit_sha256"] = digest(units[rec["id"]])
             rec["decision_id"] = decision_id(rec)
             records.append(rec)
         ledger = folder.root / "ratifications.jsonl"

@@ -18,7 +18,7 @@ from ..phases import phase
 from ..store import sql_string
 from ..version import __version__
 from .folder import AuditFolder
-from .kept import Provided, keeping_for
+from .kept import Provided, begun
 from .worklist import decisions_of
 
 UNITS_PER_CHUNK = 2_000
@@ -105,7 +105,7 @@ def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[tuple[int, int
     made after the build's files are in place (the build's own store closed first), and not made (said, not
     refused) when the judged files already there do not pass the rules; the next command then refuses them."""
     kept, decisions, said = False, None, []
-    with keeping_for() as keeping:
+    with begun(folder) as keeping:
         try:
             store = folder.load_after_build(provided)[0]
             try:  # what the ratifier faces: decisions, and the rows they settle

@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -24,7 +24,7 @@ from ..manifest import fields_before, read_manifest
 from ..paths import own_folder, regular_file
 from ..phases import phase
 from ..store import Store
-from .kept import NEEDS, KeptStore
+from .kept import NEEDS, Keeping, KeptStore
 
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
 BUILD_NEEDS = (
@@ -88,6 +88,8 @@ def kind_of(root: Path, path: str) -> str:
 @dataclass
 class AuditFolder:
     root: Path
+    # the running command's dealings with the stores kept beside the folder (each command begins its own: kept.commits)
+    keeping: Keeping = field(default_factory=Keeping, compare=False, repr=False)
 
     def __post_init__(self):
         self.root = Path(self.root)
@@ -320,7 +322,7 @@ def load_folder(
         folder.require_built(inventory=False)
     with phase("inputs: hashing, the kept store read"):
         kept = (
-            KeptStore(folder.root, inventory, provided)
+            KeptStore(folder.root, inventory, folder.keeping, provided)
             if strict and ledger_bytes is None and before_build is None
             else None
         )

@@ -22,7 +22,6 @@ and says so.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import functools
 import hashlib
 import hmac
@@ -92,7 +91,8 @@ class Keeping:
     """One command's dealings with the stores kept beside its folder: the new stores waiting to replace the old ones
     when it succeeds, the stores it took as they were (should reading one fail, the command runs again and builds it
     anew), and the stores that failed while read (never taken again by this command). `commits` begins one for each
-    command; a command that keeps a store beside its own writing (build) begins its own with `keeping_for`."""
+    command on its folder (`AuditFolder.keeping`); a command that keeps a store beside its own writing (build) begins
+    its own with `begun`."""
 
     pending: list["KeptStore"] = field(default_factory=list)
     reused: list[Path] = field(default_factory=list)
@@ -109,26 +109,15 @@ class Keeping:
             self.pending.pop().discard()
 
 
-_keeping: contextvars.ContextVar[Keeping | None] = contextvars.ContextVar("jfi_keeping", default=None)
-
-
-def keeping() -> Keeping:
-    """The running command's Keeping (outside any command, one for the calling context, made when first asked for)."""
-    found = _keeping.get()
-    if found is None:
-        found = Keeping()
-        _keeping.set(found)
-    return found
-
-
 @contextlib.contextmanager
-def keeping_for():
-    """A Keeping of a command's own for the block (the one before it comes back after)."""
-    token = _keeping.set(Keeping())
+def begun(folder):
+    """A command's own Keeping on `folder` for the block (`folder.keeping`; the one before it comes back after, so a
+    command run inside another keeps its stores apart)."""
+    before, folder.keeping = folder.keeping, Keeping()
     try:
-        yield _keeping.get()
+        yield folder.keeping
     finally:
-        _keeping.reset(token)
+        folder.keeping = before
 
 
 # DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs). Its
@@ -274,14 +263,13 @@ def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None
     if not (root / DIR / ("audit-inventory.duckdb" if inventory else "audit.duckdb")).is_file():
         return None
     try:
-        kept = KeptStore(root, inventory)
+        kept = KeptStore(root, inventory, Keeping())  # a query's, not a command's: nothing to rebuild should it fail
     except (JfiError, OSError):  # a file that cannot be read: the query's own load says which
         return None
     hit = kept.reuse()
     if hit is None:
         kept._close_opened()
         return None
-    keeping().reused.remove(kept.path)  # a query's, not the command's: nothing to rebuild should it fail
     store = hit[0]
     if not rules <= {f.rel for f in store.files}:
         store.close(keep=False)
@@ -292,10 +280,11 @@ def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None
 class KeptStore:
     """One folder's kept store for one kind of load (with or without the inventory)."""
 
-    def __init__(self, root: Path, inventory: bool, provided: "Provided | None" = None):
-        """`provided`: files a command just wrote (build), whose sha256s it gives and whose rows it puts in the store
+    def __init__(self, root: Path, inventory: bool, keeping: Keeping, provided: "Provided | None" = None):
+        """`keeping`: the running command's dealings with the folder's stores (what it reused, distrusts, will keep).
+        `provided`: files a command just wrote (build), whose sha256s it gives and whose rows it puts in the store
         itself (`Provided.put`) instead of their being read."""
-        self.provided, self.inventory = provided, inventory
+        self.provided, self.inventory, self.keeping = provided, inventory, keeping
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
@@ -361,7 +350,7 @@ class KeptStore:
         """What the old kept store, when jfi sealed it for this user with the same rules, says of the files it was
         made from: their sha256s (files whose key is unchanged are not hashed again) and the built units' header.
         The store stays open for `reuse` (opened once per command), or is closed by `new_store`."""
-        if not self.usable or self.path in keeping().distrusted or not self.path.is_file():
+        if not self.usable or self.path in self.keeping.distrusted or not self.path.is_file():
             return
         try:
             self.before_key = file_key(self.path)  # a copy made while the file still has it holds what was read here
@@ -392,7 +381,7 @@ class KeptStore:
         if found[0] != self.key:
             return None
         self.opened = None
-        keeping().reused.append(self.path)
+        self.keeping.reused.append(self.path)
         return store, self.before_head, found[3]
 
     def new_store(self) -> Store:
@@ -520,7 +509,7 @@ class KeptStore:
         # no rule it runs makes one
         functions = self.before_functions if self.before else _functions(con, db)
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
-        keeping().pending.append(self)
+        self.keeping.pending.append(self)
 
     def _close_opened(self) -> None:
         if self.opened is not None:
@@ -618,17 +607,17 @@ def stale_report(root: Path) -> bool:
 
 
 def commits(command):
-    """A command whose new kept store (if it built one) replaces the old only when it returns; a refusal or an error
-    removes it, leaving the folder byte-identical. A kept store taken as it was that fails while read (a damaged
-    block) is distrusted and the command runs once more, building it anew."""
+    """A command on an audit folder (its first argument) whose new kept store (if it built one) replaces the old only
+    when it returns; a refusal or an error removes it, leaving the folder byte-identical. A kept store taken as it was
+    that fails while read (a damaged block) is distrusted and the command runs once more, building it anew."""
 
     @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        with keeping_for() as kept:
+    def wrapper(folder, *args, **kwargs):
+        with begun(folder) as kept:
             for attempt in (1, 2):
                 kept.reused.clear()
                 try:
-                    result = command(*args, **kwargs)
+                    result = command(folder, *args, **kwargs)
                 except BaseException as e:
                     kept.drop()
                     if attempt == 1 and kept.reused and isinstance(e, duckdb.Error):
@@ -641,11 +630,10 @@ def commits(command):
                     raise
                 kept.keep()
                 break
-        root = next((a.root for a in args if hasattr(a, "units_path")), None)
-        if root is not None and stale_report(root):  # any command on the folder says so, `report` itself never
+        if stale_report(folder.root):  # any command on the folder says so, `report` itself never
             note(
-                f"jfi: {root / 'report.html'} shows the folder as it was before its files changed; "
-                f"run `jfi audit report --inventory {root}` again"
+                f"jfi: {folder.root / 'report.html'} shows the folder as it was before its files changed; "
+                f"run `jfi audit report --inventory {folder.root}` again"
             )
         return result
 

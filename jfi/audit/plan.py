@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import rulebook
 from ..store import CARRIED, input_moved
 from .folder import BUILD_NEEDS, AuditFolder, kind_of
-from .kept import NEEDS, READ_EVERY_TIME, WITH_INVENTORY, KeptStore
+from .kept import NEEDS, READ_EVERY_TIME, WITH_INVENTORY, Keeping, KeptStore
 
 WITH_THE_INVENTORY = ("report", "gate")  # the commands whose store holds the inventory beside the folder's files
 
@@ -71,7 +71,7 @@ def plan(folder: AuditFolder, command: str) -> Plan:
     needs = NEEDS + (WITH_INVENTORY if inventory else ())
     files = rulebook.in_use(rulebook.load()[0], ("audit",), None, needs)
     inputs = rulebook.inputs_read(files)
-    kept = KeptStore(folder.root, inventory)
+    kept = KeptStore(folder.root, inventory, Keeping())
     try:
         before, now, sealed = dict(kept.before), dict(kept.shas), kept.opened is not None
         same = sealed and kept.opened[1][0] == kept.key

@@ -191,25 +191,36 @@ def write(folder, views):
     return folder
 
 
-_MADE: dict[str, Path] = {}
+_MADE: dict[str, tuple[Path, Path]] = {}  # what made() made: the folder's pristine copy and the place it was made at
+_HANDED: dict[str, Path] = {}  # the dest each kind of folder was last handed out for, in place
 
 
-def made(dest: Path, views, *commands, name="audit") -> Path:
-    """`dest/name`: an audit folder written from these views and run through these `jfi audit` commands (each a tuple
-    of its arguments; `--inventory` is added at the end, `{root}` names the folder above it). Made once per test
-    process and copied for each test, files and kept store alike (a copy's store names another folder: the next
-    command makes it anew, as it does for a folder moved elsewhere)."""
+def made(dest: Path, views, *commands, name="audit", in_place=False) -> Path:
+    """An audit folder written from these views and run through these `jfi audit` commands (each a tuple of its
+    arguments; `--inventory` is added at the end, `{root}` names the folder above it), made once per test process.
+    Each test gets it as it was made: as `dest/name`, a copy (whose kept store names another folder: the next command
+    makes it anew, as it does for a folder moved elsewhere); or, `in_place`, restored at the place it was made, not
+    under dest, where its kept store is taken as it is, as a command after build finds it (a second one of the same
+    kind for one dest is a copy under dest)."""
     key = json.dumps([name, views, commands], sort_keys=True)
     if key not in _MADE:
         from conftest import Jfi  # the test runner, imported late: this module is also used outside tests
 
-        root = Path(tempfile.mkdtemp(prefix="jfi-made-"))
-        atexit.register(shutil.rmtree, root, True)
+        base = Path(tempfile.mkdtemp(prefix="jfi-made-"))
+        atexit.register(shutil.rmtree, base, True)
+        root = base / "place"
         folder = write(root / name, views)
         for args in commands:
             args = [a.replace("{root}", str(root)) for a in args]
             r = Jfi(root)("audit", *args, "--inventory", str(folder))
             assert r.exit_code in (0, 1), (args, r.stderr)
-        _MADE[key] = root
-    shutil.copytree(_MADE[key], dest, dirs_exist_ok=True, symlinks=True)
-    return dest / name
+        shutil.copytree(root, base / "pristine", symlinks=True)
+        _MADE[key] = (base / "pristine", root)
+    pristine, root = _MADE[key]
+    if not in_place or _HANDED.get(key) == dest:
+        shutil.copytree(pristine, dest, dirs_exist_ok=True, symlinks=True)
+        return dest / name
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(pristine, root, symlinks=True)
+    _HANDED[key] = dest
+    return root / name

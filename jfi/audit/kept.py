@@ -81,7 +81,6 @@ NEEDS = (
     "ratification_import",
     "audit_questions",
     "audit_decisions",
-    "audit_ruling_records",
 )
 WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
 

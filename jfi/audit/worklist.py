@@ -3,6 +3,7 @@ out over its rows as ordinary pinned ledger records."""
 
 from __future__ import annotations
 
+from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
@@ -115,6 +116,7 @@ def rule(
         store, built, _ = folder.load()
         try:
             families_once(store)
+            store.con.execute(rulebook.text_of("audit_ruling_records"))  # a rule of this command's own (a temp macro)
             stamp = when or utc_now("seconds")
             found = store.rows(
                 "SELECT * EXCLUDE (n) FROM audit_ruling_records(?, ?, ?, ?, ?, ?, ?, ?)",

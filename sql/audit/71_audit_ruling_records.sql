@@ -1,4 +1,4 @@
--- audit_ruling_records: the ledger records one ruling appends (a table macro: audit_ruling_records(FAMILY, FACT_CLASS, RULING, SENTENCE, BY, JUDGMENT, UTC, FIX), FAMILY or FACT_CLASS NULL): one wcag record per open row of the family (or of the fact class, named or by one of its flags), in the family's order, each naming the ruling and carrying its sentence; a row already decided is superseded by it, with the ruling as the reason. The pin and the decision id are the records' content digests, added as they are written
+-- audit_ruling_records: the ledger records one ruling appends (a temporary table macro, made by the command that rules: audit_ruling_records(FAMILY, FACT_CLASS, RULING, SENTENCE, BY, JUDGMENT, UTC, FIX), FAMILY or FACT_CLASS NULL): one wcag record per open row of the family (or of the fact class, named or by one of its flags), in the family's order, each naming the ruling and carrying its sentence; a row already decided is superseded by it, with the ruling as the reason. The pin and the decision id are the records' content digests, added as they are written
 --   n: the row's place in the family
 --   id: unit id
 --   scope: wcag
@@ -10,8 +10,8 @@
 --   fix: the fix the ruling asks for (absent when none)
 --   supersedes: the decision in force the record replaces (absent when none)
 --   supersession_reason: family ruling RULING (absent when nothing is superseded)
-CREATE OR REPLACE MACRO audit_ruling_records(family, fact_class_or_flag, ruling, sentence, by_name, judgment, utc, fix)
-AS TABLE
+CREATE OR REPLACE TEMP MACRO audit_ruling_records(family, fact_class_or_flag, ruling, sentence, by_name, judgment, utc,
+    fix) AS TABLE
 WITH found AS (  -- the family, or the first fact class the name or flag matches
     SELECT unit_ids FROM (
         SELECT unit_ids, 0 AS o FROM audit_worklist_families WHERE family_id = family

@@ -104,6 +104,8 @@ LONE_SURROGATE = re.compile(
 )
 
 
+SCREEN_CHUNK = 1 << 22  # bytes the screen reads at a time
+INNERMOST = re.compile(rb"\[\]|\{\}")  # an empty array or object
 NOT_STRUCTURE = bytes(range(256)).translate(None, b'[]{}"')  # translate() deletes these: brackets and quotes stay
 
 
@@ -115,7 +117,7 @@ def _screened(path: Path) -> tuple[int | None, int]:
     lines, tail, line = 1, b"", None
     inside, pending, brackets = False, b"", []
     with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 22), b""):
+        for chunk in iter(lambda: fh.read(SCREEN_CHUNK), b""):
             block = tail + chunk
             if line is None and b"\\u" in block and (m := LONE_SURROGATE.search(block)):
                 line = lines - tail.count(b"\n") + block.count(b"\n", 0, m.start())
@@ -124,12 +126,15 @@ def _screened(path: Path) -> tuple[int | None, int]:
             data = pending + chunk  # a run of backslashes at a chunk's end waits for the next chunk
             run = len(data) - len(data.rstrip(b"\\"))
             pending, data = (data[len(data) - run :], data[: len(data) - run]) if run else (b"", data)
-            parts = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, NOT_STRUCTURE).split(b'"')
+            # an adjacent pair of quotes is an empty string or two strings with nothing between them: dropped, it
+            # leaves what lies outside strings as it was, and the rest to split is a fraction of the file
+            structure = data.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, NOT_STRUCTURE)
+            parts = structure.replace(b'""', b"").split(b'"')
             brackets.append(b"".join(parts[1 if inside else 0 :: 2]))
             inside ^= len(parts) % 2 == 0  # an odd number of quotes in the chunk
     nest, depth = b"".join(brackets), 0
     while nest and depth <= MAX_DEPTH:  # each pass takes off the innermost pairs: one level
-        inner = nest.replace(b"[]", b"").replace(b"{}", b"")
+        inner = INNERMOST.sub(b"", nest)  # in one pass: `{[]}` is two levels, never one
         if inner == nest:
             break  # what is left does not pair up: the parser names the problem
         nest, depth = inner, depth + 1

@@ -96,3 +96,27 @@ def test_a_plain_manifest_is_read_without_the_streaming_parser(tmp_path, monkeyp
 
 def test_every_shape_is_a_file_of_its_own():
     assert len(set(SHAPES.values())) == len(SHAPES)
+
+
+def depth(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(depth, value), default=0)
+    return 0
+
+
+NESTED = [
+    {"a": [[["x"]]], "b": '"[[[{{{"', "c": "\\", "d": '\\"]]]', "e": [{"f": ["", "", "]["]}]},
+    [[[[[[[]]]]]]],
+    {"k": ["\\\\\\", '"', "", "", '""[', {"": [""]}]},
+]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 1 << 22])
+@pytest.mark.parametrize("doc", NESTED, ids=range(len(NESTED)))
+def test_the_screen_counts_the_nesting_outside_strings_only(tmp_path, monkeypatch, chunk, doc):
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setattr(manifest, "SCREEN_CHUNK", chunk)
+    assert manifest._screened(path) == (None, depth(doc))

@@ -246,9 +246,9 @@ def _top_keys_once(fh) -> None:
 def views_of(path: Path) -> Iterator[dict]:
     """Each view of the manifest, checked, one at a time (a view whose page script threw becomes a view with an
     environment note, as the reference writes it). The views are parsed one by one from a window of the file's text
-    (`_views_read_whole`, about five times the streaming parser's speed, memory bounded by the largest view); a file that
-    path does not take as it is (a malformed document, a key twice in one object, a view over WINDOW long) is read
-    by the streaming parser, which says exactly what is wrong, the views already handed on skipped."""
+    (`_views_read_whole`, about five times the streaming parser's speed, memory bounded by the largest view); a file
+    that read does not take as it is (a malformed document, a key twice in one object, a view over WINDOW long) is
+    read by the streaming parser, which says exactly what is wrong, the views already handed on skipped."""
     source, seen = str(path), set()
     line, depth = _screened(path)
     if line is not None:

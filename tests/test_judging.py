@@ -25,7 +25,7 @@ def _built(root, *more_views):
         view("fares", title="Harbor — Fares", h1=["Fares"], links=[link("Weekly passes", "/passes", context="")]),
         *more_views,
     ]
-    return Jfi(root), made(root, views, ("build", "--batch", "3"))
+    return Jfi(root), made(root, views, ("build", "--batch", "3"), in_place=True)
 
 
 @pytest.fixture

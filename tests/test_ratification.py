@@ -12,7 +12,9 @@ from jfi.canonical import decision_id, digest
 
 
 def _audit(root):
-    folder = made(root, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",))
+    folder = made(
+        root, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",), in_place=True
+    )
     units = {u["id"]: u for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
     return Jfi(root), folder, units
 

@@ -17,7 +17,11 @@ STAMP = _NOW.strftime("%Y-%m-%dT%H:%M:%SZ")
 @pytest.fixture
 def merged(tmp_path):
     folder = made(
-        tmp_path, [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])], ("build",), ("merge",)
+        tmp_path,
+        [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])],
+        ("build",),
+        ("merge",),
+        in_place=True,
     )
     return Jfi(tmp_path), folder, tmp_path
 

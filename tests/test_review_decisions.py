@@ -26,7 +26,7 @@ def rows(folder):
 
 
 def test_a_family_is_one_task_and_its_answer_is_every_rows_answer(tmp_path):
-    folder = made(tmp_path, VIEWS, ("build",), ("merge",))
+    folder = made(tmp_path, VIEWS, ("build",), ("merge",), in_place=True)
     jfi = Jfi(tmp_path)
     assert export(jfi, folder, tmp_path / "b").exit_code == 0
     tasks = json.loads((tmp_path / "b" / "bundle.json").read_text())["tasks"]
@@ -66,7 +66,7 @@ def test_a_family_is_one_task_and_its_answer_is_every_rows_answer(tmp_path):
 
 
 def test_a_no_still_needs_its_note(tmp_path):
-    folder = made(tmp_path, VIEWS, ("build",), ("merge",))
+    folder = made(tmp_path, VIEWS, ("build",), ("merge",), in_place=True)
     jfi = Jfi(tmp_path)
     assert export(jfi, folder, tmp_path / "b").exit_code == 0
     task = json.loads((tmp_path / "b" / "bundle.json").read_text())["tasks"][0]
@@ -81,7 +81,7 @@ def test_a_no_still_needs_its_note(tmp_path):
 
 
 def test_a_task_deleted_from_a_returned_sheet_is_named_and_nothing_is_applied(tmp_path):
-    folder = made(tmp_path, VIEWS, ("build",), ("merge",))
+    folder = made(tmp_path, VIEWS, ("build",), ("merge",), in_place=True)
     jfi = Jfi(tmp_path)
     assert export(jfi, folder, tmp_path / "b").exit_code == 0
     lines = (tmp_path / "b" / "review-tasks.csv").read_text().splitlines(keepends=True)
@@ -101,7 +101,7 @@ def test_a_task_deleted_from_a_returned_sheet_is_named_and_nothing_is_applied(tm
 
 
 def test_an_unsure_settles_nothing_and_a_rulings_fix_reaches_the_rows(tmp_path):
-    folder = made(tmp_path, VIEWS, ("build",), ("merge",), ("worklist",))
+    folder = made(tmp_path, VIEWS, ("build",), ("merge",), ("worklist",), in_place=True)
     jfi = Jfi(tmp_path)
     family = jfi(
         "query",

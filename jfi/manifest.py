@@ -15,6 +15,7 @@ import ijson
 from ijson.common import ObjectBuilder
 
 from .errors import JfiError, clip
+from .jsonl import _Duplicate, _keys_once, _no_constant, _NotStrict  # the strict reader's hooks
 
 SCHEMA = "content-inventory/v1"
 SHOT_MAX_HEIGHT = 10_000  # px of a view's screenshot, from the top of the page
@@ -268,7 +269,6 @@ def views_of(path: Path) -> Iterator[dict]:
             yield _checked_view(n - 1, view, seen, source)
     except _NotPlain:
         yield from _views_streamed(path, seen, skip=n)
-        return
     if not seen:
         raise JfiError(
             "invalid_manifest", "views must be a non-empty array of view objects", source=source, field="views"
@@ -281,17 +281,6 @@ WINDOW = 1 << 24  # characters of the file's text read at a time; a view longer 
 
 class _NotPlain(Exception):
     """The manifest is not one `_views_read_whole` takes as it is: the streaming parser reads it (and names the problem)."""
-
-
-def _pairs_once(pairs: list) -> dict:
-    found = dict(pairs)
-    if len(found) != len(pairs):  # a key twice in one object
-        raise _NotPlain
-    return found
-
-
-def _no_constant(name: str):
-    raise _NotPlain  # NaN and Infinity are not JSON
 
 
 INT_MAX = 2**63 - 1  # the streaming parser's integers: -INT_MAX to INT_MAX; beyond them it refuses the file
@@ -316,7 +305,7 @@ def _views_read_whole(path: Path) -> Iterator[dict]:
     no NaN or Infinity, no control character in a string, a key once per object), the top-level fields around them
     parsed and dropped (header_of reads them). Anything else raises _NotPlain."""
     decode = json.JSONDecoder(
-        object_pairs_hook=_pairs_once, parse_constant=_no_constant, parse_int=_int, parse_float=_float
+        object_pairs_hook=_keys_once, parse_constant=_no_constant, parse_int=_int, parse_float=_float
     ).raw_decode
     text, at = codecs.getincrementaldecoder("utf-8")(), 0
     with open(path, "rb") as fh:
@@ -354,6 +343,11 @@ def _views_read_whole(path: Path) -> Iterator[dict]:
                 except (json.JSONDecodeError, RecursionError):
                     if eof:
                         raise _NotPlain from None
+                except (
+                    _Duplicate,
+                    _NotStrict,
+                ):  # a key twice in one object, NaN or Infinity (the strict reader's rules)
+                    raise _NotPlain from None
                 if len(buf) - start > WINDOW:
                     raise _NotPlain  # one value longer than a window
                 at = start
@@ -471,10 +465,6 @@ def _views_streamed(path: Path, seen: set, skip: int = 0) -> Iterator[dict]:
             ) from None
         except (ijson.JSONError, ijson.IncompleteJSONError) as e:
             raise _bad_json(path, e) from None
-    if not seen:
-        raise JfiError(
-            "invalid_manifest", "views must be a non-empty array of view objects", source=source, field="views"
-        )
 
 
 def checked_header(path: Path) -> dict:

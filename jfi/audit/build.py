@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
-
-import pyarrow as pa
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
@@ -22,45 +18,43 @@ from .kept import Provided, begun
 from .worklist import decisions_of
 
 UNITS_PER_CHUNK = 2_000
+BATCHES_PER_QUERY = 500  # batch files joined by one query (45,000 lines at the default batch size)
 
 
 def _unit_chunks(con):
     """The units as JSON text out of SQL, a few thousand joined per row fetched, so memory does not grow with the
     inventory."""
-    total = con.execute("SELECT count(*) FROM audit_units").fetchone()[0]
+    total = con.execute("SELECT count(*) FROM audit_units").fetchall()[0][0]
     for start in range(1, total + 1, UNITS_PER_CHUNK):  # one small aggregate per chunk, never one over every unit
         yield con.execute(
             "SELECT string_agg(unit_json, ',\n  ' ORDER BY unit_ord) FROM audit_units WHERE unit_ord BETWEEN ? AND ?",
             [start, start + UNITS_PER_CHUNK - 1],
-        ).fetchone()[0]
+        ).fetchall()[0][0]
 
 
 def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str, str]) -> dict[str, int]:
-    """Each batch file written whole (its sha256 into `shas`). The lines come sorted by batch and line, a few thousand
-    at a time (a sort spills to disk under a memory limit; one ordered aggregate per batch over every line did not at
-    100,000 views). A first build writes them into a staged batches/ folder put in place whole; a build again leaves
-    each batch file whose bytes do not change as it is."""
+    """Each batch file written whole (its sha256 into `shas`), its text joined by SQL. The batch lines are computed
+    once, sorted by batch and line (a sort spills to disk under a memory limit), and joined a few hundred batches per
+    query (one ordered aggregate over every line did not spill at 100,000 views): memory does not grow with the audit.
+    A first build writes them into a staged batches/ folder put in place whole; a build again leaves each batch file
+    whose bytes do not change as it is."""
     files.stage(folder.batches)
+    # every later read of the batch lines (here, and the lines handed to the kept store) reads these rows
+    con.execute("CREATE TEMP TABLE audit_batches AS SELECT * FROM main.audit_batches ORDER BY batch, line_no")
     counts = dict(
         con.execute("SELECT batch, count(*) FROM audit_batches GROUP BY batch ORDER BY min(unit_ord)").fetchall()
     )
-    cur = con.execute("SELECT batch, line FROM audit_batches ORDER BY batch, line_no")
-    name, lines = None, []
-
-    def write():
-        data = ("\n".join(lines) + "\n").encode("utf-8")
-        files.write(folder.batches / name, data, keep_same=True)
-        shas[str(folder.batches / name)] = hashlib.sha256(data).hexdigest()
-
-    while rows := cur.fetchmany(10_000):
-        for batch, line in rows:
-            if batch != name:
-                if name is not None:
-                    write()
-                name, lines = batch, []
-            lines.append(line)
-    if name is not None:
-        write()
+    names = sorted(counts)  # as DuckDB orders text: by code point
+    for start in range(0, len(names), BATCHES_PER_QUERY):
+        chunk = names[start : start + BATCHES_PER_QUERY]
+        for name, text in con.execute(
+            "SELECT batch, string_agg(line, chr(10) ORDER BY line_no) FROM audit_batches "
+            "WHERE batch BETWEEN ? AND ? GROUP BY batch ORDER BY batch",
+            [chunk[0], chunk[-1]],
+        ).fetchall():
+            data = (text + "\n").encode("utf-8")
+            files.write(folder.batches / name, data, keep_same=True)
+            shas[str(folder.batches / name)] = hashlib.sha256(data).hexdigest()
     return counts
 
 
@@ -75,28 +69,18 @@ class _Hashing:
         self.fh.write(data)
 
 
-def _written_lines(con, folder: AuditFolder) -> Path:
-    """The lines of the files build wrote (units and batches: kind, source, line, text) streamed to a temp Arrow file,
-    which the kept store maps from disk once the build's own store is closed: memory does not grow with the audit."""
-    fd, name = tempfile.mkstemp(prefix="jfi-written-", suffix=".arrow")
-    os.close(fd)
-    reader = (
-        con.cursor()
-        .sql(
+def _written_lines(con, folder: AuditFolder):
+    """The lines of the files build wrote (units and batches: kind, source, line, text), streamed out of the build's
+    own store a few thousand at a time, for the kept store to take in one insert: nothing is written in between, and
+    memory does not grow with the audit."""
+    return (
+        con.sql(
             f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
             f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
             "FROM audit_batches"
         )
         .to_arrow_reader(50_000)
     )
-    try:
-        with pa.OSFile(name, "wb") as sink, pa.ipc.new_file(sink, reader.schema) as writer:
-            for batch in reader:
-                writer.write_batch(batch)
-    except BaseException:
-        os.unlink(name)
-        raise
-    return Path(name)
 
 
 def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[tuple[int, int] | None, list[str]]:
@@ -190,15 +174,12 @@ def run(folder: AuditFolder, batch_size: int) -> Outcome:
                         files.remove(stale)
             # the header as a command reads it back from the file (the units aside)
             read_back = json.loads(json.dumps({**head, "nav_consistency": [json.loads(t) for t, _ in nav]}))
-            with phase("build: the written lines handed to the kept store"):
-                provided = Provided(read_back, shas, _written_lines(con, folder), files.placed)
-        finally:
-            store.close()
-        try:
+            # the kept store takes the written lines straight from this store, which is closed once they are in
+            provided = Provided(read_back, shas, lambda: _written_lines(con, folder), files.placed, store.close)
             with phase("build: the kept store made, the decisions counted"):
                 decisions, said = _keep_store(folder, provided)
         finally:
-            provided.lines.unlink(missing_ok=True)
+            store.close()
     report = Outcome(
         0,
         {

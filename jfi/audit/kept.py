@@ -542,14 +542,16 @@ class Provided:
     """The files `build` just wrote (the built units and the batches), with their sha256s and their lines, taken from
     the build's own store: the kept store is made from them without reading the files back."""
 
-    def __init__(self, head: dict, shas: dict[str, str], lines: Path, keys: dict[str, tuple] | None = None):
-        """`keys`: the file keys the files had when they were put in place (AtomicFiles.placed)."""
+    def __init__(self, head: dict, shas: dict[str, str], lines, keys: dict[str, tuple] | None = None, done=None):
+        """`lines`: gives a stream (an Arrow record batch reader) of every line written (kind, source, line, text),
+        read once; `done`: called once they are in the store (build closes its own store then, before the kept store's
+        rules run). `keys`: the file keys the files had when they were put in place (AtomicFiles.placed)."""
         self.head, self.shas, self.keys = head, shas, keys or {}
-        self.lines = lines  # an Arrow file (kind, source, line, text) of every line written
+        self.lines, self.done = lines, done
         self.put_in: Store | None = None
 
     def put(self, store: Store) -> None:
-        """Every written file's lines into the store, once (one insert for them all)."""
+        """Every written file's lines into the store, once (one insert for them all, a record batch at a time)."""
         if self.put_in is store:
             return
         self.put_in = store
@@ -562,21 +564,13 @@ class Provided:
                 "present": [True] * len(self.shas),
             },
         )
-        import pyarrow as pa
-
-        # read a record batch at a time (the file mapped whole was resident whole: 1 GB more at 100,000 views)
-        with pa.OSFile(str(self.lines)) as source:
-            written = pa.ipc.open_file(source)
-            store.con.register(
-                "_jfi_provided",
-                pa.RecordBatchReader.from_batches(
-                    written.schema, (written.get_batch(i) for i in range(written.num_record_batches))
-                ),
-            )
-            try:
-                store.con.execute("INSERT INTO raw_lines SELECT kind, source, NULL, line, text FROM _jfi_provided")
-            finally:
-                store.con.unregister("_jfi_provided")
+        store.con.register("_jfi_provided", self.lines())
+        try:
+            store.con.execute("INSERT INTO raw_lines SELECT kind, source, NULL, line, text FROM _jfi_provided")
+        finally:
+            store.con.unregister("_jfi_provided")
+        if self.done is not None:
+            self.done()
 
 
 REPORT_INPUTS = re.compile(rb'<meta name="jfi-inputs" content="([0-9a-f]{64})"')

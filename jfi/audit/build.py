@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
@@ -73,14 +72,11 @@ def _written_lines(con, folder: AuditFolder):
     """The lines of the files build wrote (units and batches: kind, source, line, text), streamed out of the build's
     own store a few thousand at a time, for the kept store to take in one insert: nothing is written in between, and
     memory does not grow with the audit."""
-    return (
-        con.sql(
-            f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
-            f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
-            "FROM audit_batches"
-        )
-        .to_arrow_reader(50_000)
-    )
+    return con.sql(
+        f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
+        f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "
+        "FROM audit_batches"
+    ).to_arrow_reader(50_000)
 
 
 def _keep_store(folder: AuditFolder, provided: Provided) -> tuple[tuple[int, int] | None, list[str]]:

@@ -177,6 +177,8 @@ def line_columns(path: Path) -> tuple[list[int], list[str]]:
     parts = text.split("\n")
     if parts and parts[-1] == "":
         parts.pop()
+    if "\r" not in text and "" not in parts and not any(map(str.isspace, parts)):  # no blank line: each is a line
+        return list(range(1, len(parts) + 1)), parts
     numbers, texts = [], []
     for i, part in enumerate(parts, 1):
         if part.endswith("\r"):

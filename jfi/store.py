@@ -39,6 +39,7 @@ INPUT_KINDS = {
     "field_specs": (),
 }
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
+SCAN_ROWS = 16_384  # the rows of each record batch they go in as
 
 
 STORAGE_VERSION = "v1.4.0"  # the on-disk format of every .duckdb file jfi writes: DuckDB 1.4 LTS and newer read it
@@ -133,7 +134,8 @@ class Gathered:
                 for c in chunks:
                     whole += [c[0]] * c[1] if isinstance(c, tuple) else c
                 columns[name] = pa.array(whole)
-        return pa.table(columns)
+        # in record batches DuckDB scans in parallel (one batch of every row is scanned by one thread)
+        return pa.Table.from_batches(pa.table(columns).to_batches(max_chunksize=SCAN_ROWS))
 
 
 class Store:

@@ -71,7 +71,13 @@ class _Hashing:
 def _written_lines(con, folder: AuditFolder):
     """The lines of the files build wrote (units and batches: kind, source, line, text), streamed out of the build's
     own store a few thousand at a time, for the kept store to take in one insert: nothing is written in between, and
-    memory does not grow with the audit."""
+    memory does not grow with the audit. The build's other tables are dropped first: the memory they held is the kept
+    store's to use."""
+    for (table,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' "
+        "AND table_name <> 'audit_units'"
+    ).fetchall():
+        con.execute(f'DROP TABLE main."{table}"')
     return con.sql(
         f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
         f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "

@@ -483,3 +483,34 @@ def test_an_inventory_line_a_strict_json_parser_refuses_is_refused_at_its_line(t
     r = Jfi(tmp_path)("audit", "build", "--inventory", str(folder))
     assert r.exit_code == 2 and "inventory.jsonl:3: invalid_json" in r.stderr, r.stderr
     assert not (folder / "judgment-units.json").exists()
+
+
+def test_a_build_under_a_memory_limit_writes_and_keeps_what_one_without_does(tmp_path, monkeypatch):
+    """Under JFI_MEMORY_LIMIT, build's own store goes to disk while it hands its lines to the kept store (the two
+    stores hold the bound together): the batch files, and the lines the kept store holds, are those of a build
+    without a limit."""
+    import duckdb
+
+    links = [link(f"Route {k}", f"/r{k}", context="") for k in range(30)]
+    folders = {}
+    for name, limit in (("free", None), ("bound", "64MB")):
+        if limit:
+            monkeypatch.setenv("JFI_MEMORY_LIMIT", limit)
+        folder = write(tmp_path / name / "audit", [view("home", links=links), view("about", links=links[:5])])
+        assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
+        folders[name] = folder
+
+    def kept_lines(folder):
+        con = duckdb.connect(str(folder / ".jfi" / "audit.duckdb"), read_only=True)
+        try:
+            rows = con.execute("SELECT kind, source, line, text FROM raw_lines").fetchall()
+        finally:
+            con.close()
+        return sorted((kind, source.replace(str(folder), ""), line, text) for kind, source, line, text in rows)
+
+    free, bound = folders["free"], folders["bound"]
+    assert {k for k, *_ in kept_lines(free)} == {"unit", "batch"}
+    assert kept_lines(free) == kept_lines(bound)
+    names = sorted(p.name for p in (free / "batches").iterdir())
+    assert names and names == sorted(p.name for p in (bound / "batches").iterdir())
+    assert all((free / "batches" / n).read_bytes() == (bound / "batches" / n).read_bytes() for n in names)

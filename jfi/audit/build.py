@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
@@ -17,6 +18,7 @@ from .kept import Provided, begun
 from .worklist import decisions_of
 
 UNITS_PER_CHUNK = 2_000
+HANDOVER_MEMORY = "64MB"  # build's own store while it hands its lines over, under JFI_MEMORY_LIMIT
 BATCHES_PER_QUERY = 500  # batch files joined by one query (45,000 lines at the default batch size)
 
 
@@ -78,6 +80,8 @@ def _written_lines(con, folder: AuditFolder):
         "AND table_name <> 'audit_units'"
     ).fetchall():
         con.execute(f'DROP TABLE main."{table}"')
+    if os.environ.get("JFI_MEMORY_LIMIT"):  # a bound the user set holds for the two stores together: the rows left
+        con.execute(f"SET memory_limit = '{HANDOVER_MEMORY}'")  # here go to disk as the kept store takes them
     return con.sql(
         f"SELECT 'unit' AS kind, {sql_string(str(folder.units_path))} AS source, unit_ord AS line, unit_json AS text "
         f"FROM audit_units UNION ALL SELECT 'batch', {sql_string(str(folder.batches) + '/')} || batch, line_no, line "

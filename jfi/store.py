@@ -135,7 +135,8 @@ class Gathered:
                     whole += [c[0]] * c[1] if isinstance(c, tuple) else c
                 columns[name] = pa.array(whole)
         # in record batches DuckDB scans in parallel (one batch of every row is scanned by one thread)
-        return pa.Table.from_batches(pa.table(columns).to_batches(max_chunksize=SCAN_ROWS))
+        table = pa.table(columns)
+        return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_ROWS), schema=table.schema)
 
 
 class Store:

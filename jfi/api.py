@@ -218,14 +218,13 @@ class Corpus:
         return Result(code, data=report)
 
     def export(self, out: str | Path | None = None, fmt: str = "all", target: int | None = None) -> Result:
-        """CSV, JSONL, Parquet, corpus.xlsx and jfi.duckdb in `out` (default: the project's exports/)."""
+        """CSV, JSONL, Parquet, corpus.xlsx and jfi.duckdb in `out` (default: the project's exports/); data: the files
+        written, the profile and the rulebook's sha256."""
         from .corpus import export
 
         _checked("corpus export", fmt=fmt, out=out, target=target)
         where = Path(out) if out is not None else self.root / "exports"
-        result = _run(export.run, self.project, where, fmt, self.project.resolve_goal(target))
-        result.data = where
-        return result
+        return _run(export.run, self.project, where, fmt, self.project.resolve_goal(target))
 
     def query(self, sql: str) -> list[dict]:
         """One read statement over the corpus's views (see `jfi schema corpus`), as a list of rows."""

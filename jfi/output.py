@@ -185,6 +185,9 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # what it tells its user on stderr
     # the report in the form its user chose (a table, CSV, or JSON laid out for reading), printed instead of the JSON
     text: str | None = None
+    # whether the command line prints the report as JSON; a command whose words are its lines keeps its report for the
+    # Python API (its result's data) and prints the lines alone
+    printed: bool = True
 
     def json(self) -> str:
         return json.dumps(self.data, indent=self.indent, ensure_ascii=self.ascii)
@@ -193,7 +196,7 @@ class Outcome:
         """What the command line prints on stdout before the lines: the text, else the report as JSON."""
         if self.text is not None:
             return self.text.removesuffix("\n") or None
-        return self.json() if self.data is not None else None
+        return self.json() if self.data is not None and self.printed else None
 
 
 def say(text: str) -> None:

@@ -109,8 +109,16 @@ def test_the_calls_reach_every_format_and_refuse_as_the_command_line_does(repo_l
     for fmt, name in (("sarif", "audit.sarif"), ("junit", "audit-junit.xml"), ("earl", "audit-earl.jsonld")):
         r = audit.export(out=out, fmt=fmt)
         assert r.code == 0 and (out / name).is_file(), (fmt, sorted(p.name for p in out.iterdir()))
+        assert r.data["files"] == [str(out / name)] and r.said == r.data["files"]  # the words are the lines alone
     gate = audit.gate()
     assert gate.code in (0, 1) and capsys.readouterr() == ("", "")
+    # a command whose words are its lines returns its report as objects too
+    assert gate.data["fail_on"] and len(gate.data["new"]) == sum(x.startswith("NEW ") for x in gate.said)
+    receipts = audit.receipts()
+    written = [__import__("json").loads(x) for x in Path("exports/audit/receipts.jsonl").read_text().splitlines()]
+    assert receipts.ok and receipts.data["findings"] == written and not receipts.said[0].startswith("{")
+    corpus = jfi.open_corpus("corpus/example-project")
+    assert corpus.target(40).data == {"goal": 40}
     import sys
 
     from jfi.output import Shown

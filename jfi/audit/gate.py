@@ -110,11 +110,18 @@ def gate(folder: AuditFolder, baseline: Path | None, fail_on: str, write_baselin
             Path(write_baseline),
             json.dumps({"schema": SCHEMA, "fail_on": fail_on, "fingerprints": sorted(current)}, indent=1) + "\n",
         )
-        return Outcome(0, lines=[f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline"])
+        return Outcome(
+            0,
+            {"fail_on": fail_on, "baseline": sorted(current)},
+            lines=[f"{write_baseline}: {len(current)} finding(s) at {fail_on} recorded as the baseline"],
+            printed=False,
+        )
     new = [f for f in findings if f["fingerprint"] not in known]
     gone = len(known - current)
     return Outcome(
         1 if new else 0,
+        {"fail_on": fail_on, "findings": findings, "new": new, "gone": gone},
+        printed=False,
         lines=[f"NEW {f['fingerprint']}: {named(f)} on {', '.join(f['views'] or [])}" for f in new],
         notes=[
             f"gate at {fail_on}: {len(findings)} finding(s), {len(new)} new, {len(findings) - len(new)} in the baseline"

@@ -406,4 +406,9 @@ def receipts(folder: AuditFolder) -> Outcome:
                 csv_text(RECEIPT_COLUMNS, [tuple(_cell(r[c]) for c in RECEIPT_COLUMNS) for r in rows]),
             )
             files.write(folder.root / "receipts.jsonl", "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    return Outcome(0, lines=[f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no"])
+    return Outcome(
+        0,
+        {"findings": rows, "files": [str(folder.root / "receipts.csv"), str(folder.root / "receipts.jsonl")]},
+        lines=[f"{folder.root / 'receipts.csv'}: {len(rows)} finding(s) from rows ratified as no"],
+        printed=False,
+    )

@@ -795,4 +795,9 @@ def apply(folder: AuditFolder, bundle_dir: Path, responses: Path) -> Outcome:
                 "changed_meanwhile", "the ledger or the audit changed while the return was checked; apply again"
             )
         atomic_write(ledger, new)
-    return Outcome(0, lines=[f"{len(records)} row decision(s) recorded, {pending} row(s) still pending"])
+    return Outcome(
+        0,
+        {"recorded": records, "pending": pending},
+        lines=[f"{len(records)} row decision(s) recorded, {pending} row(s) still pending"],
+        printed=False,
+    )

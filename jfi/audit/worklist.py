@@ -152,4 +152,9 @@ def rule(
         new = append_records(old, records)
         folder.check_ledger(new)  # the whole resulting ledger must validate first
         atomic_write(ledger, new)
-    return Outcome(0, lines=[f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}"])
+    return Outcome(
+        0,
+        {"ruling": ruling, "family": family, "judgment": judgment, "by": by, "records": records},
+        lines=[f"ruling {ruling}: {len(records)} row(s) of {family} recorded as {judgment} by {by}"],
+        printed=False,
+    )

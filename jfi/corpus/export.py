@@ -113,4 +113,5 @@ def run(project: CorpusProject, out: Path, fmt: str, goal: int) -> Outcome:
     for path in written:
         lines.append(display_path(path))
     lines.append(f"{len(written)} file(s) written; profile {project.profile}; rulebook {rulebook[:12]}")
-    return Outcome(0, lines=lines)
+    report = {"files": [str(path) for path in written], "profile": project.profile, "rulebook_sha256": rulebook}
+    return Outcome(0, report, lines=lines, printed=False)

@@ -50,7 +50,13 @@ def apply(project: CorpusProject, batch: int, *, dry_run: bool = False) -> Outco
         )
         if changes and not dry_run:
             update_records(project.corpus_path, [(u["item_line"], _setter(u)) for u in changes])
-    return Outcome(0 if changes else 1, lines=lines)
+    report = {
+        "batch": batch,
+        "verdicts": len(updates),
+        "changes": [{"item_id": u["item_id"], "from": u["current_status"], "to": u["new_status"]} for u in changes],
+        "dry_run": dry_run,
+    }
+    return Outcome(0 if changes else 1, report, lines=lines, printed=False)
 
 
 def _setter(update: dict):

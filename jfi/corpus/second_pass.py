@@ -110,4 +110,11 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Ou
                     for r in new
                 ],
             )
-    return Outcome(0 if new else 1, lines=lines)  # every answer already recorded: nothing to do
+    report = {
+        "round": round_no,
+        "answers": len(rows),
+        "appended": [r["item_id"] for r in new],
+        "disagreements": sum(1 for r in rows if not r["agrees"]),
+        "dry_run": dry_run,
+    }
+    return Outcome(0 if new else 1, report, lines=lines, printed=False)  # every answer already recorded: nothing to do

@@ -12,4 +12,4 @@ def write(project: CorpusProject, n: int) -> Outcome:
     goal = project.resolve_goal(n)
     with writer_lock(project.root):
         atomic_write(project.target_file, f"{HEADER}{goal}\n")
-    return Outcome(0, lines=[f"{display_path(project.target_file)}: goal {goal}"])
+    return Outcome(0, {"goal": goal}, lines=[f"{display_path(project.target_file)}: goal {goal}"], printed=False)

@@ -59,4 +59,10 @@ def apply(project: CorpusProject, round_no: int, *, dry_run: bool = False) -> Ou
                 project.corpus_path,
                 [(u["item_line"], lambda rec, status=u["new_status"]: rec.update(status=status)) for u in changes],
             )
-    return Outcome(0 if changes else 1, lines=lines)  # nothing to change is "nothing to do"
+    report = {
+        "round": round_no,
+        "verdicts": len(updates),
+        "changes": [{"item_id": u["item_id"], "from": u["current_status"], "to": u["new_status"]} for u in changes],
+        "dry_run": dry_run,
+    }
+    return Outcome(0 if changes else 1, report, lines=lines, printed=False)  # nothing to change is "nothing to do"

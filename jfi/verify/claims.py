@@ -86,7 +86,7 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
     folder.root.mkdir(exist_ok=True)  # the first snapshot starts the folder
     with writer_lock(folder.root):
         folder.append(folder.artifacts, [record])
-    return Outcome(0, lines=[f"version {record['version_id']}: {len(entries)} file(s)"])
+    return Outcome(0, record, lines=[f"version {record['version_id']}: {len(entries)} file(s)"], printed=False)
 
 
 def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> Outcome:
@@ -116,7 +116,7 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
         }
         record = {"checkpoint_id": digest(body), **body, "created_utc": utc_now("seconds")}
         folder.append(folder.checkpoints, [record])
-    return Outcome(0, lines=[f"checkpoint {record['checkpoint_id']} on version {version}"])
+    return Outcome(0, record, lines=[f"checkpoint {record['checkpoint_id']} on version {version}"], printed=False)
 
 
 def _check_claims(folder: VerifyFolder, source: Path) -> None:
@@ -145,7 +145,7 @@ def import_claims(folder: VerifyFolder, source: Path) -> Outcome:
             rec.setdefault("imported_utc", utc_now("seconds"))
             records.append(rec)
         folder.append(folder.claims, records)
-    return Outcome(0, lines=[f"{len(records)} claim(s) imported"])
+    return Outcome(0, {"claims": records}, lines=[f"{len(records)} claim(s) imported"], printed=False)
 
 
 def gate(folder: VerifyFolder) -> Outcome:
@@ -200,4 +200,5 @@ def gate(folder: VerifyFolder) -> Outcome:
         left = uncertain + ([c["known_issues"]] if c["known_issues"] else [])
         lines.append(f"  remaining uncertainty: {'; '.join(left) or 'none recorded'}")
     failing = [r for r in rows if not r["holds"]]
-    return Outcome(1 if failing else 0, lines=lines)
+    report = {"conditions": rows, "checkpoint": cp[0] if cp else None, "evidence": evidence, "inputs": inputs}
+    return Outcome(1 if failing else 0, report, lines=lines, printed=False)

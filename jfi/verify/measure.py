@@ -220,4 +220,4 @@ def run(target: str, bindings_path: Path, out: Path, viewport: tuple[int, int]) 
         files.write(dom_path, dom)
         files.write(out / "measurements.jsonl", "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
     said = [f"{x['region']}: {x['result']}: {x['evidence']}" for x in lines]  # what it tells its user
-    return Outcome(0 if all(x["result"] == "PASS" for x in lines) else 1, lines=said)
+    return Outcome(0 if all(x["result"] == "PASS" for x in lines) else 1, {"claims": lines}, lines=said, printed=False)

@@ -328,10 +328,8 @@ class Audit:
         return _invoke("audit receipts", inventory=self.root)
 
     def report(self, shot: str | Path | None = None) -> Result:
-        """report.html, to open in a browser (data: its path); shot: a PNG picture of it besides."""
-        result = _invoke("audit report", inventory=self.root, shot=shot)
-        result.data = self.root / "report.html"
-        return result
+        """report.html, to open in a browser (data: its path and rows); shot: a PNG picture of it besides."""
+        return _invoke("audit report", inventory=self.root, shot=shot)
 
     def export(self, out: str | Path | None = None, fmt: str = "duckdb", flags_fail: bool = False) -> Result:
         """audit.duckdb and Parquet files for analysts (default: in the folder), or the results in a published

@@ -158,4 +158,4 @@ def diff(root: Path, frm: int | None, to: int | None, as_json: bool) -> Outcome:
         lines.append(
             f"{c['id']}  {c['what']}: {c['old'] or '(empty)'} → {c['new'] or '(empty)'}" + (f"  [{why}]" if why else "")
         )
-    return Outcome(0, lines=lines)
+    return Outcome(0, {"from_run": frm, "to_run": to, "changes": changes}, lines=lines, printed=False)

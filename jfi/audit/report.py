@@ -504,4 +504,4 @@ def report(folder: AuditFolder, shot: Path | None = None) -> Outcome:
         screenshot(path, shot)
         lines.append(f"{shot}: a picture of the report")
     lines.append(f"{path}: {len(rows)} row(s); open it in a browser (it needs no server)")
-    return Outcome(0, lines=lines)
+    return Outcome(0, {"report": str(path), "rows": len(rows), "shot": shot and str(shot)}, lines=lines, printed=False)

@@ -172,6 +172,11 @@ def fetch(project: CorpusProject, *, dry_run: bool = False) -> Outcome:
             )
     return Outcome(
         1 if failures else 0,
+        {
+            "copied": [{"item_id": item["item_id"], "image_file": rel, "image_sha256": h} for item, rel, h in recorded],
+            "failed": [{"item_id": item["item_id"], "reason": reason} for item, reason in failures],
+        },
+        printed=False,
         lines=[f"{item['item_id']}: {rel} sha256:{digest[:12]}" for item, rel, digest in recorded]
         + [f"{len(recorded)} copied, {len(failures)} failed"],
         notes=[

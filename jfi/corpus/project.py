@@ -213,7 +213,8 @@ class CorpusProject:
             + (f" with goal {goal}" if goal else "")
             + (f", profile {self.profile_override}" if self.profile_override else "")
         )
-        return Outcome(0, lines=[made])
+        report = {"corpus": str(self.corpus_path), "goal": goal, "profile": self.profile_override}
+        return Outcome(0, report, lines=[made], printed=False)
 
     def set_profile(self) -> Outcome:
         """Write the profile asked for into corpus/profile.txt; the corpus must already be in its shape."""
@@ -224,7 +225,9 @@ class CorpusProject:
         self.require_profile()  # data in another profile's shape is refused: migrate it instead
         with writer_lock(self.root), AtomicFiles() as files:
             files.write(self.profile_file, f"{PROFILE_HEADER}{name}\n")
-        return Outcome(0, lines=[f"{display_path(self.profile_file)}: profile {name}"])
+        return Outcome(
+            0, {"profile": name}, lines=[f"{display_path(self.profile_file)}: profile {name}"], printed=False
+        )
 
     @property
     def target_file(self) -> Path:

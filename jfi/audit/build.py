@@ -45,14 +45,22 @@ def _write_batches(con, folder: AuditFolder, files: AtomicFiles, shas: dict[str,
     counts = dict(
         con.execute("SELECT batch, count(*) FROM audit_batches GROUP BY batch ORDER BY min(unit_ord)").fetchall()
     )
+    # the rows of a run of batches are a run of row ids (the table holds them in the order it was made in): each
+    # query reads only those rows, whatever the size of the audit
     names = sorted(counts)  # as DuckDB orders text: by code point
+    first = 0
     for start in range(0, len(names), BATCHES_PER_QUERY):
         chunk = names[start : start + BATCHES_PER_QUERY]
-        for name, text in con.execute(
-            "SELECT batch, string_agg(line, chr(10) ORDER BY line_no) FROM audit_batches "
-            "WHERE batch BETWEEN ? AND ? GROUP BY batch ORDER BY batch",
-            [chunk[0], chunk[-1]],
-        ).fetchall():
+        rows = sum(counts[name] for name in chunk)
+        joined = con.execute(
+            "SELECT batch, count(*), string_agg(line, chr(10) ORDER BY line_no) FROM audit_batches "
+            "WHERE rowid BETWEEN ? AND ? GROUP BY batch ORDER BY batch",
+            [first, first + rows - 1],
+        ).fetchall()
+        first += rows
+        if [(name, n) for name, n, _ in joined] != [(name, counts[name]) for name in chunk]:
+            raise RuntimeError("the batch lines are not held in the order they were sorted in")
+        for name, _, text in joined:
             data = (text + "\n").encode("utf-8")
             files.write(folder.batches / name, data, keep_same=True)
             shas[str(folder.batches / name)] = hashlib.sha256(data).hexdigest()

@@ -127,4 +127,5 @@ def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> 
             store.close()
         with AtomicFiles() as files:
             written = formats.write(files, out, docs)
-    return Outcome(0, {"files": [str(path) for path in written]}, lines=[str(path) for path in written], printed=False)
+    paths = [str(path) for path in written]
+    return Outcome(0, {"files": paths}, lines=paths, printed=False)

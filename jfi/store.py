@@ -96,6 +96,37 @@ def without_inventory(files: tuple) -> tuple:
     return tuple(f for f in files if f.rel not in left_out)
 
 
+_PLANS: dict[tuple, tuple] = {}  # what _plan found, by its arguments, for the rulebook it was found in
+
+
+def _plan(
+    sections, profile: str, needs: tuple[str, ...] | None, inventory: bool, *, whole: bool = True
+) -> tuple[tuple, str, str]:
+    """(the rule files a store runs, in order; rulebook_sha256; the sha256 of those files): a store's part of the
+    rulebook, found once per process for each kind of store (the rulebook is read once too). `rulebook_sha256` is one
+    hash for a workflow's whole rulebook (its sections and profile), whichever of its files a command runs: every
+    output of one audit folder names the same rules. With whole=False, the third is the sha256 of the files alone
+    (no profile: Store.digest)."""
+    loaded = rulebook.load()[0]
+    sections = tuple(sections) if sections is not None else None
+    needs = tuple(needs) if needs is not None else None
+    key = (sections, profile, needs, inventory, whole)
+    found = _PLANS.get(key)
+    if found is None or found[0] is not loaded:
+        corpus = sections is None or "corpus" in sections
+        named = profile if corpus and whole else None
+        files = rulebook.in_use(loaded, sections, profile, needs)
+        if not inventory:
+            files = without_inventory(files)
+        found = _PLANS[key] = (
+            loaded,
+            files,
+            rulebook.digest_of(rulebook.in_use(loaded, sections, profile, None), named),
+            rulebook.digest_of(files, named),
+        )
+    return found[1:]
+
+
 # with JFI_PROFILE set, every rule file a store of this process ran and its seconds, in order (make bench's breakdown;
 # the command line prints them)
 RULE_TIMES: list[tuple[str, float]] = []
@@ -194,17 +225,8 @@ class Store:
         self._inputs: dict | None = None  # each rule file's inputs (rulebook.inputs_read), when first asked for
         self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
-        loaded = rulebook.load()[0]
-        self.files = rulebook.in_use(loaded, sections, self.profile, needs)
-        if not inventory:
-            self.files = without_inventory(self.files)
         corpus = sections is None or "corpus" in sections
-        # one hash for a workflow's whole rulebook (its sections and profile), whichever of its files this command ran:
-        # every output of one audit folder names the same rules
-        self.rulebook_sha256 = rulebook.digest_of(
-            rulebook.in_use(loaded, sections, self.profile, None), self.profile if corpus else None
-        )
-        self.files_sha256 = rulebook.digest_of(self.files, self.profile if corpus else None)  # the files it ran
+        self.files, self.rulebook_sha256, self.files_sha256 = _plan(sections, self.profile, needs, inventory)
         if reopen:
             return
         for f in self.files:
@@ -218,7 +240,7 @@ class Store:
     @staticmethod
     def digest(sections: tuple[str, ...], needs: tuple[str, ...] | None = None) -> str:
         """The rulebook_sha256 of a store of these sections (without the corpus), without opening one."""
-        return rulebook.digest_of(rulebook.in_use(rulebook.load()[0], sections, rulebook.DEFAULT_PROFILE, needs), None)
+        return _plan(tuple(sections), rulebook.DEFAULT_PROFILE, needs, True, whole=False)[2]
 
     def build(self, carried: list[str] | None = None) -> "Store":
         """Run the rulebook over the loaded inputs.

@@ -283,6 +283,32 @@ def test_an_edited_kept_store_is_rebuilt_and_its_sql_never_runs(tmp_path):
     )
 
 
+def test_a_macro_planted_in_a_kept_store_this_process_checked_before_is_found(tmp_path):
+    """The digest of a kept store's functions is remembered by this process per file (jfi.audit.kept); a macro
+    planted in that very file afterwards (one shadowing a rule's own, and one shadowing a DuckDB built-in) still makes
+    it a store to build anew, never one to reuse."""
+    folder, csv = _merged(tmp_path)
+    assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0  # the file checked and remembered
+    store = folder / ".jfi" / "audit.duckdb"
+    for planted in ("CREATE OR REPLACE MACRO jstr(doc, path) AS 'keep me'", "CREATE MACRO lower(x) AS 'keep me'"):
+        con = duckdb.connect(str(store))
+        con.execute(planted)
+        con.close()
+        (folder / "draft-judgments.csv").unlink()
+        assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+        assert (folder / "draft-judgments.csv").read_bytes() == csv
+        con = duckdb.connect(str(store), read_only=True)
+        try:  # the store was made anew, without the macro
+            assert con.execute(
+                "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'lower' AND NOT internal"
+            ).fetchone() == (0,)
+            assert "keep me" not in str(
+                con.execute("SELECT macro_definition FROM duckdb_functions() WHERE function_name = 'jstr'").fetchall()
+            )
+        finally:
+            con.close()
+
+
 def test_a_kept_store_from_another_user_is_not_reused(tmp_path, monkeypatch):
     folder, csv = _merged(tmp_path)
     spy = []

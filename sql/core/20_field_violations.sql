@@ -42,18 +42,20 @@ constrained AS (  -- the specs that test a value
 shape_specs AS (  -- per shape, the constrained fields it holds of a type their spec allows, each with its place
     -- among the shape's keys (a record's values come in the order of its keys)
     SELECT f.kind, f.shape, list({'field': s.field, 'allowed': s.allowed, 'pattern': s.pattern, 'format': s.format,
-        'min_len': s.min_len, 'max_len': s.max_len, 'min_int': s.min_int, 'max_int': s.max_int, 'jtype': f.jtype,
-        'at': list_position(json_keys(f.shape), f.field)}) AS specs
+        'min_len': s.min_len, 'max_len': s.max_len, 'min_int': s.min_int, 'max_int': s.max_int, 'jtype': f.jtype}
+        ORDER BY s.field) AS specs,
+        list(list_position(json_keys(f.shape), f.field) ORDER BY s.field) AS ats  -- the places, in the specs' order
     FROM shape_fields AS f JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
     WHERE list_contains(s.types, f.jtype)
     GROUP BY f.kind, f.shape
 ),
 typed_vals AS (  -- each constrained field a record holds, of a type its spec allows (the type read off the record's
-    -- shape, computed once per shape), its value taken from the record's values, read in one pass over its JSON
+    -- shape, computed once per shape), its value taken from the record's values, read in one pass over its JSON: the
+    -- values of its specs' places, unnested beside the specs (a row carrying all the record's values cost twice this)
     SELECT kind, source, line, record_id, spec.field, spec.allowed, spec.pattern, spec.format, spec.min_len,
-        spec.max_len, spec.min_int, spec.max_int, spec.jtype, vals[spec.at] AS raw
-    FROM (SELECT r.kind, r.source, r.line, r.record_id, json_extract_string(r.doc, '$.*') AS vals,
-              unnest(v.specs) AS spec
+        spec.max_len, spec.min_int, spec.max_int, spec.jtype, raw
+    FROM (SELECT r.kind, r.source, r.line, r.record_id, unnest(v.specs) AS spec,
+              unnest(list_select(json_extract_string(r.doc, '$.*'), v.ats)) AS raw
           FROM recs AS r JOIN shape_specs AS v USING (kind, shape))
 ),
 value_violations AS (  -- the rules a value breaks, each row's in one pass

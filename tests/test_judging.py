@@ -146,7 +146,10 @@ def test_missing_and_duplicate_judged_lines(built):
     lines = path.read_text().splitlines()
     path.write_text("\n".join([lines[0], lines[0]] + lines[2:]) + "\n")
     r = jfi("audit", "merge", "--inventory", str(folder))
-    assert r.exit_code == 2 and "duplicate_id" in r.stderr and "missing_judgment" in r.stderr
+    assert r.exit_code == 2 and "missing_judgment" in r.stderr
+    judged = path.name
+    # the repeat is the fault, on the line that repeats: the first judgment of the unit stands
+    assert f"{judged}:2: id: duplicate_id:" in r.stderr and f"{judged}:1: id: duplicate_id:" not in r.stderr, r.stderr
 
 
 def test_sample_reasons_and_reproducibility(built):

@@ -373,8 +373,13 @@ class KeptStore:
             return
         try:
             store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
-            found = sealed(store.con, store.scalar("SELECT current_database()"), _SEEN_FUNCTIONS.get(self.before_key))
-            if found is not None and file_key(self.path) == self.before_key:
+            db = store.scalar("SELECT current_database()")
+            remembered = _SEEN_FUNCTIONS.get(self.before_key)
+            found = sealed(store.con, db, remembered)
+            still = file_key(self.path) == self.before_key
+            if found is not None and remembered and not still:  # the file changed as it was opened: what this process
+                found = sealed(store.con, db)  # remembered of it may not be what was read; read its functions
+            if found is not None and still:
                 _remember(self.before_key, found[4])
             if found is not None and found[1] == self.reader:
                 rows = store.con.execute("SELECT source, sha256, file_key FROM jfi_kept_files").fetchall()

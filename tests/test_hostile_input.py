@@ -4,7 +4,7 @@ import json
 
 import pytest
 from conftest import Jfi, dump, item, snapshot
-from inventories import link, view, write
+from inventories import link, made, view, write
 
 from jfi.canonical import digest
 
@@ -70,9 +70,9 @@ def test_duplicate_keys_in_a_nested_corpus_object_are_invalid_json(jfi):
 
 @pytest.fixture
 def built(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
+    views = [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])]
+    folder = made(tmp_path, views, ("build",), in_place=True)  # built once per test process, restored for each test
     jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
     return jfi, folder, units
 

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import rdflib
 from conftest import REPO, Jfi, snapshot
-from inventories import image, link, view, write
+from inventories import image, link, made, view, write
 from junitparser import JUnitXml
 
 STANDARDS = REPO.parent / "shared" / "standards"
@@ -48,9 +48,8 @@ def _ledger(folder: Path, rulings: dict[str, str]) -> None:
 
 @pytest.fixture
 def audit(tmp_path):
-    folder = write(tmp_path / "audit", _views())
+    folder = made(tmp_path, _views(), ("build",), in_place=True)  # built once per test process, restored for each test
     jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = {(u["type"], u["name"]): u["id"] for u in json.loads((folder / "judgment-units.json").read_text())["units"]}
     # a judge drafted "no" for Fares: a draft, never a verdict; a person ratified Learn more no and the title yes
     batch = next((folder / "batches").glob("harbor-link-*.jsonl"))

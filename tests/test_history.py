@@ -5,13 +5,13 @@ import hashlib
 import json
 
 from conftest import Jfi, snapshot
-from inventories import link, view, write
+from inventories import link, made, view
 
 
 def _folder(tmp_path):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
+    views = [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])]
+    folder = made(tmp_path, views, ("build",), in_place=True)  # built once per test process, restored for each test
     jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = {
         u["name"]: u["id"]
         for u in json.loads((folder / "judgment-units.json").read_text())["units"]

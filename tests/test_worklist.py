@@ -5,7 +5,7 @@ import io
 import json
 
 from conftest import Jfi, snapshot
-from inventories import field, image, link, view, write
+from inventories import field, image, link, made, view, write
 
 
 def setup(tmp_path):
@@ -20,9 +20,8 @@ def setup(tmp_path):
             fields=[field("", "none")],
         )
     ]
-    folder = write(tmp_path / "audit", views)
+    folder = made(tmp_path, views, ("build",), in_place=True)  # built once per test process, restored for each test
     jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
     lines = {}
     for p in (folder / "batches").glob("*.jsonl"):

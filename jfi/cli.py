@@ -566,7 +566,10 @@ def audit_inventory(
     no_screenshots: bool = typer.Option(False, "--no-screenshots", help="Do not save viewport screenshots."),
     no_axe: bool = typer.Option(False, "--no-axe", help="Do not check the views with axe-core."),
     workers: Optional[int] = typer.Option(
-        None, "--workers", min=1, help="Views captured at once (default: three per core, at most 8)."
+        None,
+        "--workers",
+        min=1,
+        help="Views captured at once (default: three per core, at most 8, and at least 4 views to a tab).",
     ),
     serve: Optional[Path] = typer.Option(
         None,
@@ -647,7 +650,7 @@ def audit_inventory(
     opts = browse.Options(
         viewports=sizes,
         axe=axe_options,
-        workers=workers or browse.default_workers(),
+        workers=workers,
         screenshots=not no_screenshots,
         nav_timeout_ms=nav_timeout,
         engagement=engagement,

@@ -56,23 +56,21 @@ drafted AS (  -- rows drafted yes and rows drafted no are never one family: a fa
                                               WHEN 'unsure' THEN ' · drafted unsure' ELSE '' END AS key)
     FROM candidates AS c JOIN audit_family_rows AS r USING (id)
 ),
-sizes AS (SELECT pattern, key, count(*) AS size FROM drafted GROUP BY ALL HAVING count(*) >= 2),
-sized AS (SELECT d.*, s.size FROM drafted AS d JOIN sizes AS s USING (pattern, key)),
-first_pick AS (  -- each row's family of lowest rank (then the largest) among those of two or more
-    SELECT id, arg_min({'pattern': pattern, 'key': key}, {'r': rank, 's': -size, 'p': pattern, 'k': key}) AS f
-    FROM sized GROUP BY id
+sizes AS (  -- the families of two or more, numbered in the order a row picks among its own: lowest rank, then the
+    -- largest, then by pattern and key (a family's question follows from its pattern and key)
+    SELECT pattern, key, any_value(question) AS question,
+        row_number() OVER (ORDER BY min(rank), count(*) DESC, pattern, key) AS pick
+    FROM drafted GROUP BY pattern, key HAVING count(*) >= 2
 ),
+sized AS (SELECT d.id, s.pick FROM drafted AS d JOIN sizes AS s USING (pattern, key)),
+first_pick AS (SELECT id, min(pick) AS pick FROM sized GROUP BY id),  -- each row's first family
 left_alone AS (  -- families the first pick left with one row: their rows choose again without them
-    SELECT f.pattern AS pattern, f.key AS key FROM first_pick GROUP BY ALL HAVING count(*) < 2
+    SELECT pick FROM first_pick GROUP BY pick HAVING count(*) < 2
 ),
-chosen AS (
-    SELECT id, arg_min({'pattern': pattern, 'key': key, 'question': question}, {'r': rank, 's': -size, 'p': pattern,
-        'k': key}) AS c
-    FROM sized ANTI JOIN left_alone USING (pattern, key) GROUP BY id
-),
+chosen AS (SELECT id, min(pick) AS pick FROM sized ANTI JOIN left_alone USING (pick) GROUP BY id),
 members AS (
-    SELECT c.c.pattern AS pattern, c.c.key AS key, c.c.question AS question, c.id, r.type, r.draft, r.sort_ord
-    FROM chosen AS c JOIN audit_family_rows AS r USING (id)
+    SELECT s.pattern, s.key, s.question, c.id, r.type, r.draft, r.sort_ord
+    FROM chosen AS c JOIN sizes AS s USING (pick) JOIN audit_family_rows AS r USING (id)
 ),
 families AS (SELECT pattern, key FROM members GROUP BY ALL HAVING count(*) >= 2),
 names AS (  -- each family's names in page order, once each

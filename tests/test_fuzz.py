@@ -145,7 +145,7 @@ def audit(tmp_path):
         ),
         view("fares", links=[link("Fares", "/f")], navs=[nav("Home", "Fares")]),
     ]
-    folder = made(tmp_path, views, ("build",))
+    folder = made(tmp_path, views, ("build",), in_place=True)  # built once per test process, restored for each test
     jfi = Jfi(tmp_path)
     units = json.loads((folder / "judgment-units.json").read_text())["units"]
     for batch in sorted((folder / "batches").glob("*.jsonl")):

@@ -127,6 +127,24 @@ def test_build_leaves_the_store_every_later_command_uses(conformance, tmp_path, 
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert tables(folder / ".jfi" / "audit.duckdb") == left
     assert {name: STAMP.sub(b"<time>", (folder / name).read_bytes()) for name in outputs} == outputs
+    assert text_compressions(folder / ".jfi" / "audit.duckdb") == {"ZSTD"}  # the kept lines' text, as either keeps it
+
+
+def text_compressions(path) -> set[str]:
+    """How the text of a kept store's lines is compressed on disk, segment by segment."""
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return {
+            c
+            for (c,) in con.execute(
+                "SELECT DISTINCT compression FROM pragma_storage_info('raw_lines') "
+                "WHERE column_name = 'text' AND segment_type = 'VARCHAR'"
+            ).fetchall()
+        }
+    finally:
+        con.close()
 
 
 def test_the_files_build_wrote_are_not_read_back_by_the_next_command(audit, monkeypatch):

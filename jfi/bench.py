@@ -158,7 +158,7 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
     outputs, took = {}, {}
     for label, extra in (
         ("1 page at a time", ["--workers", "1"]),
-        (f"default ({capture.default_workers(n)} pages at once)", []),
+        (f"default ({capture.default_workers(n, 300)} pages at once)", []),
         ("local cluster, 2 worker processes", ["--cluster", "local:2"]),
     ):
         out = views.parent / f"out-{len(outputs)}"

@@ -6,6 +6,7 @@ element, outlined, the evidence, the draft and the ratification in force. Filter
 from __future__ import annotations
 
 import io
+import json
 import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -161,19 +162,26 @@ def crop_html(
     return str(macro("crop.html", "crop")(_crop(row, place, shots, view_names, role)))
 
 
-def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot]) -> bytes | None:
+def crop_png(row: dict, place: dict | None, shots: dict[tuple, Shot], decoded: dict | None = None) -> bytes | None:
     """The crop the report shows of a row as a PNG image of its own (the element outlined in red), for a judge that
-    reads images; None where the report has no crop."""
+    reads images; None where the report has no crop. `decoded`: the last picture decoded (one at a time, a full page
+    can be tens of megabytes), for rows of the same view given one after another."""
     w = _window(row, place, shots)
     if isinstance(w, str):
         return None
     from PIL import Image, ImageDraw, UnidentifiedImageError
 
     box, scale, left, top = w["box"], w["scale"], w["left"], w["top"]
-    try:
-        with Image.open(io.BytesIO(shots[w["view"]].data)) as image:
-            page = image.convert("RGB")
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+    decoded = {} if decoded is None else decoded
+    if w["view"] not in decoded:
+        decoded.clear()
+        try:
+            with Image.open(io.BytesIO(shots[w["view"]].data)) as image:
+                decoded[w["view"]] = image.convert("RGB")
+        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+            decoded[w["view"]] = None
+    page = decoded[w["view"]]
+    if page is None:
         return None
     if scale < 1:
         page = page.resize((max(1, round(page.width * scale)), max(1, round(page.height * scale))))
@@ -209,9 +217,14 @@ def crops(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
     finally:
         store.close()
     shots = _screenshots(folder)
-    out = {}
-    for uid, row in rows.items():
-        data = crop_png(row, places.get(uid), shots)
+
+    def view_of(uid: str) -> str:  # the rows of one view one after another: its picture is decoded once
+        w = _window(rows[uid], places.get(uid), shots)
+        return "" if isinstance(w, str) else json.dumps(w["view"])
+
+    out, decoded = {}, {}
+    for uid in sorted(rows, key=lambda u: (view_of(u), u)):
+        data = crop_png(rows[uid], places.get(uid), shots, decoded)
         if data is not None:
             out[uid] = data
     return out

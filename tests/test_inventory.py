@@ -278,6 +278,23 @@ def test_workers_do_not_change_the_output(site, tmp_path):
     )
 
 
+def test_a_capture_that_waits_little_takes_few_tabs_and_one_that_waits_long_many(site, tmp_path, monkeypatch):
+    from jfi.capture import browse
+
+    monkeypatch.setattr(browse.os, "cpu_count", lambda: 2)
+    assert browse.default_workers() == 6  # three per core
+    # a short settle: four views to a tab at least (a tab's first view pays for its renderer)
+    assert [browse.default_workers(n) for n in (1, 4, 5, 12, 200)] == [1, 1, 2, 3, 6]
+    assert browse.default_workers(12, 499) == 3
+    # a settle of half a second or more is waited side by side, as many tabs as views, six at most
+    assert [browse.default_workers(n, 500) for n in (1, 5, 200)] == [1, 5, 6]
+    asked = []
+    chosen = browse.default_workers
+    monkeypatch.setattr(browse, "default_workers", lambda *a: asked.append(a) or chosen(*a))
+    captured(tmp_path, tmp_path / "out", *(f"{site}/{name}.html" for name in ("names", "plain")))
+    assert asked == [(2, 0.0)]  # the capture asks with its pages and their mean settle (no --workers given)
+
+
 def test_a_shared_chromium_starts_once_and_changes_no_capture(site, tmp_path, monkeypatch):
     import jfi.browser
 

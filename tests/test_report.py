@@ -408,3 +408,30 @@ def test_a_counted_flag_says_its_own_count(tmp_path):
     assert "<code>h1_count_3</code>: the page has 3 h1 elements" in page
     assert "<code>title_shared_by_2_views</code>: 2 views of the product share this title" in page
     assert "has N h1" not in page and "N views" not in page
+
+
+def test_crops_decode_each_picture_once_and_give_what_one_crop_at_a_time_gives(reported, monkeypatch):
+    import PIL.Image
+
+    from jfi.audit import report
+    from jfi.audit.folder import AuditFolder
+
+    _, audit = reported
+    folder = AuditFolder(audit)
+    ids = {json.loads(x)["id"] for b in (audit / "batches").glob("*-link-*.jsonl") for x in b.read_text().splitlines()}
+    opened = []
+    real_open = PIL.Image.open
+    monkeypatch.setattr(PIL.Image, "open", lambda *a, **k: opened.append(1) or real_open(*a, **k))
+    pictured = report.crops(folder, ids)
+    store, _, _ = folder.load_with_inventory()
+    try:
+        places = {p["id"]: p for p in store.rows("SELECT * FROM audit_unit_places")}
+        rows = {r["id"]: r for r in store.rows("SELECT id, type, name FROM audit_draft_rows")}
+    finally:
+        store.close()
+    shots = report._screenshots(folder)
+    views = {
+        json.dumps(w["view"]) for i in pictured if not isinstance(w := report._window(rows[i], places[i], shots), str)
+    }
+    assert len(pictured) > len(views) > 1 and len(opened) == len(views)  # once per picture, not once per crop
+    assert pictured == {i: report.crop_png(rows[i], places.get(i), shots) for i in pictured}

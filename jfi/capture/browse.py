@@ -109,7 +109,7 @@ def default_workers(pages: int | None = None, settle_ms: float = 0) -> int:
     2 at once, 143 with 3, 156 with 4, 165 with 6, 161 with 8). When the pages wait little (`settle_ms`, their mean
     settle, under SHORT_SETTLE_MS), no more tabs than give each VIEWS_PER_TAB pages, as a tab's start costs more than
     it saves (2 cores, 5 small pages: settle 0, 3.95 s with 1 tab and 5.00 with 5; settle 300, 3.95 s with 2 and 4.91
-    with 5; 12 real pages, settle 200: 14.3 s with 3, 16.1 with 6); pages that wait longer are waited for side by side
+    with 5; 13 real pages, settle 200: 14.3 s with 3, 16.1 with 6); pages that wait longer are waited for side by side
     (settle 800: 5.14 s with 2, 4.88 with 5; settle 2600, the default: 10.77 s with 2, 5.95 with 5)."""
     most = max(1, min(8, 3 * (os.cpu_count() or 1)))
     if pages is None:

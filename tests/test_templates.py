@@ -41,3 +41,13 @@ def test_no_module_builds_a_human_facing_file_by_hand():
             if re.search(r"html\.escape\(|\bmd_text\(|['\"]<(p|li|dt|dd|tr|td|article|section|details)[ >]", line):
                 found.append(f"{path.relative_to(PACKAGE)}:{n}")
     assert found == []
+
+
+def test_a_rows_keys_read_as_attributes_first_and_a_missing_one_is_an_error():
+    import jinja2
+
+    env = templating._environment(False)
+    assert env.from_string("{{ r.name }}|{{ r.items is callable }}").render(r={"name": "<b>"}) == "&lt;b&gt;|True"
+    assert env.from_string("{{ r.items }}").render(r={"items": 3}) == "3"  # a row's own key before a dict's method
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ r.nope }}").render(r={"name": "x"})

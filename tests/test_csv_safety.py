@@ -77,6 +77,16 @@ def test_every_payload_is_one_guarded_cell(payload):
     assert rows[1][1:] == ["5", "-3"]  # numbers stay numbers, a negative one included
 
 
+def test_many_cells_are_guarded_as_few_are_in_their_order():
+    from jfi.output import ARROW_CELLS
+
+    rows = [(PAYLOADS[n % len(PAYLOADS)] + str(n), n, n % 2 == 0, None) for n in range(ARROW_CELLS // 4 + 10)]
+    header, many = csv_lines(["a", "b", "c", "d"], rows)  # more cells than ARROW_CELLS: one table for them all
+    few = [line for k in range(0, len(rows), 500) for line in csv_lines(["a", "b", "c", "d"], rows[k : k + 500])[1]]
+    assert len(rows) * 4 > ARROW_CELLS and many == few
+    assert strict_rows(header + "".join(many))[1:] == strict_rows(header + "".join(few))[1:]
+
+
 def test_guard_leaves_ordinary_text_alone():
     texts = ["Harbor Transit — Home", "3 items", "e-mail", "Learn more", ""]
     assert csv_lines(["a", "b"], [(t, "x") for t in texts])[1] == [f"{t},x\n" for t in texts]

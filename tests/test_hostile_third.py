@@ -504,6 +504,7 @@ def test_page_text_never_becomes_markup_a_link_or_broken_xml(tmp_path):
         md_text("<img src=x onerror=alert(1)> [x](javascript:y)\n## h")
         == "\\<img src=x onerror=alert(1)\\> \\[x\\](javascript:y) \\#\\# h"
     )
+    assert md_text("a\r\n\r\nb\rc\n") == "a b c " and md_text(None) == "" and md_text(3) == "3"
     evil = "Go <img src=x onerror=alert(1)> \x01\x1b"
     folder = made(tmp_path, [view("home", links=[link(evil, "/a"), link(evil, "/b")])], ("build",), ("merge",))
     jfi = Jfi(tmp_path)

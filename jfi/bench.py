@@ -153,12 +153,12 @@ def bench_inventory(sites_root: Path, n: int = 200) -> None:
     each as `jfi audit inventory` in its own process; the outputs must be identical apart from timings."""
     from .capture import browse as capture
 
-    views = capture_views(sites_root, n)
-    common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", "300"]
+    views, settle = capture_views(sites_root, n), 300
+    common = ["audit", "inventory", "--urls-file", str(views), "--serve", str(sites_root), "--settle", str(settle)]
     outputs, took = {}, {}
     for label, extra in (
         ("1 page at a time", ["--workers", "1"]),
-        (f"default ({capture.default_workers(n, 300)} pages at once)", []),
+        (f"default ({capture.default_workers(n, settle)} pages at once)", []),
         ("local cluster, 2 worker processes", ["--cluster", "local:2"]),
     ):
         out = views.parent / f"out-{len(outputs)}"

@@ -282,7 +282,7 @@ def test_a_capture_that_waits_little_takes_few_tabs_and_one_that_waits_long_many
     from jfi.capture import browse
 
     monkeypatch.setattr(browse.os, "cpu_count", lambda: 2)
-    assert browse.default_workers() == 6  # three per core
+    assert browse.default_workers(1000, 500) == 6  # three per core at most
     # a short settle: four views to a tab at least (a tab's first view pays for its renderer)
     assert [browse.default_workers(n) for n in (1, 4, 5, 12, 200)] == [1, 1, 2, 3, 6]
     assert browse.default_workers(12, 499) == 3

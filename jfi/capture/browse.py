@@ -75,7 +75,7 @@ def viewport_id(size: tuple[int, int]) -> str:
 @dataclass
 class Options:
     viewports: tuple[tuple[int, int], ...] = ((1440, 900),)  # each view is captured at each, in this order
-    workers: int | None = 1  # None: default_workers() for the number of pages to capture
+    workers: int | None = 1  # None: default_workers() for the pages to capture and their settle
     screenshots: bool = True
     nav_timeout_ms: int = 30000
     engagement: str | None = None
@@ -104,7 +104,7 @@ VIEWS_PER_TAB = 4  # a tab's first page pays for its renderer's start: with shor
 SHORT_SETTLE_MS = 500  # a settle shorter than this is a short wait (a longer one is better waited in another tab)
 
 
-def default_workers(pages: int | None = None, settle_ms: float = 0) -> int:
+def default_workers(pages: int, settle_ms: float = 0) -> int:
     """Pages captured at once: three per core, at most eight (200 views on 2 cores with tabs reused: 99 views/min with
     2 at once, 143 with 3, 156 with 4, 165 with 6, 161 with 8). When the pages wait little (`settle_ms`, their mean
     settle, under SHORT_SETTLE_MS), no more tabs than give each VIEWS_PER_TAB pages, as a tab's start costs more than
@@ -112,8 +112,6 @@ def default_workers(pages: int | None = None, settle_ms: float = 0) -> int:
     with 5; 13 real pages, settle 200: 14.3 s with 3, 16.1 with 6); pages that wait longer are waited for side by side
     (settle 800: 5.14 s with 2, 4.88 with 5; settle 2600, the default: 10.77 s with 2, 5.95 with 5)."""
     most = max(1, min(8, 3 * (os.cpu_count() or 1)))
-    if pages is None:
-        return most
     return max(1, min(most, pages if settle_ms >= SHORT_SETTLE_MS else -(-pages // VIEWS_PER_TAB)))
 
 

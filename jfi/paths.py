@@ -31,6 +31,19 @@ def regular_file(path: Path) -> bool:
     )
 
 
+def bytes_of(paths) -> int:
+    """The bytes the regular files among these paths hold (an absent path, a symlink or a folder counts nothing)."""
+    total = 0
+    for path in paths:
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            total += st.st_size
+    return total
+
+
 def own_folder(path: Path) -> bool:
     """Whether a folder jfi reads or writes is there: False when absent, True for a real folder; a symlink or a file
     in its place is refused (unsafe_path)."""

@@ -40,6 +40,9 @@ INPUT_KINDS = {
 }
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 SCAN_ROWS = 16_384  # the rows of each record batch they go in as
+# A store whose input files hold fewer bytes than this runs on one thread: on small inputs DuckDB's second thread
+# costs more in scheduling than it brings (docs/choices.md, "One thread for small inputs")
+SMALL_INPUT = 16 * 2**20
 
 
 STORAGE_VERSION = "v1.4.0"  # the on-disk format of every .duckdb file jfi writes: DuckDB 1.4 LTS and newer read it
@@ -417,6 +420,11 @@ class Store:
         view that reads it (and every query) reads the rows computed now. For a command reading one costly view
         several times; the store's own view is untouched."""
         self.con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT * FROM main.{view}")
+
+    def fit_threads(self, input_bytes: int) -> "Store":
+        """One thread for a store whose input files hold fewer than SMALL_INPUT bytes, DuckDB's default otherwise."""
+        self.con.execute("SET threads = 1" if input_bytes < SMALL_INPUT else "RESET threads")
+        return self
 
     def set_goal(self, goal: int) -> None:
         self.con.execute("UPDATE jfi_run SET goal = ?", [goal])

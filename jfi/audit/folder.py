@@ -21,10 +21,10 @@ from ..canonical import decision_id, digest
 from ..errors import JfiError, refuse
 from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines, strict_loads
 from ..manifest import fields_before, read_manifest
-from ..paths import own_folder, regular_file
+from ..paths import bytes_of, own_folder, regular_file
 from ..phases import phase
 from ..store import Store
-from .kept import NEEDS, Keeping, KeptStore
+from .kept import NEEDS, Keeping, KeptStore, input_files
 
 # what `build` queries: its store runs the rule files that make these (units, batches, the 3.2.3 check) and no other
 BUILD_NEEDS = (
@@ -245,7 +245,9 @@ class AuditFolder:
 
     def _built(self, batch_size: int, *, whole: bool) -> tuple[Store, str, bool, list[dict]]:
         """(built store, sha256, whether read whole, the inventory's violations)."""
-        store = Store(sections=("audit",), needs=BUILD_NEEDS)
+        store = Store(sections=("audit",), needs=BUILD_NEEDS).fit_threads(
+            bytes_of([self.inventory_jsonl, self.manifest])
+        )
         try:
             store.set_batch_size(batch_size)
             with phase("inventory: read by DuckDB, hashed and scanned beside it"):
@@ -344,7 +346,7 @@ def load_folder(
             sections=("audit",),
             needs=needs if not strict else NEEDS if before_build is None else None,
             inventory=not strict or inventory,
-        )
+        ).fit_threads(bytes_of(input_files(folder.root, not strict or inventory)))
     )
     try:
         with phase("inputs: reading the files"):

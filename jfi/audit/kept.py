@@ -40,7 +40,7 @@ from ..atomic import PRIVATE
 from ..errors import JfiError
 from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..output import note
-from ..paths import own_folder, regular_file
+from ..paths import bytes_of, own_folder, regular_file
 from ..store import CARRIED, Store, of_inventory
 from ..version import __version__
 
@@ -314,6 +314,8 @@ class KeptStore:
         self.before_functions: str | None = None  # the digest of the old kept store's functions, when it was sealed
         self.functions: str | None = None  # the digest of the new store's functions, once sealed
         self.usable = self._usable()
+        self.files = [p for p in input_files(root, inventory) if regular_file(p)]
+        self.input_bytes = bytes_of(self.files)  # what the store's rows come from: its threads follow it
         self._read_before()
         try:
             self._hash_files(root, inventory)
@@ -323,7 +325,6 @@ class KeptStore:
         self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
 
     def _hash_files(self, root: Path, inventory: bool) -> None:
-        self.files = [p for p in input_files(root, inventory) if regular_file(p)]
         self.shas, self.keys = {}, {}
         for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
             if self.provided is not None and str(path) in self.provided.shas:  # hashed as they were written; their
@@ -344,7 +345,7 @@ class KeptStore:
             reopen=reopen,
             needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
             inventory=self.inventory,
-        )
+        ).fit_threads(self.input_bytes)
 
     def _usable(self) -> bool:
         """Whether a store can be kept here: `.jfi` and the store are real, or absent. Otherwise the command runs

@@ -13,7 +13,7 @@ from ..atomic import AtomicFiles, recover, writer_lock
 from ..errors import JfiError
 from ..jsonl import line_columns, sha256_file, strict_loads
 from ..output import Outcome
-from ..paths import own_folder, regular_file
+from ..paths import bytes_of, own_folder, regular_file
 from ..rulebook import DEFAULT_PROFILE, PROFILES
 from ..store import Store
 
@@ -309,6 +309,7 @@ class CorpusProject:
         """Load the corpus file, every round file and the state of the image copies into a store."""
         store.set_goal(goal)
         files = [("item", None, self.corpus_path)] + self.round_files()
+        store.fit_threads(bytes_of(path for _, _, path in files))
         for kind, number, path in files:
             present = regular_file(path)  # a symlink or folder in a file's place is refused, never read as empty
             store.append(

@@ -1,0 +1,43 @@
+"""A store's DuckDB threads follow the bytes of the files it reads: one thread below SMALL_INPUT (on small inputs a
+second thread costs more than it brings), DuckDB's default above it. Build's own store, the kept store, a query's
+store and a corpus store alike."""
+
+import duckdb
+import pytest
+from inventories import link, made, view
+
+from jfi import store as store_module
+from jfi.audit.folder import AuditFolder
+from jfi.corpus.project import CorpusProject
+
+VIEWS = [view("home", links=[link("Learn more", "/a")], title="Home"), view("fares", title="Fares")]
+DEFAULT = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
+
+
+def threads(store) -> int:
+    try:
+        return store.scalar("SELECT current_setting('threads')")
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("small_input, expected", [(None, 1), (10, DEFAULT)])
+def test_threads_follow_the_bytes_a_store_reads(tmp_path, monkeypatch, example, small_input, expected):
+    if small_input is not None:  # the folder's files hold more than this: a large input
+        monkeypatch.setattr(store_module, "SMALL_INPUT", small_input)
+    copied = AuditFolder(made(tmp_path, VIEWS, ("build",)))  # its kept store names another folder: made anew
+    assert threads(copied.store()[0]) == expected  # build's own store
+    assert threads(copied.load()[0]) == expected
+    in_place = AuditFolder(made(tmp_path, VIEWS, ("build",), in_place=True))
+    assert threads(in_place.load()[0]) == expected and in_place.keeping.reused  # the kept store, taken as it is
+    assert threads(copied.load_for_reading()[0]) == expected  # a query's store
+    assert threads(CorpusProject.at(example.project).store()) == expected
+
+
+def test_an_absent_file_a_symlink_and_a_folder_count_nothing(tmp_path):
+    from jfi.paths import bytes_of
+
+    (tmp_path / "a.jsonl").write_bytes(b"x" * 7)
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "a.jsonl")
+    (tmp_path / "dir").mkdir()
+    assert bytes_of([tmp_path / "a.jsonl", tmp_path / "link.jsonl", tmp_path / "dir", tmp_path / "none"]) == 7

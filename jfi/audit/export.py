@@ -19,6 +19,7 @@ from ..version import __version__
 from . import formats
 from .evaluation import load_saved
 from .folder import AuditFolder
+from .worklist import families_once
 
 # Parquet file -> the view whose column meanings its fields carry
 MEANINGS = {
@@ -84,8 +85,9 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
                 target = files.temp_path(out / "audit.duckdb")
                 store.con.execute(f"ATTACH {_quote(str(target))} AS analyst (STORAGE_VERSION '{STORAGE_VERSION}')")
                 try:
-                    for name in names:
-                        store.con.execute(f"CREATE TABLE analyst.{name} AS SELECT * FROM main.{name}")
+                    families_once(store)  # read by the decisions and the worklist's views: computed once, not per view
+                    for name in names:  # each read as a query names it (a family table made just now shadows its view)
+                        store.con.execute(f"CREATE TABLE analyst.{name} AS SELECT * FROM {name}")
                     store.comment({name: "TABLE" for name in names}, within="analyst")
                 finally:
                     store.con.execute("DETACH analyst")

@@ -195,14 +195,15 @@ _MADE: dict[str, tuple[Path, Path]] = {}  # what made() made: the folder's prist
 _HANDED: dict[str, Path] = {}  # the dest each kind of folder was last handed out for, in place
 
 
-def made(dest: Path, views, *commands, name="audit", in_place=False) -> Path:
-    """An audit folder written from these views and run through these `jfi audit` commands (each a tuple of its
-    arguments; `--inventory` is added at the end, `{root}` names the folder above it), made once per test process.
+def made(dest: Path, views, *commands, name="audit", in_place=False, files: dict[str, str] | None = None) -> Path:
+    """An audit folder written from these views (and `files`, name -> text, beside them) and run through these
+    `jfi audit` commands (each a tuple of its arguments; `--inventory` is added at the end, `{root}` names the folder
+    above it), made once per test process.
     Each test gets it as it was made: as `dest/name`, a copy (whose kept store names another folder: the next command
     makes it anew, as it does for a folder moved elsewhere); or, `in_place`, restored at the place it was made, not
     under dest, where its kept store is taken as it is, as a command after build finds it (a second one of the same
     kind for one dest is a copy under dest)."""
-    key = json.dumps([name, views, commands], sort_keys=True)
+    key = json.dumps([name, views, commands, files], sort_keys=True)
     if key not in _MADE:
         from conftest import Jfi  # the test runner, imported late: this module is also used outside tests
 
@@ -210,6 +211,8 @@ def made(dest: Path, views, *commands, name="audit", in_place=False) -> Path:
         atexit.register(shutil.rmtree, base, True)
         root = base / "place"
         folder = write(root / name, views)
+        for file, text in (files or {}).items():
+            (folder / file).write_text(text)
         for args in commands:
             args = [a.replace("{root}", str(root)) for a in args]
             r = Jfi(root)("audit", *args, "--inventory", str(folder))

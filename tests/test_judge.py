@@ -18,10 +18,7 @@ TOML = '[products.harbor]\nnote = "Riders planning a trip."\n'
 
 
 def folder(tmp_path, *build):
-    root = made(tmp_path, VIEWS, ("build", *build), in_place=True)
-    (root / "audit.toml").write_text(TOML)
-    assert Jfi(tmp_path)("audit", "judge-kit", "--inventory", str(root)).exit_code == 0
-    return root
+    return made(tmp_path, VIEWS, ("build", *build), ("judge-kit",), files={"audit.toml": TOML}, in_place=True)
 
 
 def run(tmp_path, root, server, *more):

@@ -1,6 +1,6 @@
 """A store's DuckDB threads follow the bytes of the files it reads: one thread below SMALL_INPUT (on small inputs a
 second thread costs more than it brings), DuckDB's default above it. Build's own store, the kept store, a query's
-store and a corpus store alike."""
+store, a corpus store and a verify folder's store alike."""
 
 import duckdb
 import pytest
@@ -9,6 +9,7 @@ from inventories import link, made, view
 from jfi import store as store_module
 from jfi.audit.folder import AuditFolder
 from jfi.corpus.project import CorpusProject
+from jfi.verify.claims import VerifyFolder
 
 VIEWS = [view("home", links=[link("Learn more", "/a")], title="Home"), view("fares", title="Fares")]
 DEFAULT = duckdb.connect().execute("SELECT current_setting('threads')").fetchone()[0]
@@ -32,6 +33,10 @@ def test_threads_follow_the_bytes_a_store_reads(tmp_path, monkeypatch, example, 
     assert threads(in_place.load()[0]) == expected and in_place.keeping.reused  # the kept store, taken as it is
     assert threads(copied.load_for_reading()[0]) == expected  # a query's store
     assert threads(CorpusProject.at(example.project).store()) == expected
+    verify = VerifyFolder(tmp_path / "verify")
+    verify.root.mkdir()
+    verify.claims.write_text('{"x": 1}\n' * 4)
+    assert threads(verify.store()) == expected
 
 
 def test_an_absent_file_a_symlink_and_a_folder_count_nothing(tmp_path):

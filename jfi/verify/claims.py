@@ -11,6 +11,7 @@ from ..canonical import digest
 from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, strict_loads, writer_lock
 from ..output import Outcome, table, utc_now
+from ..paths import bytes_of
 from ..store import Store
 
 
@@ -39,12 +40,14 @@ class VerifyFolder:
         """The folder's files in a store; `needs`: only the rule files making these objects run (and what the store
         reads as it is made)."""
         store = Store(sections=("verify",), needs=None if needs is None else (*needs, "verify_artifact_files"))
-        for kind, path in (
+        files = (
             ("verify_artifact", self.artifacts),
             ("verify_checkpoint", self.checkpoints),
             ("verify_claim", self.claims),
             ("verify_claim", extra_claims),
-        ):
+        )
+        store.fit_threads(bytes_of(path for _, path in files if path is not None))
+        for kind, path in files:
             if path is not None and Path(path).is_file():
                 store.add_lines(kind, str(path), *line_columns(Path(path)))
         store.build()

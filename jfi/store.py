@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import re
@@ -236,28 +235,13 @@ class Store:
         self.files, self.rulebook_sha256, self.files_sha256 = _plan(sections, self.profile, needs, inventory)
         if reopen:
             return
-        with self.one_commit():
-            for f in self.files:
-                if f.input_layer:
-                    self.con.execute(f.sql)
-            self.con.execute(
-                "INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
-                [__version__, self.rulebook_sha256, self.profile if corpus else None],
-            )
-
-    @contextlib.contextmanager
-    def one_commit(self):
-        """The statements of the block as one transaction: in a store kept in a file each statement alone is a commit
-        of its own, whose log DuckDB flushes to disk (seventy small tables: 245 ms one by one, 85 ms in one commit).
-        Rolled back when the block raises."""
-        self.con.execute("BEGIN TRANSACTION")
-        try:
-            yield
-        except BaseException:
-            with contextlib.suppress(duckdb.Error):  # a connection an error left unusable has nothing to roll back
-                self.con.execute("ROLLBACK")
-            raise
-        self.con.execute("COMMIT")
+        for f in self.files:
+            if f.input_layer:
+                self.con.execute(f.sql)
+        self.con.execute(
+            "INSERT INTO jfi_run VALUES (?, ?, NULL, 90, '', ?)",
+            [__version__, self.rulebook_sha256, self.profile if corpus else None],
+        )
 
     @staticmethod
     def digest(sections: tuple[str, ...], needs: tuple[str, ...] | None = None) -> str:
@@ -270,12 +254,6 @@ class Store:
         `carried`: the sources whose rows the store holds already, the CARRIED tables' derived rows included (a kept
         store updated in place). Those tables are then derived for the other sources only and added to; of the other
         rules, only those making tables from an input that changed run again (`_stale`)."""
-        if carried:  # a kept store updated in place: rows deleted and added in one transaction slowed every rule file
-            return self._run(carried)  # that read them (sample at 1,000 views: 0.90 -> 0.94 s)
-        with self.one_commit():
-            return self._run(carried)
-
-    def _run(self, carried: list[str] | None) -> "Store":
         self._flush()
         self._built = True
         run = self.files if not carried else self._stale(carried)

@@ -504,11 +504,6 @@ class KeptStore:
         succeeds (`commits`)."""
         if not self.usable:
             return
-        with self.store.one_commit():
-            self._seal(head, units_sha)
-        self.keeping.pending.append(self)
-
-    def _seal(self, head: dict, units_sha: str) -> None:
         con = self.store.con
         con.execute(
             "CREATE TABLE jfi_kept AS SELECT ? AS key, ? AS reader, ? AS head, ? AS units_sha256, "
@@ -541,6 +536,7 @@ class KeptStore:
             functions = _MADE_FUNCTIONS.get(made) or _MADE_FUNCTIONS.setdefault(made, _functions(con, db))
         self.functions = functions
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
+        self.keeping.pending.append(self)
 
     def _close_opened(self) -> None:
         if self.opened is not None:

@@ -307,6 +307,11 @@ class Store:
             ).fetchall()
         }
 
+    def kinds_present(self) -> set[str]:
+        """The kinds of the input files the store holds rows of (a file read, whatever its lines)."""
+        self._flush()
+        return {k for (k,) in self.con.execute("SELECT DISTINCT kind FROM raw_files").fetchall()}
+
     def _moved(self, f) -> bool:
         """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""
         if self._changed is None:

@@ -292,11 +292,12 @@ class BuiltUnits(dict):
 
 # the rules a strict load refuses on (a kept store updated in place asks only those whose inputs changed); ledger errors
 # read `ratifications.jsonl:LINE: code: message`, without the field
-VIOLATIONS = (
-    ("audit_violations", "SELECT * FROM audit_violations"),
-    ("audit_standards_violations", "SELECT * FROM audit_standards_violations"),
+VIOLATIONS = (  # each check, the kinds of file whose records it checks (none there: nothing to check), its query
+    ("audit_violations", ("judged", "spot_check"), "SELECT * FROM audit_violations"),
+    ("audit_standards_violations", ("standard",), "SELECT * FROM audit_standards_violations"),
     (
         "ratification_violations",
+        ("ratification",),
         "SELECT source, line, record_id, NULL AS field, code, message FROM ratification_violations",
     ),
 )
@@ -357,7 +358,12 @@ def load_folder(
         with phase("rulebook: loading the rows, every rule file"):
             store.build(kept.carried() if kept is not None else None)
         with phase("checks: the violations views"):
-            checks = [q for name, q in VIOLATIONS if store.may_differ(name)] if strict else []
+            present = store.kinds_present()
+            checks = (
+                [q for name, kinds, q in VIOLATIONS if present.intersection(kinds) and store.may_differ(name)]
+                if strict
+                else []
+            )
             bad = store.rows(" UNION ALL ".join(checks)) if checks else []
         refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
         if kept is not None:

@@ -177,7 +177,7 @@ def run(folder: AuditFolder, batch_size: int) -> Outcome:
             # nothing is renamed into place before every file is written
             if head["unit_count"] > UNITS_PER_CHUNK:  # the batch lines sorted and every file's text joined: bulk work
                 # DuckDB's threads share even when the inventory is small enough for the rules to run on one (at 1,000
-                # views: 0.32 -> 0.22 s; a few thousand units are quicker on the one thread)
+                # views: 0.32 -> 0.22 s); a smaller build stays on one thread
                 con.execute("RESET threads")
             with phase("build: writing batches and units"), AtomicFiles() as files:
                 batches = _write_batches(con, folder, files, shas)

@@ -349,7 +349,7 @@ def in_use(
             continue
         out.append(f)
     if needs is not None:
-        out = _closure(out, needs)
+        out = closure(out, needs)
     return ordered(out)
 
 
@@ -360,7 +360,7 @@ def made_of(names, sections: tuple[str, ...] | None, profile: str | None = None)
     return tuple(sorted(n for n in names if n in made))
 
 
-def _closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
+def closure(files: list[RuleFile], needs: tuple[str, ...]) -> list[RuleFile]:
     """The files that create or add to the needed objects, and, transitively, to everything those read."""
     makers: dict[str, list[RuleFile]] = {}
     for f in files:

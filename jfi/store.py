@@ -229,6 +229,7 @@ class Store:
         self.removed_kinds: set[str] = set()  # input kinds a kept store updated in place lost rows of (its keeper says)
         self._changed: set[str] | None = None  # the input kinds a kept store updated in place took anew (None: all)
         self._inputs: dict | None = None  # each rule file's inputs (rulebook.inputs_read), when first asked for
+        self._ran: set[str] = set()  # the rule files a check ran before the build (`rows_before_build`)
         self._built = reopen
         self.profile = profile or rulebook.DEFAULT_PROFILE
         corpus = sections is None or "corpus" in sections
@@ -264,8 +265,22 @@ class Store:
             for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
                 if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
                     self.con.execute(f"DELETE FROM {table}")
+        self._run([f for f in run if f.rel not in self._ran], carried)
+        return self
+
+    def rows_before_build(self, view: str) -> list[dict]:
+        """The rows of `view` (a check whose rows refuse the inputs) with only the rule files making it, and what it
+        reads, run: a refused command pays for its check, not for the rest of the rulebook; `build()` then runs the
+        other files."""
+        self._flush()
+        first = [f for f in rulebook.closure(list(self.files), (view,)) if f.rel not in self._ran]
+        self._run(first)
+        self._ran |= {f.rel for f in first}
+        return self.rows(f"SELECT * FROM {view}")
+
+    def _run(self, files: list, carried: list[str] | None = None) -> None:
         timed = bool(os.environ.get("JFI_PROFILE"))  # each rule file's time, for the command line to say
-        for f in run:
+        for f in files:
             if f.input_layer:
                 continue
             start = time.perf_counter()
@@ -275,7 +290,6 @@ class Store:
                 self.con.execute(f.sql)
             if timed:
                 RULE_TIMES.append((f.rel, time.perf_counter() - start))
-        return self
 
     def _stale(self, carried: list[str]) -> list:
         """The rule files a kept store updated in place runs again: those making CARRIED tables (for the sources not

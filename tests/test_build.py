@@ -371,6 +371,33 @@ def test_broken_inventory_is_refused_with_file_and_line(tmp_path):
     assert not (folder / "judgment-units.json").exists() and not (folder / "batches").exists()
 
 
+def test_a_broken_inventory_is_refused_before_the_rest_of_the_rulebook_runs(tmp_path, monkeypatch):
+    """Build checks the inventory with only the rule files its violations view needs; the others run once it passed,
+    each once (a refused build pays for its check, not for units it will never write)."""
+    from jfi import store as store_module
+    from jfi.audit.folder import BUILD_NEEDS, AuditFolder
+
+    monkeypatch.setenv("JFI_PROFILE", "1")
+    for views, broken in (([view("home"), view("home")], True), ([view("home"), view("fares")], False)):
+        folder = write(tmp_path / str(broken), views)
+        store = store_module.Store(sections=("audit",), needs=BUILD_NEEDS)
+        store_module.RULE_TIMES.clear()
+        try:
+            AuditFolder(folder).load_inventory(store)
+            bad = store.rows_before_build("audit_inventory_violations")
+            assert [v["code"] for v in bad] == (["duplicate_view"] if broken else [])
+            first = [rel for rel, _ in store_module.RULE_TIMES]
+            assert first and len(first) < len(store.files) / 3  # the check's files alone
+            assert not store.rows("SELECT * FROM duckdb_tables() WHERE table_name = 'audit_units'")
+            store.build()
+            ran = [rel for rel, _ in store_module.RULE_TIMES]
+            assert len(ran) == len(set(ran)) and set(first) < set(ran)  # each file once, the check's first
+            assert store.scalar("SELECT count(*) FROM audit_units") > 0
+        finally:
+            store.close()
+            store_module.RULE_TIMES.clear()
+
+
 def test_flag_rules_are_listed_by_schema(tmp_path):
     folder = write(tmp_path / "audit", [view("home")])
     r = Jfi(tmp_path)(

@@ -174,15 +174,32 @@ def audit_folder(tmp_path_factory):
 OBJECTS = "SELECT (SELECT count(*) FROM duckdb_views() WHERE NOT internal) + (SELECT count(*) FROM duckdb_tables())"
 
 
+@pytest.fixture(scope="module")
+def whole_answers(audit_folder):
+    """Every query of AUDIT_QUERIES answered by one store of every rule (a query whose names are not known gets one)."""
+    from jfi import querying
+
+    folder, _ = audit_folder
+    store = querying.open_project_store(None, folder, sql="SELECT 1", names=None)
+    try:
+        answers = {}
+        for sql in AUDIT_QUERIES:
+            cur = store.con.execute(sql)
+            answers[sql] = ([d[0] for d in cur.description], cur.fetchall())
+        return answers
+    finally:
+        store.close(keep=False)
+
+
 @pytest.mark.parametrize("sql", AUDIT_QUERIES)
-def test_a_query_runs_only_the_rules_it_names_and_answers_as_the_whole_rulebook_does(audit_folder, sql):
+def test_a_query_runs_only_the_rules_it_names_and_answers_as_the_whole_rulebook_does(audit_folder, whole_answers, sql):
     """A query's store runs the rule files making what it names (and what they read); the same query over a store of
-    every rule (the catalog named in a comment asks for it) answers the same."""
+    every rule answers the same."""
     from jfi import querying
 
     folder, _ = audit_folder
     columns, rows = querying.rows(None, sql, folder)
-    whole = querying.rows(None, sql + " -- information_schema", folder)
+    whole = whole_answers[sql]
     if sql.startswith("EXPLAIN"):
         assert columns == whole[0] and rows
     else:

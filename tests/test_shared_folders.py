@@ -550,16 +550,19 @@ def test_a_recapture_with_replace_removes_what_the_old_capture_derived(tmp_path)
 # 9. text that reaches a terminal is shown, not obeyed
 
 
+_RULED: dict[str, str] = {}
+
+
 @pytest.mark.parametrize("name", ["\x1b]0;pwned\x07Ann", "Ann\u202e", "\u00a0\u200b", "Ann\x1b[2J"])
 def test_a_ruling_by_an_invisible_or_control_character_name_is_refused(tmp_path, name):
-    folder = built(
-        tmp_path,
-        views=[view("home", links=[link("Click here", "/a")]), view("fares", links=[link("Click here", "/b")])],
-    )
+    views = [view("home", links=[link("Click here", "/a")]), view("fares", links=[link("Click here", "/b")])]
+    folder = made(tmp_path, views, ("build",), in_place=True)  # the kept store as build left it
     jfi = Jfi(tmp_path)
-    family = jfi(
-        "query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families", "--format", "json"
-    ).json[0]["family_id"]
+    if "family" not in _RULED:  # the same folder for every name: its family asked for once
+        _RULED["family"] = jfi(
+            "query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families", "--format", "json"
+        ).json[0]["family_id"]
+    family = _RULED["family"]
     before = snapshot(folder)
     r = jfi(
         "audit",

@@ -71,7 +71,7 @@ def captures(conformance, tmp_path_factory):
                 "--out",
                 str(dest),
                 "--settle",
-                "300",
+                "0",
                 "--no-screenshots",
                 "--no-axe",
             ],

@@ -43,6 +43,9 @@ SCAN_ROWS = 16_384  # the rows of each record batch they go in as
 # A store whose input files hold fewer bytes than this runs on one thread: on small inputs DuckDB's second thread
 # costs more in scheduling than it brings (docs/choices.md, "One thread for small inputs")
 SMALL_INPUT = 16 * 2**20
+# A file of a store of small inputs is made of blocks of this size, not DuckDB's 256 kB: every table takes at least a
+# block, so the kept store of five views (160 tables) was a 5 MB file, all of it written and flushed by its checkpoint
+SMALL_BLOCK = 16_384
 
 
 STORAGE_VERSION = "v1.4.0"  # the on-disk format of every .duckdb file jfi writes: DuckDB 1.4 LTS and newer read it
@@ -191,6 +194,7 @@ class Store:
         needs: tuple[str, ...] | None = None,
         inventory: bool = True,
         portable: bool = False,
+        small_blocks: bool = False,
     ):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
@@ -200,13 +204,16 @@ class Store:
         `reopen`: the file at `path` is a store built before with the same sections (raises duckdb.Error when it
         cannot be opened); nothing is loaded or run again.
         `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
-        out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same."""
+        out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same.
+        `small_blocks`: a new file is made of SMALL_BLOCK blocks (a store of small inputs)."""
         # a store made for people (`portable`: an exported jfi.duckdb) is one any DuckDB 1.x client opens (DuckDB 2's
         # own format needs DuckDB 2); the stores jfi keeps for itself stay in the format of the DuckDB it runs
-        self.con = duckdb.connect(
-            str(path),
-            config={"storage_compatibility_version": STORAGE_VERSION} if portable and str(path) != ":memory:" else {},
-        )
+        config = {}
+        if portable and str(path) != ":memory:":
+            config["storage_compatibility_version"] = STORAGE_VERSION
+        elif small_blocks and str(path) != ":memory:":  # a new file only: one opened again keeps its own block size
+            config["default_block_size"] = str(SMALL_BLOCK)
+        self.con = duckdb.connect(str(path), config=config)
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
         # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")
@@ -440,9 +447,14 @@ class Store:
         several times; the store's own view is untouched."""
         self.con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT * FROM main.{view}")
 
+    @staticmethod
+    def small(input_bytes: int) -> bool:
+        """Whether input files of this many bytes are a small input (SMALL_INPUT)."""
+        return input_bytes < SMALL_INPUT
+
     def fit_threads(self, input_bytes: int) -> "Store":
         """One thread for a store whose input files hold fewer than SMALL_INPUT bytes, DuckDB's default otherwise."""
-        self.con.execute("SET threads = 1" if input_bytes < SMALL_INPUT else "RESET threads")
+        self.con.execute("SET threads = 1" if self.small(input_bytes) else "RESET threads")
         return self
 
     def set_goal(self, goal: int) -> None:

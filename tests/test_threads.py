@@ -39,6 +39,27 @@ def test_threads_follow_the_bytes_a_store_reads(tmp_path, monkeypatch, example, 
     assert threads(verify.store()) == expected
 
 
+@pytest.mark.parametrize("small_input, expected", [(None, store_module.SMALL_BLOCK), (10, 262_144)])
+def test_a_kept_store_of_small_inputs_is_a_file_of_small_blocks(tmp_path, monkeypatch, small_input, expected):
+    """Every table takes a block at least: the kept stores of a small folder are made of SMALL_BLOCK blocks (a file a
+    tenth of the size, written and flushed by every checkpoint), those of a large one of DuckDB's own."""
+    if small_input is not None:
+        monkeypatch.setattr(store_module, "SMALL_INPUT", small_input)
+    views = [*VIEWS, view(f"blocks-{expected}")]  # a folder of this test's own: its kept store made under the patch
+    folder = AuditFolder(made(tmp_path, views, ("build",), in_place=True))
+    assert (folder.root / ".jfi" / "audit.duckdb").stat().st_size < 100 * expected  # not a block per table and more
+    for store in (folder.load()[0], folder.load_with_inventory()[0]):  # the kept store and the one with the inventory
+        try:
+            assert (
+                store.con.execute(
+                    "SELECT block_size FROM pragma_database_size() WHERE database_name = current_database()"
+                ).fetchone()[0]
+                == expected
+            )
+        finally:
+            store.close()
+
+
 def test_an_absent_file_a_symlink_and_a_folder_count_nothing(tmp_path):
     from jfi.paths import bytes_of
 

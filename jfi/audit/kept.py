@@ -345,6 +345,7 @@ class KeptStore:
             reopen=reopen,
             needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
             inventory=self.inventory,
+            small_blocks=Store.small(self.input_bytes),
         ).fit_threads(self.input_bytes)
 
     def _usable(self) -> bool:

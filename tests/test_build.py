@@ -20,31 +20,19 @@ def units(doc, type_=None):
     return [u for u in doc["units"] if type_ is None or u["type"] == type_]
 
 
-def test_unit_ids_keys_and_distinct_fan_out(tmp_path):
-    footer = link("Contact us", "/contact", landmark="footer", context="")
-    views = [view("home", links=[footer, footer]), view("fares", links=[footer]), view("about", links=[])]
-    r, doc, _ = build(tmp_path, views)
-    assert r.exit_code == 0, r.stderr
-    [u] = [u for u in units(doc, "link")]
+def test_unit_ids_keys_and_distinct_fan_out(cases):
+    [u] = of(cases, "harbor", "link")
     key = "contact us|site.example/contact|" + hashlib.sha256(b"").hexdigest()[:8]
     assert u["id"] == "LINK-HA-" + hashlib.sha256(f"link|harbor|{key}".encode()).hexdigest()[:10]
     assert u["views"] == ["home", "fares"] and u["view_count"] == 2 and u["occurrences"] == 3
-    titles = units(doc, "title")
+    titles = of(cases, "harbor", "title")
     assert [t["id"] for t in titles] == [
         "TITLE-HA-" + hashlib.sha256(f"title|harbor|{v}".encode()).hexdigest()[:10] for v in ("home", "fares", "about")
     ]
 
 
-def test_query_strings_and_fragments_are_part_of_identity(tmp_path):
-    links = [
-        link("Timetable", "/t?route=1", context=""),
-        link("Timetable", "/t?route=2", context=""),
-        link("Timetable", "/t#north", context=""),
-        link("Timetable", "/t/", context=""),
-        link("Timetable", "/t", context=""),
-    ]
-    r, doc, _ = build(tmp_path, [view("home", links=links)])
-    got = sorted(u["href"] for u in units(doc, "link"))
+def test_query_strings_and_fragments_are_part_of_identity(cases):
+    got = sorted(u["href"] for u in of(cases, "query", "link"))
     assert len(got) == 4  # /t/ and /t share a destination (one trailing slash removed)
 
 
@@ -127,162 +115,232 @@ FLAG_CASES = [
 ]
 
 
+FOOTER = link("Contact us", "/contact", landmark="footer", context="")
+MAIN_NAV = ["Home", "Routes", "Fares", "Contact"]
+HEADER_HOME = link("Harbor home", "/", landmark="header", context="")
+NAV_HOME = link("Home", "/", landmark="nav", context="")
+PAIRED = [
+    link("R1", "/routes/r1", landmark="main", context=""),
+    link("Harborfront Loop", "/routes/r1", landmark="main", context=""),
+]
+FIXED_NAMED = link(
+    "Renew your card", "/renew", name_source="aria-label", text="", icon_only=True, has_img=True, img_alt=""
+)
+
+
+def _ax(name):
+    return {"name": name, "name_source": "aria-label", "role": "image", "exposed": True}
+
+
+# The rule cases of this module, each its own product (a second product of a case is "<case>.other") with view ids
+# "<case>-<id>": units, flags, identification and the 3.2.3 groups are per product, so the cases never meet, and all
+# are built once, in one inventory, with every flag case (`cases`). "harbor" keeps the ids its unit ids hash.
+RULE_CASES = {
+    "harbor": [
+        view("home", links=[FOOTER, FOOTER]),
+        view("fares", links=[FOOTER]),
+        view("about", links=[]),
+    ],
+    "query": [
+        view(
+            "home",
+            links=[
+                link("Timetable", "/t?route=1", context=""),
+                link("Timetable", "/t?route=2", context=""),
+                link("Timetable", "/t#north", context=""),
+                link("Timetable", "/t/", context=""),
+                link("Timetable", "/t", context=""),
+            ],
+        )
+    ],
+    "clean": [
+        view(
+            "home",
+            title="Harbor Transit — Fares",
+            h1=["Fares and passes"],
+            headings=[heading("Fares and passes", level=1), heading("Weekly passes")],
+            links=[link("Weekly pass prices")],
+            images=[image()],
+            fields=[field()],
+        )
+    ],
+    "titles": [view("a", title="Harbor"), view("b", title=" harbor "), view("c", title="Harbor", product="other")],
+    "fixed": [
+        view(
+            "home",
+            links=[FIXED_NAMED],
+            images=[
+                image(
+                    alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True}
+                ),
+                image(
+                    src="/i/b.png",
+                    alt="Magnifier",
+                    in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True},
+                ),
+            ],
+        )
+    ],
+    "skip": [view("home", headings=[heading("A", level=2), heading("B", level=3), heading("C", level=5)])],
+    "ident": [
+        view(
+            "home",
+            links=[
+                HEADER_HOME,
+                NAV_HOME,
+                link("Print", "javascript:void(0)", context=""),
+                link("Print page", "javascript:void(0)", context=""),
+                link("Top", "#", context=""),
+                link("Back to top", "#", context=""),
+                *PAIRED,
+            ],
+        ),
+        view("fares", links=[HEADER_HOME, NAV_HOME, *PAIRED]),
+    ],
+    "paired": [view("routes", links=PAIRED), view("home", links=[PAIRED[1]])],
+    "navorder": [
+        view("a", navs=[nav(*MAIN_NAV)]),
+        view("b", navs=[nav(*MAIN_NAV)]),
+        view("c", navs=[nav("Home", "Fares", "Routes", "Contact")]),
+    ],
+    "navextra": [
+        view("a", navs=[nav(*MAIN_NAV)]),
+        view("b", navs=[nav(*MAIN_NAV), nav("Weekday", "Weekend", label="Sub")]),
+        view("c", navs=[nav("Home", "Fares", "Contact")]),
+        view("d", navs=[nav(*MAIN_NAV), nav("Skip", role="header")]),
+    ],
+    "navgroups": [
+        view("a", navs=[nav("Home", "Fares")]),
+        view("b", navs=[nav("Fares", "Home")]),
+        view("solo", product="other", navs=[nav("Home")]),
+        view("m1", product="maps", navs=[]),
+        view("m2", product="maps", navs=[nav("Layer")]),
+    ],
+    "navhosts": [
+        view("a", navs=[nav("Home", "Fares")]),
+        view("b", host="other.example", navs=[nav("Fares", "Home")]),
+    ],
+    "axnames": [
+        view(
+            "home",
+            images=[
+                image(
+                    "/img/logo.png",
+                    "image",
+                    aria_label="Harbor Ferries logo",
+                    ax=_ax("Harbor Ferries logo"),
+                    selector="#a",
+                ),
+                image("/img/pier.png", None, aria_label="pier.png", ax=_ax("pier.png"), selector="#b"),
+                image("/img/pier2.png", "image", selector="#c"),  # no tree: the alt is all there is
+            ],
+        )
+    ],
+}
+
+
+def _own(name: str, v: dict) -> dict:
+    """A case's view as its own: its product and view id the case's (the unit-id case keeps its own)."""
+    if name == "harbor":
+        return v
+    product = name if v["product"] == "harbor" else f"{name}.{v['product']}"
+    view_id = f"{name}-{v['view_id']}"
+    return {**v, "product": product, "view_id": view_id, "url": v["url"].replace(v["view_id"], view_id, 1)}
+
+
 @pytest.fixture(scope="module")
-def flag_cases(tmp_path_factory):
-    """Every flag case built once, each case its own product (units, batches and counts never cross products)."""
-    views = [view(f"case{k}", product=f"case{k}", **content) for k, (_, content, _) in enumerate(FLAG_CASES)]
-    r, doc, _ = build(tmp_path_factory.mktemp("flags"), views)
+def cases(tmp_path_factory):
+    """Every rule case and every flag case built once, each case its own product (units, batches and counts never
+    cross products)."""
+    views = [_own(name, v) for name, vs in RULE_CASES.items() for v in vs]
+    views += [view(f"case{k}", product=f"case{k}", **content) for k, (_, content, _) in enumerate(FLAG_CASES)]
+    r, doc, _ = build(tmp_path_factory.mktemp("cases"), views)
     assert r.exit_code == 0, r.stderr
     return doc
 
 
+def _of_case(product: str, name: str) -> bool:
+    return product == name or product.startswith(name + ".")
+
+
+def of(doc, name, type_=None):
+    """The units of one case."""
+    return [u for u in units(doc, type_) if _of_case(u["product"], name)]
+
+
+def nav_of(doc, name):
+    """The 3.2.3 rows of one case, by the case's own view ids."""
+    return {
+        row["view_id"].removeprefix(f"{name}-"): row for row in doc["nav_consistency"] if _of_case(row["product"], name)
+    }
+
+
 @pytest.mark.parametrize("k", range(len(FLAG_CASES)), ids=[c[2] + "-" + str(k) for k, c in enumerate(FLAG_CASES)])
-def test_each_flag_fires(flag_cases, k):
+def test_each_flag_fires(cases, k):
     type_, _, flag = FLAG_CASES[k]
-    fired = [f for u in units(flag_cases, type_) if u["product"] == f"case{k}" for f in u["flags"]]
+    fired = [f for u in units(cases, type_) if u["product"] == f"case{k}" for f in u["flags"]]
     assert flag in fired, fired
 
 
-def test_clean_elements_carry_no_flags(tmp_path):
-    r, doc, _ = build(
-        tmp_path,
-        [
-            view(
-                "home",
-                title="Harbor Transit — Fares",
-                h1=["Fares and passes"],
-                headings=[heading("Fares and passes", level=1), heading("Weekly passes")],
-                links=[link("Weekly pass prices")],
-                images=[image()],
-                fields=[field()],
-            )
-        ],
-    )
-    assert {u["id"]: u["flags"] for u in doc["units"] if u["flags"]} == {}
+def test_clean_elements_carry_no_flags(cases):
+    assert of(cases, "clean") and {u["id"]: u["flags"] for u in of(cases, "clean") if u["flags"]} == {}
 
 
-def test_title_shared_by_views_counts_per_product(tmp_path):
-    r, doc, _ = build(
-        tmp_path, [view("a", title="Harbor"), view("b", title=" harbor "), view("c", title="Harbor", product="other")]
-    )
-    flags = {u["views"][0]: u["flags"] for u in units(doc, "title")}
+def test_title_shared_by_views_counts_per_product(cases):
+    flags = {u["views"][0].removeprefix("titles-"): u["flags"] for u in of(cases, "titles", "title")}
     assert "title_shared_by_2_views" in flags["a"] and "title_shared_by_2_views" in flags["b"]
     assert not any(f.startswith("title_shared") for f in flags["c"])
 
 
-def test_fixed_flags(tmp_path):
+def test_fixed_flags(cases):
     """The two reference defects: an aria-label names an icon link; alt repeating control text fires."""
-    named = link(
-        "Renew your card", "/renew", name_source="aria-label", text="", icon_only=True, has_img=True, img_alt=""
-    )
-    in_text_control = image(
-        alt="Search", in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True}
-    )
-    distinct = image(
-        src="/i/b.png",
-        alt="Magnifier",
-        in_control={"tag": "button", "name": "Search", "href": None, "control_has_text": True},
-    )
-    r, doc, _ = build(tmp_path, [view("home", links=[named], images=[in_text_control, distinct])])
-    assert units(doc, "link")[0]["flags"] == []
-    flags = {u["name"]: u["flags"] for u in units(doc, "image")}
+    assert of(cases, "fixed", "link")[0]["flags"] == []
+    flags = {u["name"]: u["flags"] for u in of(cases, "fixed", "image")}
     assert "alt_duplicates_control_text" in flags["Search"]
     assert "alt_duplicates_control_text" not in flags["Magnifier"]
 
 
-def test_heading_level_skip_uses_the_last_heading_with_a_level(tmp_path):
-    r, doc, _ = build(
-        tmp_path, [view("home", headings=[heading("A", level=2), heading("B", level=3), heading("C", level=5)])]
-    )
-    assert [f for u in units(doc, "heading") for f in u["flags"] if f.startswith("level_skip")] == [
+def test_heading_level_skip_uses_the_last_heading_with_a_level(cases):
+    assert [f for u in of(cases, "skip", "heading") for f in u["flags"] if f.startswith("level_skip")] == [
         "level_skip_h3_to_h5"
     ]
 
 
-def test_ident_groups_names_by_destination_with_exclusions(tmp_path):
-    header = link("Harbor home", "/", landmark="header", context="")
-    navhome = link("Home", "/", landmark="nav", context="")
-    js = [link("Print", "javascript:void(0)", context=""), link("Print page", "javascript:void(0)", context="")]
-    hashes = [link("Top", "#", context=""), link("Back to top", "#", context="")]
-    paired = [
-        link("R1", "/routes/r1", landmark="main", context=""),
-        link("Harborfront Loop", "/routes/r1", landmark="main", context=""),
-    ]
-    views = [
-        view("home", links=[header, navhome, *js, *hashes, *paired]),
-        view("fares", links=[header, navhome, *paired]),
-    ]
-    r, doc, _ = build(tmp_path, views)
-    idents = units(doc, "ident")
+def test_ident_groups_names_by_destination_with_exclusions(cases):
+    idents = of(cases, "ident", "ident")
     assert [u["href"] for u in idents] == ["site.example"]
     assert idents[0]["name"] == '"Harbor home" (2 views, header) | "Home" (2 views, nav)'
     assert idents[0]["flags"] == ["same_href_multiple_names"] and idents[0]["view_count"] == 2
 
 
-def test_ident_paired_table_only_when_variants_share_every_view(tmp_path):
-    a = link("R1", "/routes/r1", landmark="main", context="")
-    b = link("Harborfront Loop", "/routes/r1", landmark="main", context="")
-    r, doc, _ = build(tmp_path, [view("routes", links=[a, b]), view("home", links=[b])])
-    assert [u["href"] for u in units(doc, "ident")] == ["site.example/routes/r1"]
+def test_ident_paired_table_only_when_variants_share_every_view(cases):
+    assert [u["href"] for u in of(cases, "paired", "ident")] == ["site.example/routes/r1"]
 
 
-def nav_rows(tmp_path, views):
-    r, doc, folder = build(tmp_path, views)
-    return {row["view_id"]: row for row in doc["nav_consistency"]}
-
-
-def test_nav_order_change_is_the_signal(tmp_path):
-    main = ["Home", "Routes", "Fares", "Contact"]
-    rows = nav_rows(
-        tmp_path,
-        [
-            view("a", navs=[nav(*main)]),
-            view("b", navs=[nav(*main)]),
-            view("c", navs=[nav("Home", "Fares", "Routes", "Contact")]),
-        ],
-    )
+def test_nav_order_change_is_the_signal(cases):
+    rows = nav_of(cases, "navorder")
     assert rows["a"]["order_consistent"] and rows["b"]["order_consistent"]
     assert rows["c"]["order_consistent"] is False
     assert rows["c"]["first_order_violation"] == '"fares" before "routes"'
 
 
-def test_nav_missing_extra_and_subnavigation_are_informational(tmp_path):
-    main = ["Home", "Routes", "Fares", "Contact"]
-    rows = nav_rows(
-        tmp_path,
-        [
-            view("a", navs=[nav(*main)]),
-            view("b", navs=[nav(*main), nav("Weekday", "Weekend", label="Sub")]),
-            view("c", navs=[nav("Home", "Fares", "Contact")]),
-            view("d", navs=[nav(*main), nav("Skip", role="header")]),
-        ],
-    )
-    assert all(r["order_consistent"] for r in rows.values())
+def test_nav_missing_extra_and_subnavigation_are_informational(cases):
+    rows = nav_of(cases, "navextra")
+    assert len(rows) == 4 and all(r["order_consistent"] for r in rows.values())
     assert rows["b"]["extra_items"] == 2 and rows["c"]["missing_shared"] == 1
     assert "absent on this view" in rows["c"]["note"]
     assert rows["d"]["extra_items"] == 0  # header containers are not navigation
 
 
-def test_nav_two_view_groups_single_views_and_app_shells(tmp_path):
-    rows = nav_rows(
-        tmp_path,
-        [
-            view("a", navs=[nav("Home", "Fares")]),
-            view("b", navs=[nav("Fares", "Home")]),
-            view("solo", product="other", navs=[nav("Home")]),
-            view("m1", product="maps", navs=[]),
-            view("m2", product="maps", navs=[nav("Layer")]),
-        ],
-    )
+def test_nav_two_view_groups_single_views_and_app_shells(cases):
+    rows = nav_of(cases, "navgroups")
     assert rows["b"]["order_consistent"] is False or rows["a"]["order_consistent"] is False
     assert rows["solo"]["note"].startswith("single view")
     assert rows["m1"]["note"].startswith("no shared navigation items") and rows["m1"]["order_consistent"]
 
 
-def test_nav_groups_by_host(tmp_path):
-    rows = nav_rows(
-        tmp_path, [view("a", navs=[nav("Home", "Fares")]), view("b", host="other.example", navs=[nav("Fares", "Home")])]
-    )
+def test_nav_groups_by_host(cases):
+    rows = nav_of(cases, "navhosts")
     assert rows["a"]["views_in_group"] == 1 and rows["b"]["host"] == "other.example"
 
 
@@ -479,24 +537,9 @@ def test_a_problem_found_after_reading_whole_is_named_by_the_exact_line_reading(
     assert not (folder / "judgment-units.json").exists()
 
 
-def test_image_judgment_flags_read_the_name_the_browser_gives(tmp_path):
+def test_image_judgment_flags_read_the_name_the_browser_gives(cases):
     """alt_generic, alt_is_filename and the other judgment flags read Chromium's name where the capture has it."""
-
-    def ax(name):
-        return {"name": name, "name_source": "aria-label", "role": "image", "exposed": True}
-
-    images = [
-        image("/img/logo.png", "image", aria_label="Harbor Ferries logo", ax=ax("Harbor Ferries logo"), selector="#a"),
-        image("/img/pier.png", None, aria_label="pier.png", ax=ax("pier.png"), selector="#b"),
-        image("/img/pier2.png", "image", selector="#c"),
-    ]  # no tree: the alt is all there is
-    folder = write(tmp_path / "audit", [view("home", images=images)])
-    assert Jfi(tmp_path)("audit", "build", "--inventory", str(folder)).exit_code == 0
-    got = {
-        u["selector"]: u["flags"]
-        for u in json.loads((folder / "judgment-units.json").read_text())["units"]
-        if u["type"] == "image"
-    }
+    got = {u["selector"]: u["flags"] for u in of(cases, "axnames", "image")}
     assert "alt_generic" not in got["#a"] and "alt_is_filename" in got["#b"] and "alt_generic" in got["#c"]
 
 

@@ -184,8 +184,11 @@ def test_pinned_decision_supersedes_a_legacy_one(audit):
 
 
 def refused(jfi, folder, *records):
+    """The stderr of a merge refusing a ledger of these records, which leaves every merge output as a merge without a
+    ledger made it (made once per folder: a refused merge, each checked here, changes nothing)."""
     (folder / "ratifications.jsonl").unlink(missing_ok=True)
-    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    if not (folder / "draft-judgments.csv").exists():
+        assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     before = snapshot(folder)
     ledger(folder, *records)
     r = jfi("audit", "merge", "--inventory", str(folder))

@@ -327,11 +327,8 @@ def test_a_refusal_names_the_value_it_found_and_what_it_expected(merged):
 
 
 @pytest.mark.parametrize("split", [["--reviewers", "2"], ["--by", "type"]])
-def test_a_bundle_split_between_reviewers_goes_back_part_by_part(tmp_path, split):
-    folder = write(tmp_path / "audit", [view("home", links=[link("Learn more", "/a"), link("Fares", "/f")])])
-    jfi = Jfi(tmp_path)
-    assert jfi("audit", "build", "--inventory", str(folder)).exit_code == 0
-    assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
+def test_a_bundle_split_between_reviewers_goes_back_part_by_part(merged, split):
+    jfi, folder, tmp_path = merged
     assert export(jfi, folder, tmp_path / "out", *split).exit_code == 0
     parts = sorted(p for p in (tmp_path / "out").iterdir())
     assert len(parts) == 2 and all((p / "review-tasks.xlsx").is_file() for p in parts)

@@ -103,7 +103,7 @@ $(VENV)/sarif-multitool/.installed: | $(VENV)/.installed
 
 test: $(VENV)/.installed $(VENV)/.browser $(VENV)/duckdb-1.4/.installed $(VENV)/sarif-multitool/.installed
 	$(COMPILE)
-	$(PY) -m pytest -q -n 2 --dist loadscope --durations=15
+	$(PY) -m pytest -q -n 2 --dist loadscope --no-loadscope-reorder --durations=15
 
 # Python as ruff lays it out (the suite checks it, and the SQL files' layout: tests/test_layout.py)
 format: $(VENV)/.installed

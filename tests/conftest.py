@@ -114,6 +114,15 @@ def snapshot(root: Path) -> dict[str, str]:
     }
 
 
+def pytest_collection_modifyitems(config, items):
+    """The modules holding a slow test (real Chromium, many subprocesses) first, each module's tests in their order:
+    `make test` hands whole modules to its workers in this order (--no-loadscope-reorder), so the modules started last
+    are quick ones and no worker waits long for the other at the end (xdist's own order, most tests first, left the
+    single long tests to the end)."""
+    slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def one_chromium():
     """One Chromium for every capture of a test process (started on the first, closed at the end), as a notebook

@@ -10,6 +10,8 @@ from conftest import Jfi
 
 from jfi.capture.axnames import describe, name_source
 
+pytestmark = pytest.mark.slow  # real Chromium
+
 PAGES = Path(__file__).with_name("pages_ax")
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import Jfi
 
+pytestmark = pytest.mark.slow  # real Chromium
+
 SITE = Path(__file__).resolve().parent.parent / "corpus" / "example-site"
 PAGES = Path(__file__).resolve().parent / "pages_ax"
 

@@ -177,6 +177,7 @@ def test_a_stale_kit_is_refused(tmp_path):
         assert r.exit_code == 2 and "stale_kit" in r.stderr and server.requests == []
 
 
+@pytest.mark.slow
 def test_killed_mid_run_nothing_is_half_written_and_the_next_run_pays_only_for_what_is_missing(tmp_path):
     import os
     import signal

@@ -24,6 +24,7 @@ def _commands(folder: Path, *args: str) -> list[str]:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+@pytest.mark.slow
 def test_a_second_make_runs_nothing_and_a_touched_input_reruns_only_what_reads_it(tmp_path):
     if not (VENV / ".installed").is_file() or not (VENV / ".browser").is_file():
         pytest.skip("the project's virtual environment is not set up by make")

@@ -32,6 +32,7 @@ TOUR = README[README.index("## A five-minute tour\n") :]
 TOUR = TOUR[: TOUR.index("\n## ", 4)]
 
 
+@pytest.mark.slow
 def test_the_tour_runs_line_by_line_as_written(tmp_path):
     """On a folder laid out as the repository (its bundled example), each line exits 0, or 1 where it says so."""
     for name in ("example-site", "example-project"):

@@ -13,6 +13,7 @@ from conftest import Jfi
 OBJECTIVE = {"23a2a8", "c487ae", "e086e5", "ffd0e9", "2779a5"}
 
 
+@pytest.mark.slow
 def test_the_act_mapper_finds_the_five_objective_rules_complete(conformance, tmp_path):
     act = conformance / "act"
     mapper = conformance.parent / "tools" / "act-tools" / "map.sh"

@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from jfi.cli import app
 
+pytestmark = pytest.mark.slow  # real Chromium
+
 SITE = Path(__file__).resolve().parents[2].parent / "shared" / "realsite"
 PAGES = 8
 

@@ -447,6 +447,10 @@ class Store:
         several times; the store's own view is untouched."""
         self.con.execute(f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT * FROM main.{view}")
 
+    def block_size(self) -> int:
+        """The size of this store's blocks (DuckDB's default, or SMALL_BLOCK for a file of small inputs)."""
+        return self.scalar("SELECT block_size FROM pragma_database_size() WHERE database_name = current_database()")
+
     @staticmethod
     def small(input_bytes: int) -> bool:
         """Whether input files of this many bytes are a small input (SMALL_INPUT)."""

@@ -60,6 +60,33 @@ def test_a_kept_store_of_small_inputs_is_a_file_of_small_blocks(tmp_path, monkey
             store.close()
 
 
+def _blocks(path) -> int:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute(
+            "SELECT block_size FROM pragma_database_size() WHERE database_name = current_database()"
+        ).fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_a_kept_store_whose_inputs_crossed_the_line_is_made_anew_in_the_blocks_that_fit(tmp_path, monkeypatch):
+    """An update in place copies the kept store, blocks and all: once the folder's inputs are no longer small (or no
+    longer large), the command makes the store anew instead, in the blocks a new one of those inputs gets."""
+    from conftest import Jfi
+
+    folder = made(tmp_path, [*VIEWS, view("crossing")], ("build",), in_place=True)
+    kept = folder / ".jfi" / "audit.duckdb"
+    assert _blocks(kept) == store_module.SMALL_BLOCK
+    (folder / "ratifications.jsonl").write_text("")  # a changed input: the next command updates the kept store
+    assert Jfi(folder.parent)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert _blocks(kept) == store_module.SMALL_BLOCK  # updated in place, as it was
+    monkeypatch.setattr(store_module, "SMALL_INPUT", 10)  # the folder's inputs are now a large input
+    (folder / "ratifications.jsonl").write_text("\n")
+    assert Jfi(folder.parent)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert _blocks(kept) == 262_144
+
+
 def test_an_absent_file_a_symlink_and_a_folder_count_nothing(tmp_path):
     from jfi.paths import bytes_of
 

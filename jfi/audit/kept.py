@@ -41,7 +41,7 @@ from ..errors import JfiError
 from ..jsonl import file_key, known_hashes, known_sha, sha256_file
 from ..output import note
 from ..paths import bytes_of, own_folder, regular_file
-from ..store import CARRIED, Store, of_inventory
+from ..store import CARRIED, SMALL_BLOCK, Store, of_inventory
 from ..version import __version__
 
 DIR = PRIVATE
@@ -439,6 +439,11 @@ class KeptStore:
                 raise ValueError("not the store read before")
             store = self._store(self.temp, reopen=True)
         except Exception:
+            self.temp.unlink(missing_ok=True)
+            return False
+        if (store.block_size() == SMALL_BLOCK) != Store.small(self.input_bytes):
+            # the folder's inputs crossed SMALL_INPUT since the store was made: one made anew has the blocks that fit
+            store.close(keep=False)
             self.temp.unlink(missing_ok=True)
             return False
         try:

@@ -245,7 +245,8 @@ def _own(name: str, v: dict) -> dict:
         return v
     product = name if v["product"] == "harbor" else f"{name}.{v['product']}"
     view_id = f"{name}-{v['view_id']}"
-    return {**v, "product": product, "view_id": view_id, "url": v["url"].replace(v["view_id"], view_id, 1)}
+    page = v["url"].removesuffix(f"/{v['view_id']}.html") + f"/{view_id}.html"  # its own page on the same host
+    return {**v, "product": product, "view_id": view_id, "url": page, "final_url": page}
 
 
 @pytest.fixture(scope="module")

@@ -264,7 +264,7 @@ class Store:
         rules, only those making tables from an input that changed run again (`_stale`)."""
         self._flush()
         self._built = True
-        run = self.files if not carried else self._stale(carried)
+        run = [f for f in (self.files if not carried else self._stale(carried)) if f.rel not in self._ran]
         if carried:
             self.con.execute(
                 "CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried]
@@ -272,7 +272,7 @@ class Store:
             for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
                 if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
                     self.con.execute(f"DELETE FROM {table}")
-        self._run([f for f in run if f.rel not in self._ran], carried)
+        self._run(run, carried)
         return self
 
     def rows_before_build(self, view: str) -> list[dict]:

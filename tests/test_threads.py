@@ -70,9 +70,9 @@ def _blocks(path) -> int:
         con.close()
 
 
-def test_a_kept_store_whose_inputs_crossed_the_line_is_made_anew_in_the_blocks_that_fit(tmp_path, monkeypatch):
-    """An update in place copies the kept store, blocks and all: once the folder's inputs are no longer small (or no
-    longer large), the command makes the store anew instead, in the blocks a new one of those inputs gets."""
+def test_a_kept_store_whose_capture_crossed_the_line_is_made_anew_in_the_blocks_that_fit(tmp_path, monkeypatch):
+    """An update in place copies the kept store, blocks and all: once the folder's capture is no longer small (or no
+    longer large), the command makes the store anew instead, in the blocks a new one of that capture gets."""
     from conftest import Jfi
 
     folder = made(tmp_path, [*VIEWS, view("crossing")], ("build",), in_place=True)
@@ -94,3 +94,23 @@ def test_an_absent_file_a_symlink_and_a_folder_count_nothing(tmp_path):
     (tmp_path / "link.jsonl").symlink_to(tmp_path / "a.jsonl")
     (tmp_path / "dir").mkdir()
     assert bytes_of([tmp_path / "a.jsonl", tmp_path / "link.jsonl", tmp_path / "dir", tmp_path / "none"]) == 7
+
+
+def test_files_that_grow_from_a_small_capture_keep_its_kept_store_in_small_blocks_updated_in_place(
+    tmp_path, monkeypatch
+):
+    """The blocks follow the capture's size, not the folder's other files: the units and batches build writes and the
+    judged files that come back later hold more bytes than the inventory, yet the store built of a small capture stays
+    in small blocks and is updated in place (made anew at each crossing, a 1,000-view sample took 1.6 s, not 0.9 s)."""
+    from conftest import Jfi
+
+    folder = made(tmp_path, [*VIEWS, view("growing")], ("build",), in_place=True)
+    monkeypatch.setattr(store_module, "SMALL_INPUT", (folder / "inventory.jsonl").stat().st_size + 1)
+    assert Jfi(folder.parent)("audit", "build", "--inventory", str(folder)).exit_code == 0  # made under the patch
+    kept = folder / ".jfi" / "audit.duckdb"
+    assert _blocks(kept) == store_module.SMALL_BLOCK
+    grown = [folder / "judgment-units.json", *(folder / "batches").iterdir()]
+    assert sum(p.stat().st_size for p in grown) > store_module.SMALL_INPUT  # the store's input files: past the line
+    (folder / "ratifications.jsonl").write_text("")  # a changed input: the next command updates the kept store
+    assert Jfi(folder.parent)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert _blocks(kept) == store_module.SMALL_BLOCK

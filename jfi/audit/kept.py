@@ -316,6 +316,9 @@ class KeptStore:
         self.usable = self._usable()
         self.files = [p for p in input_files(root, inventory) if regular_file(p)]
         self.input_bytes = bytes_of(self.files)  # what the store's rows come from: its threads follow it
+        # its blocks follow the capture's size, which the folder's other files grow from: the files build writes and
+        # the judged files that come back later do not move a folder across the line, so its store is updated in place
+        self.capture_bytes = bytes_of([root / name for name in INVENTORY_FILES]) or self.input_bytes
         self._read_before()
         try:
             self._hash_files(root, inventory)
@@ -345,7 +348,7 @@ class KeptStore:
             reopen=reopen,
             needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
             inventory=self.inventory,
-            small_blocks=Store.small(self.input_bytes),
+            small_blocks=Store.small(self.capture_bytes),
         ).fit_threads(self.input_bytes)
 
     def _usable(self) -> bool:
@@ -441,8 +444,8 @@ class KeptStore:
         except Exception:
             self.temp.unlink(missing_ok=True)
             return False
-        if (store.block_size() == SMALL_BLOCK) != Store.small(self.input_bytes):
-            # the folder's inputs crossed SMALL_INPUT since the store was made: one made anew has the blocks that fit
+        if (store.block_size() == SMALL_BLOCK) != Store.small(self.capture_bytes):
+            # the folder's capture crossed SMALL_INPUT since the store was made: one made anew has the blocks that fit
             store.close(keep=False)
             self.temp.unlink(missing_ok=True)
             return False

@@ -68,7 +68,10 @@ def test_a_second_run_is_served_from_the_cache_and_no_cache_asks_again(tmp_path)
         assert len(server.requests) == 2 * sent
 
 
-def test_rate_limits_and_server_errors_are_retried_honouring_retry_after(tmp_path):
+def test_rate_limits_and_server_errors_are_retried_honouring_retry_after(tmp_path, monkeypatch):
+    from jfi.judge import client
+
+    monkeypatch.setattr(client, "BACKOFF_S", 0.01)  # the 503's own wait: short, so only Retry-After takes a second
     root = folder(tmp_path)
 
     def script(n, request):
@@ -362,9 +365,14 @@ def test_eval_runs_its_judges_itself_tier_by_draw_and_a_detector_never_drafts(tm
     assert not list((root / "batches").glob("*.judged.jsonl"))
 
 
-def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_format_is_asked_without(tmp_path):
+def test_a_slow_endpoint_is_cut_off_at_its_timeout_and_one_without_response_format_is_asked_without(
+    tmp_path, monkeypatch
+):
     from chat_server import slow
 
+    from jfi.judge import client
+
+    monkeypatch.setattr(client, "BACKOFF_S", 0.01)  # the wait between the two attempts: the timeouts are what counts
     root = folder(tmp_path)
     name = batches(root)[0]
     with ChatServer(slow(3)) as server:

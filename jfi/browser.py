@@ -32,6 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--disable-dev-shm-usage",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--disable-site-isolation-trials",
 ]
 INSTALL_HINT = (
     "install one with `python -m playwright install chromium`, or on Debian `apt-get install -y chromium`, "

@@ -21,7 +21,8 @@ from typing import AsyncIterator, Iterator
 from .errors import JfiError
 
 DEBIAN_CHROMIUM = "/usr/lib/chromium/chromium"
-# Quiet, closed-network-friendly flags: no background traffic, no sandbox (containers run as root).
+# Quiet, closed-network-friendly flags: no background traffic, no sandbox (containers run as root), no site isolation
+# (a capture's context reaches one origin, and a reused tab keeps its renderer: docs/choices.md).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

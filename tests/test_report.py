@@ -2,6 +2,7 @@
 error, and jfi's own audit of the report finds no objective defect."""
 
 import asyncio
+import io
 import json
 import shutil
 from pathlib import Path
@@ -359,6 +360,109 @@ def test_a_picture_keeps_what_the_crops_show_and_blanks_the_rest():
         inside, outside = kept.getpixel((200, 100)), kept.getpixel((500, 300))
     assert all(abs(a - b) < 12 for a, b in zip(inside, (20, 90, 160))) and outside == (255, 255, 255)
     assert _picture(Shot("screenshots/v.png", b"\x89PNG\r\n\x1a\nbroken" + bytes(20), 600, 400), []) is None
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_a_report_made_again_takes_its_pictures_from_the_cache_and_writes_the_same_files(
+    reported, tmp_path, monkeypatch
+):
+    """The pictures are made once: a report made again with nothing changed encodes none (a copy of the folder takes
+    the pictures along), and writes the same report.html and report-files/; deleting the cache changes no output."""
+    from jfi.audit import report
+
+    jfi, audit = reported
+    folder = tmp_path / "audit"
+    shutil.copytree(audit, folder)
+    cached = folder / ".jfi" / "pictures"
+    made = []
+    real = report._picture
+    monkeypatch.setattr(report, "_picture", lambda *a: made.append(1) or real(*a))
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    first = (_files(folder / "report-files"), (folder / "report.html").read_bytes())
+    assert made == [] and len(list(cached.iterdir())) == len(first[0]) > 0
+    shutil.rmtree(cached)
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    assert (
+        len(made) == len(first[0]) and (_files(folder / "report-files"), (folder / "report.html").read_bytes()) == first
+    )
+
+
+def test_a_cached_picture_edited_or_planted_is_never_shown(reported, tmp_path, monkeypatch):
+    """A cached picture whose bytes were changed (its seal kept) is made again; one planted under another name, or
+    left by a killed run, is removed; a folder planted there is neither read nor followed; the report is the same."""
+    from PIL import Image
+
+    from jfi.audit import report
+
+    jfi, audit = reported
+    folder = tmp_path / "audit"
+    shutil.copytree(audit, folder)
+    first = _files(folder / "report-files")
+    cached = folder / ".jfi" / "pictures"
+    victim = sorted(cached.iterdir())[0]
+    seal, _, rest = victim.read_bytes().partition(b"\n")
+    ext, _, _ = rest.partition(b"\n")
+    fake = io.BytesIO()
+    Image.new("RGB", (64, 64), "red").save(fake, format="WEBP")
+    victim.write_bytes(seal + b"\n" + ext + b"\n" + fake.getvalue())  # another picture under the old seal
+    (cached / ("0" * 64)).write_bytes(seal + b"\n" + rest)  # a copy under a name no picture has
+    (cached / f".{victim.name}.123.tmp").write_bytes(b"half")  # what a killed run leaves
+    (cached / "planted").mkdir()
+    made = []
+    real = report._picture
+    monkeypatch.setattr(report, "_picture", lambda *a: made.append(1) or real(*a))
+    assert jfi("audit", "report", "--inventory", str(folder)).exit_code == 0
+    assert len(made) == 1 and _files(folder / "report-files") == first
+    assert sorted(p.name for p in cached.iterdir()) == sorted(
+        [*(p.name for p in audit.joinpath(".jfi", "pictures").iterdir()), "planted"]
+    )
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        {"x": 300, "y": 900, "width": 750, "height": 427},  # scaled to 0.34, inside the page
+        {"x": 1000, "y": 2300, "width": 1100, "height": 90},  # scaled to 0.39, the window runs past the page's edges
+        {"x": 0, "y": 0, "width": 2000, "height": 1600},  # scaled to 0.11, at the page's corner
+    ],
+)
+def test_a_scaled_crop_shows_what_the_page_scaled_whole_shows(box, monkeypatch):
+    """A crop of an element larger than the window is the window of the page scaled down (resampled from the page
+    itself, not from the page scaled whole first): the same picture (a pixel a few levels apart at a sharp edge),
+    black past the page (the outline aside)."""
+    import io as _io
+    import random
+
+    from PIL import Image, ImageChops, ImageDraw
+
+    from jfi.audit.report import CROP_H, CROP_W, Shot, _window, crop_png
+
+    rng = random.Random(7)
+    page = Image.new("RGB", (1440, 2400), "white")
+    draw = ImageDraw.Draw(page)
+    for _ in range(400):  # text-like strokes and blocks, so that resampling has edges to get right
+        x, y = rng.randrange(1440), rng.randrange(2400)
+        draw.rectangle(
+            (x, y, x + rng.randrange(2, 90), y + rng.randrange(1, 14)), fill=tuple(rng.choices(range(256), k=3))
+        )
+    data = _io.BytesIO()
+    page.save(data, format="PNG")
+    shots = {("v", None, 0): Shot("screenshots/v.png", data.getvalue(), 1440, 2400)}
+    row, place = {"type": "image", "name": "Diagram"}, {"view_id": "v", "box": box}
+    w = _window(row, place, shots)
+    assert w["scale"] < 1
+    monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", lambda *a, **k: None)  # no outline drawn
+    with Image.open(_io.BytesIO(crop_png(row, place, shots))) as got:
+        got = got.convert("RGB")
+    whole = page.resize((round(1440 * w["scale"]), round(2400 * w["scale"])))
+    expected = whole.crop((w["left"], w["top"], w["left"] + CROP_W, w["top"] + CROP_H))
+    assert got.size == expected.size == (CROP_W, CROP_H)
+    # resampling weights are rounded per output pixel, so a sharp edge may come out a few levels apart
+    off = [max(p) for p in ImageChops.difference(got, expected).get_flattened_data()]
+    assert max(off) <= 16 and sum(o > 1 for o in off) <= len(off) // 100, max(off)
 
 
 def test_rows_show_the_ratification_in_force_or_why_a_record_is_not(reported):

@@ -159,6 +159,13 @@ def _secret() -> bytes | None:
     return data if len(data) >= 32 else None
 
 
+def user_mac(data: bytes) -> str | None:
+    """A keyed hash of these bytes under this user's secret (the kept store's): what jfi makes only when run by this
+    user. None when the secret cannot be had."""
+    secret = _secret()
+    return hmac.new(secret, data, hashlib.sha256).hexdigest() if secret else None
+
+
 def _mac(key: str, catalog: str) -> str | None:
     secret = _secret()
     return hmac.new(secret, f"{key}\n{catalog}".encode(), hashlib.sha256).hexdigest() if secret else None

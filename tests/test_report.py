@@ -424,8 +424,8 @@ def test_a_cached_picture_edited_or_planted_is_never_shown(reported, tmp_path, m
 @pytest.mark.parametrize(
     "box",
     [
-        {"x": 300, "y": 900, "width": 750, "height": 427},  # scaled to 0.34, inside the page
-        {"x": 1000, "y": 2300, "width": 1100, "height": 90},  # scaled to 0.39, the window runs past the page's edges
+        {"x": 300, "y": 900, "width": 750, "height": 427},  # scaled to 0.38, inside the page
+        {"x": 1000, "y": 2300, "width": 1100, "height": 90},  # scaled to 0.42, the window runs past the page's edges
         {"x": 0, "y": 0, "width": 2000, "height": 1600},  # scaled to 0.11, at the page's corner
     ],
 )

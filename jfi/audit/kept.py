@@ -167,8 +167,7 @@ def user_mac(data: bytes) -> str | None:
 
 
 def _mac(key: str, catalog: str) -> str | None:
-    secret = _secret()
-    return hmac.new(secret, f"{key}\n{catalog}".encode(), hashlib.sha256).hexdigest() if secret else None
+    return user_mac(f"{key}\n{catalog}".encode())
 
 
 def _functions(con, db: str) -> str:

@@ -324,9 +324,7 @@ class PictureCache:
         except OSError:
             return None
         ext, _, data = rest.partition(b"\n")
-        if ext not in (b"webp", b"png") or not hmac.compare_digest(
-            seal, (user_mac(key.encode() + rest) or "").encode()
-        ):
+        if ext not in (b"webp", b"png") or not hmac.compare_digest(seal, self._seal(key, rest)):
             return None
         self.used.add(key)
         return ext.decode(), data
@@ -334,7 +332,12 @@ class PictureCache:
     def put(self, key: str | None, picture: tuple[str, bytes] | None) -> None:
         if key and picture is not None:
             rest = picture[0].encode() + b"\n" + picture[1]
-            self.new[key] = (user_mac(key.encode() + rest) or "").encode() + b"\n" + rest
+            self.new[key] = self._seal(key, rest) + b"\n" + rest
+
+    @staticmethod
+    def _seal(key: str, rest: bytes) -> bytes:
+        """The keyed hash of a kept picture's name and bytes (its extension, a newline, the picture)."""
+        return (user_mac(key.encode() + rest) or "").encode()
 
     def keep(self) -> None:
         """The pictures made now written (temp file and rename: a cut-short one fails its seal), those the report does

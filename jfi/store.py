@@ -350,7 +350,7 @@ class Store:
     def _add_to_carried(self, f) -> None:
         """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
         carried tables seen through temp views of those sources only), its rows inserted into the kept tables (not
-        made in a temp table first and copied: 0.2 s less for 260,000 judged lines)."""
+        made in a temp table first and copied: the rule files of a sample after 260,000 judged lines 0.84 -> 0.75 s)."""
         db = self.scalar("SELECT current_database()")
         present = {
             t

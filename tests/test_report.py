@@ -351,7 +351,7 @@ def test_a_picture_keeps_what_the_crops_show_and_blanks_the_rest():
     from jfi.audit.report import Shot, _picture
 
     page = Image.new("RGB", (600, 400), (20, 90, 160))
-    data = _io.BytesIO()
+    data = io.BytesIO()
     page.save(data, format="PNG")
     ext, out = _picture(Shot("screenshots/v.png", data.getvalue(), 600, 400), [(100, 50, 300, 150)])
     with Image.open(_io.BytesIO(out)) as kept:
@@ -433,7 +433,6 @@ def test_a_scaled_crop_shows_what_the_page_scaled_whole_shows(box, monkeypatch):
     """A crop of an element larger than the window is the window of the page scaled down (resampled from the page
     itself, not from the page scaled whole first): the same picture (a pixel a few levels apart at a sharp edge),
     black past the page (the outline aside)."""
-    import io as _io
     import random
 
     from PIL import Image, ImageChops, ImageDraw
@@ -448,14 +447,14 @@ def test_a_scaled_crop_shows_what_the_page_scaled_whole_shows(box, monkeypatch):
         draw.rectangle(
             (x, y, x + rng.randrange(2, 90), y + rng.randrange(1, 14)), fill=tuple(rng.choices(range(256), k=3))
         )
-    data = _io.BytesIO()
+    data = io.BytesIO()
     page.save(data, format="PNG")
     shots = {("v", None, 0): Shot("screenshots/v.png", data.getvalue(), 1440, 2400)}
     row, place = {"type": "image", "name": "Diagram"}, {"view_id": "v", "box": box}
     w = _window(row, place, shots)
     assert w["scale"] < 1
     monkeypatch.setattr(ImageDraw.ImageDraw, "rectangle", lambda *a, **k: None)  # no outline drawn
-    with Image.open(_io.BytesIO(crop_png(row, place, shots))) as got:
+    with Image.open(io.BytesIO(crop_png(row, place, shots))) as got:
         got = got.convert("RGB")
     whole = page.resize((round(1440 * w["scale"]), round(2400 * w["scale"])))
     expected = whole.crop((w["left"], w["top"], w["left"] + CROP_W, w["top"] + CROP_H))

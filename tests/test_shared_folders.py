@@ -496,6 +496,19 @@ def test_a_kept_store_that_is_a_folder_is_not_used_and_leaves_nothing(tmp_path):
     assert sorted(p.name for p in (folder / ".jfi").iterdir()) == ["audit-inventory.duckdb"]
 
 
+def test_a_store_folder_that_is_a_file_is_not_used_and_left_as_it_is(tmp_path):
+    """A file where `.jfi` goes: every command runs without a kept store (saying so) and without the report's
+    picture cache, and the file stays as it was."""
+    folder = built(tmp_path)
+    shutil.rmtree(folder / ".jfi")  # the store build kept: this case plants a file in its place
+    (folder / ".jfi").write_bytes(b"not a folder")
+    for command in ("merge", "report"):
+        r = Jfi(tmp_path)("audit", command, "--inventory", str(folder))
+        assert r.exit_code == 0, r.stderr
+        assert ".jfi" in r.stderr
+    assert (folder / "report.html").is_file() and (folder / ".jfi").read_bytes() == b"not a folder"
+
+
 # 8. a re-capture leaves no derived file of the old one
 
 

@@ -301,11 +301,15 @@ class PictureCache:
         self.dir = root / PRIVATE / "pictures"
         self.new: dict[str, bytes] = {}
         self.used: set[str] = set()
-        try:  # only where jfi keeps its stores (`.jfi` real, the stores regular files, build's there), nothing in
-            # `pictures`' place but a folder, and a secret to seal with
-            kept, _ = (regular_file(root / PRIVATE / name) for name in ("audit.duckdb", "audit-inventory.duckdb"))
-            own_folder(self.dir)
-            self.usable = own_folder(root / PRIVATE) and kept and user_mac(b"") is not None
+        private = root / PRIVATE
+        try:  # only where jfi keeps its stores (`.jfi` a real folder, the stores regular files, build's there),
+            # nothing in `pictures`' place but a folder, and a secret to seal with: a symlink, file or folder in the
+            # wrong one of those places refuses (JfiError), and nothing is cached
+            self.usable = own_folder(private)  # first: the paths inside `.jfi` are looked at only when it is a folder
+            if self.usable:
+                regular_file(private / "audit-inventory.duckdb")
+                own_folder(self.dir)
+                self.usable = regular_file(private / "audit.duckdb") and user_mac(b"") is not None
         except JfiError:
             self.usable = False
 

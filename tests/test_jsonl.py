@@ -68,6 +68,14 @@ def test_an_object_after_white_space_is_an_object(jfi):
     assert r.json["counts"]["items"] == 1
 
 
+def test_an_empty_object_misses_each_required_field_and_has_no_field_without_a_name(jfi):
+    # its shape has no keys: each required field is missing, and no "unknown field" row comes without a field
+    jfi.write_corpus(json.dumps(item(id="fi-0001")) + "\n{}\n")
+    errors = [e for e in jfi("corpus", "validate", "--json").json["errors"] if e["line"] == 2]
+    assert {(e["field"], e["code"]) for e in errors} >= {("id", "missing_field"), ("gold_alt", "missing_field")}
+    assert all(e["field"] and e["message"] for e in errors), errors
+
+
 def test_rewrite_keeps_unchanged_bytes_and_key_order(tmp_path):
     path = tmp_path / "x.jsonl"
     lines = [b'{"b": 1, "a": "x"}\r\n', b"\r\n", b'{"z":1,"y":2}\r\n', b'{"k":"\xc3\xa9"}']

@@ -13,11 +13,12 @@ recs AS (  -- each object record with its shape: its top-level keys and their JS
     FROM jsonl_records AS r SEMI JOIN checked USING (kind) WHERE r.is_object
 ),
 shapes AS (SELECT DISTINCT kind, shape FROM recs),
-shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape is "JSON")
+shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape is "JSON": no keys)
     SELECT s.kind, s.shape, e.key AS field, CASE json_type(e.value)
         WHEN 'VARCHAR' THEN CASE e.value ->> '$' WHEN 'JSON' THEN 'object' ELSE jtype_name(e.value ->> '$') END
         ELSE jtype_name(json_type(e.value)) END AS jtype
     FROM shapes AS s, json_each(s.shape) AS e
+    WHERE json_type(s.shape) = 'OBJECT'
 ),
 shape_violations AS (  -- the rules a record breaks by its shape alone: checked once per shape, not once per record
     SELECT f.kind, f.shape, f.field, 'unknown_field' AS code, 'unknown field "' || f.field || '"' AS message

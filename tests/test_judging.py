@@ -174,6 +174,10 @@ def test_sample_reasons_and_reproducibility(built):
     assert reasons[unsure] == "unsure"
     if info_only_yes:
         assert reasons.get(info_only_yes) in (None, "random")
+    # the summary counts the file's rows by reason, each reason in the order it first comes in the file
+    in_file = [x["reason"] for x in rows]
+    assert list(r.json["by_reason"].items()) == [(k, in_file.count(k)) for k in dict.fromkeys(in_file)]
+    assert r.json["sampled"] == len(rows) and len(r.json["by_reason"]) >= 3
     first = (folder / "spot-check-sample.jsonl").read_bytes()
     assert jfi("audit", "sample", "--inventory", str(folder)).exit_code == 0
     assert (folder / "spot-check-sample.jsonl").read_bytes() == first

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from ..jsonl import AtomicFiles, atomic_write, parse_json, read_lines, writer_lock
@@ -79,31 +80,23 @@ RUBRIC_FILE = "judgment-rubric.md"
 def sample(folder: AuditFolder, seed: str) -> Outcome:
     with writer_lock(folder.root):
         store, _, _ = folder.load(seed)
-        try:  # each sampled row's JSON text is rendered by SQL
-            store.pin("audit_spot_check_sample")
+        try:  # each sampled row's JSON text is rendered by SQL, in one pass over the sample with its reason
             columns = [
                 c
                 for (c,) in store.con.execute("SELECT column_name FROM (DESCRIBE audit_spot_check_sample)").fetchall()
                 if c != "ord"
             ]
-            lines = [
-                t
-                for (t,) in store.con.execute(
-                    f"SELECT {sql_json_object(columns)} FROM audit_spot_check_sample ORDER BY ord"
-                ).fetchall()
-            ]
-            by_reason = dict(
-                store.con.execute(
-                    "SELECT reason, count(*) FROM audit_spot_check_sample GROUP BY reason ORDER BY min(ord)"
-                ).fetchall()
-            )
+            rows = store.con.execute(
+                f"SELECT reason, {sql_json_object(columns)} FROM audit_spot_check_sample ORDER BY ord"
+            ).fetchall()
             judged = store.scalar("SELECT count(DISTINCT id) FROM audit_judgments")
         finally:
             store.close()
         if not judged:
             return Outcome(1, notes=["no judged batches yet (batches/*.judged.jsonl); nothing to sample"])
-        atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for line in lines))
-    return Outcome(0, {"judged": judged, "sampled": len(lines), "by_reason": by_reason, "seed": seed})
+        atomic_write(folder.root / "spot-check-sample.jsonl", "".join(line + "\n" for _, line in rows))
+    by_reason = dict(Counter(reason for reason, _ in rows))  # in the order each reason first comes
+    return Outcome(0, {"judged": judged, "sampled": len(rows), "by_reason": by_reason, "seed": seed})
 
 
 def _cell(value):

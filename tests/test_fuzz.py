@@ -21,6 +21,7 @@ from jfi.canonical import digest
 N = int(os.environ.get("JFI_FUZZ_N") or 12)
 KINDS = 12
 LOCATED = re.compile(r"^\S[^\n]*?:\d+: (\S+: )?[a-z_0-9]+: ", re.M)
+UNSAID = re.compile(r"^\S[^\n]*?:\d+: (\S+: )?[a-z_0-9]+: (None)?$", re.M)  # a problem printed without its message
 HOSTILE = [
     None,
     True,
@@ -108,6 +109,7 @@ def check(jfi: Jfi, folder, path, args, seed):
         assert "Traceback" not in r.stderr
         if r.exit_code == 2:
             assert LOCATED.search(r.stderr), (n, path.name, r.stderr[:500])
+            assert not UNSAID.search(r.stderr), (n, path.name, UNSAID.search(r.stderr).group(0))
             assert snapshot(folder) == before, (n, path.name, r.stderr[:300])
         path.write_bytes(original)
 

@@ -20,8 +20,8 @@ from jfi.canonical import digest
 
 N = int(os.environ.get("JFI_FUZZ_N") or 12)
 KINDS = 12
-LOCATED = re.compile(r"^\S[^\n]*?:\d+: (\S+: )?[a-z_0-9]+: ", re.M)
-UNSAID = re.compile(r"^\S[^\n]*?:\d+: (\S+: )?[a-z_0-9]+: (None)?$", re.M)  # a problem printed without its message
+LOCATED = re.compile(r"^\S[^\n]*?:\d+: ([^\n]+?: )?[a-z_0-9]+: ", re.M)  # the field may hold spaces
+UNSAID = re.compile(r"^\S[^\n]*?:\d+: ([^\n]+?: )?[a-z_0-9]+: (None)?$", re.M)  # a problem printed without its message
 HOSTILE = [
     None,
     True,

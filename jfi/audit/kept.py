@@ -342,6 +342,10 @@ class KeptStore:
                 self.shas[str(path)] = self.provided.shas[str(path)]
                 self.keys[str(path)] = json.dumps(placed) if placed and file_key(path) == placed else None
                 continue
+            if (known := known_sha(path)) is not None:  # not read: its key is the one its sha256 was recorded with
+                self.shas[str(path)], key = known
+                self.keys[str(path)] = json.dumps(key)
+                continue
             before = file_key(path)
             self.shas[str(path)] = sha256_file(path)
             self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None

@@ -183,6 +183,33 @@ def test_family_ruling_fans_out_and_receipts_follow(tmp_path):
     assert r.exit_code == 3
 
 
+def test_a_ruling_id_keeps_its_sentence_and_a_bad_option_is_said_once_not_once_a_record(tmp_path):
+    jfi, folder, _ = setup(tmp_path)
+    family = jfi(
+        "query", "--inventory", str(folder), "SELECT family_id FROM audit_worklist_families", "--format", "json"
+    ).json[0]["family_id"]
+
+    def rule(*what, ruling="R-7", sentence="Card links must carry their card's name", judgment="no"):
+        common = ["--ruling", ruling, "--sentence", sentence, "--by", "Ana Ruiz", "--judgment", judgment]
+        return jfi("audit", "rule", "--inventory", str(folder), *what, *common)
+
+    # a --utc that is no timestamp refuses the three records the ruling would add with one line, naming their lines
+    before = snapshot(folder)
+    r = rule("--family", family, "--utc", "yesterday")
+    assert r.exit_code == 2 and snapshot(folder) == before
+    said = [x for x in r.stderr.splitlines() if "invalid_timestamp" in x]
+    assert len(said) == 1 and "in 3 of the 3 records this ruling would add, lines 1-3" in said[0], r.stderr
+    assert rule("--family", family).exit_code == 0
+    # the same ruling may settle another decision; its id with another sentence or judgment is refused
+    before = snapshot(folder)
+    r = rule("--fact-class", "empty link name", sentence="Another sentence")
+    assert r.exit_code == 2 and "ruling_conflict" in r.stderr and "ratifications.jsonl:1: ruling:" in r.stderr
+    assert rule("--fact-class", "empty link name", judgment="yes").exit_code == 2 and snapshot(folder) == before
+    assert rule("--fact-class", "empty link name").exit_code == 0
+    ledger = [json.loads(x) for x in (folder / "ratifications.jsonl").read_text().splitlines()]
+    assert len(ledger) == 4 and {x["ruling"] for x in ledger} == {"R-7"}
+
+
 def test_unratified_rows_never_become_receipts(tmp_path):
     jfi, folder, units = setup(tmp_path)
     uid = next(u["id"] for u in units if u["type"] == "link")

@@ -35,6 +35,23 @@ def decisions_of(store) -> tuple[int, int]:
     return store.con.execute("SELECT count(DISTINCT decision), count(*) FROM audit_decisions").fetchone()
 
 
+def _once_per_ruling(refused: JfiError, first: int, count: int) -> JfiError:
+    """A ledger refused for the records one ruling would add: a problem the same in each of them (one value of the
+    command line, such as --utc) said once, with the lines the records would take, not once a record."""
+    added = [p for p in refused.problems if isinstance(p, dict) and (p.get("line") or 0) >= first]
+    if count < 2 or not added:
+        return refused
+    kept = [p for p in refused.problems if not (isinstance(p, dict) and (p.get("line") or 0) >= first)]
+    seen: dict[tuple, list] = {}
+    for p in added:
+        seen.setdefault((p.get("field"), p.get("code"), p.get("message")), []).append(p)
+    for group in seen.values():
+        lines = [p["line"] for p in group]
+        said = f" (in {len(group)} of the {count} records this ruling would add, lines {min(lines)}-{max(lines)})"
+        kept.append({**group[0], "message": f"{group[0]['message']}{said}" if len(group) > 1 else group[0]["message"]})
+    return JfiError(refused.code, f"{len(kept)} problem(s) listed above; nothing written", problems=kept)
+
+
 def worklist_parts(store) -> tuple[list[dict], list[dict], list[dict], list[tuple], tuple[int, int]]:
     """Families, rows that need a look, fact classes, the three as one table (WORKLIST_COLUMNS) led by the count of
     decisions and the rows they settle, and that count (decisions, rows)."""
@@ -127,8 +144,24 @@ def rule(
                 "AND ratified_by = ? AND ratified_judgment = ?",
                 [ruling, sentence, by, judgment],
             )
+            other = store.con.execute(  # the ruling id recorded before with another sentence, person or judgment
+                "SELECT line, ratified_judgment, ratified_by, ratifier_note FROM ratification_records "
+                "WHERE ruling = ? AND (ratifier_note, ratified_by, ratified_judgment) IS DISTINCT FROM (?, ?, ?) "
+                "ORDER BY line LIMIT 1",
+                [ruling, sentence, by, judgment],
+            ).fetchone()
         finally:
             store.close()
+        if other:
+            line, was, who, said = other
+            raise JfiError(
+                "ruling_conflict",
+                f"ruling {ruling} is recorded already as {was} by {who} ({said!r}); one ruling keeps one sentence, "
+                "judgment and person: give this one another --ruling",
+                source=str(folder.root / "ratifications.jsonl"),
+                line=line,
+                field="ruling",
+            )
         if not found and recorded:  # re-running a completed ruling
             return Outcome(1, lines=[f"ruling {ruling} is already recorded and its family is closed; nothing to do"])
         if not found and fact_class:
@@ -150,7 +183,11 @@ def rule(
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
         new = append_records(old, records)
-        folder.check_ledger(new)  # the whole resulting ledger must validate first
+        try:
+            folder.check_ledger(new)  # the whole resulting ledger must validate first
+        except JfiError as e:
+            first = old.count(b"\n") + (1 if old and not old.endswith(b"\n") else 0) + 1  # the first line added
+            raise _once_per_ruling(e, first, len(records)) from None
         atomic_write(ledger, new)
     return Outcome(
         0,

@@ -47,6 +47,17 @@ def test_a_family_is_one_task_and_its_answer_is_every_rows_answer(tmp_path):
     assert [r["id"] for r in sheet] == [t["id"] for t in tasks] and sheet[[r["id"] for r in sheet].index(family["id"])][
         "rows"
     ] == "3"
+    # what is wrong with the family's answer is said once, naming the family and its rows, not once a row
+    before = snapshot(folder)
+    r = apply(
+        jfi,
+        folder,
+        tmp_path / "b",
+        fill(tmp_path / "b", {family["id"]: signed("maybe")}, tmp_path / "r.json"),
+    )
+    said = [x for x in r.stderr.splitlines() if "incomplete_decision" in x]
+    assert r.exit_code == 2 and snapshot(folder) == before
+    assert len(said) == 1 and f"incomplete_decision: {family['id']} (3 rows): " in said[0], r.stderr
     # a yes needs no note; the family's answer is each of its rows', with the family as the ruling
     r = apply(
         jfi,

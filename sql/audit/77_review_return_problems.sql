@@ -64,7 +64,7 @@
 --   now_decision_id: the decision in force now (NULL when none)
 --   now_by: who made it
 --   now_judgment: what it says
--- review_return_problems: one row per returned decision refused, in the return's order; any row refuses the whole return and the ledger stays as it is
+-- review_return_problems: one row per problem of a returned decision, in the return's order (a family's or fact class's answer refused for what it says is one row, naming the decision and the rows it settles, not one row per row); any row refuses the whole return and the ledger stays as it is
 --   n: the decision's number in the return
 --   place: where it is in the returned file
 --   message: the problem's code and words (concurrent_decision and missing_reason beside those of review_return_rows)
@@ -97,7 +97,7 @@ WITH r AS (
     FROM review_returned
 ),
 known AS (
-    SELECT r.*, t.id IS NOT NULL AS is_task, t.unit_sha256 AS pinned, t.base_decision_id,
+    SELECT r.*, t.id IS NOT NULL AS is_task, t.unit_sha256 AS pinned, t.base_decision_id, t.ruling,
         first(place) OVER (PARTITION BY r.id ORDER BY n) AS first_place,
         row_number() OVER (PARTITION BY r.id ORDER BY n) AS nth,
         CASE WHEN is_object THEN list_sort(list_filter(json_keys(doc), lambda k: k NOT IN
@@ -171,7 +171,10 @@ wrong AS (  -- what an incomplete decision lacks, each named as the file names i
                  || CAST(to_json(ratified_utc) AS VARCHAR)
                 || ', expected a time between the bundle''s export (' || coalesce(created_utc, 'None')
                     || ') and now' END],
-        lambda x: x IS NOT NULL) AS wrong
+        lambda x: x IS NOT NULL) AS wrong,
+        -- what a decision's problem names: a family's or fact class's answer by its own id and the rows it settles
+        CASE WHEN coalesce(c.ruling, '') <> '' THEN c.ruling || ' (' || count(*) OVER (PARTITION BY c.place, c.ruling)
+            || ' rows)' ELSE c.id END AS who
     FROM checked AS c
 )
 SELECT n, place, id, pinned, base_decision_id, ratified_by, ratified_judgment, ratifier_note, ratified_utc,
@@ -193,7 +196,7 @@ SELECT n, place, id, pinned, base_decision_id, ratified_by, ratified_judgment, r
          WHEN NOT strings THEN 'invalid_type: every field is a string'
          WHEN blank THEN NULL
          WHEN built IS DISTINCT FROM pinned THEN 'unit_revision_mismatch: ' || id || ' changed since export'
-         WHEN len(wrong) > 0 THEN split_part(wrong[1], ':', 1) || ': incomplete_decision: ' || id || ': '
+         WHEN len(wrong) > 0 THEN split_part(wrong[1], ':', 1) || ': incomplete_decision: ' || who || ': '
              || array_to_string(wrong, '; ')
     END AS message,
     is_task AND nth = 1 AND len(extra) = 0 AND strings AND blank AS pending
@@ -214,7 +217,7 @@ LEFT JOIN (SELECT * FROM ratification_effective WHERE scope = 'wcag') AS e ON e.
 WHERE r.problem IS NULL AND NOT r.pending;
 
 CREATE OR REPLACE TEMP VIEW review_return_problems AS
-SELECT n, place, message FROM review_return_rows WHERE problem IS NOT NULL
+SELECT min(n) AS n, place, message FROM review_return_rows WHERE problem IS NOT NULL GROUP BY place, message
 UNION ALL
 SELECT n, place, CASE
     WHEN coalesce(now_decision_id, '') <> base_decision_id THEN 'concurrent_decision: ' || id

@@ -294,6 +294,7 @@ def test_openacr_is_valid_against_gsas_schema_and_counts_ratified_rows_only(audi
     before = snapshot(folder)
     r = jfi("audit", "export", "--inventory", str(folder), "--format", "openacr")
     assert r.exit_code == 2 and "[acr] author" in r.stderr and snapshot(folder) == before
+    assert "characters)" not in r.stderr and "not-applicable)" in r.stderr  # the whole example, not clipped
     (folder / "audit.toml").write_text(
         '[acr]\nauthor = "Ana Ruiz"\nemail = "ana@example.org"\nproduct = "Harbor Transit"\n'
     )

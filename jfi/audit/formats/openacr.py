@@ -43,9 +43,8 @@ def acr_settings(config: dict | None, source: Path) -> dict:
             raise JfiError(
                 "invalid_config",
                 f"[acr] {key} must be a string{' (required for a conformance report)' if required else ''}: "
-                f'[acr] author = "Name", email = "name@example.org", undecided = "partially-supports" '
-                f"(what an A/AA criterion no finding decides reads as: {', '.join(ACR_UNDECIDED)}; "
-                f"failing = {' or '.join(ACR_FAILING)} for one with a finding)",
+                f'add [acr] author = "Name", email = "name@example.org", undecided = "partially-supports" '
+                f"(what an A/AA criterion without a finding reads as: {', '.join(ACR_UNDECIDED)})",
                 source=str(source),
                 field=f"acr.{key}",
             )

@@ -170,6 +170,17 @@ def test_the_key_comes_from_the_named_variable_and_a_missing_one_is_refused(tmp_
         assert {q["auth"] for q in server.requests} == {"Bearer sk-test"}
 
 
+@pytest.mark.parametrize("endpoint", ["ftp://127.0.0.1/v1", "127.0.0.1:8000/v1", "http:///v1", "http://[::1/v1"])
+def test_an_endpoint_that_is_no_http_url_is_refused_before_anything_is_sent(tmp_path, endpoint):
+    root = folder(tmp_path)
+    before = snapshot(root)
+    for more in ((), ("--dry-run",), ("--second-reader", "strong-1")):
+        args = ("--model", "m-1") if not more or more[0] == "--dry-run" else ()
+        r = Jfi(tmp_path)("audit", "judge", "--inventory", str(root), "--endpoint", endpoint, *args, *more)
+        assert r.exit_code == 3 and "invalid_endpoint" in r.stderr and "connection failed" not in r.stderr, r.stderr
+    assert snapshot(root) == before
+
+
 def test_a_stale_kit_is_refused(tmp_path):
     root = folder(tmp_path)
     name = batches(root)[0]

@@ -7,13 +7,36 @@ import email.utils
 import random
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 import httpx
 
+from ..errors import JfiError, clip
+
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 BACKOFF_S = 1.0  # the first wait; doubled each retry, with jitter
 BACKOFF_MAX_S = 60.0  # the longest wait, Retry-After included
+
+
+def chat_url(endpoint: str) -> str:
+    """The chat completions URL of an endpoint given as its API base (…/v1) or that URL itself; anything but an
+    http(s) URL with a host is refused before a request is made (an ftp:// or a bare host name was retried as a
+    dropped connection)."""
+    try:
+        parts = urllib.parse.urlsplit(endpoint.strip())
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host:
+        raise JfiError(
+            "invalid_endpoint",
+            f"--endpoint {clip(endpoint, 80)!r} is not an http(s) URL such as http://127.0.0.1:8000/v1",
+            field="--endpoint",
+            exit_code=3,
+        )
+    base = endpoint.strip().rstrip("/")
+    return base if base.endswith("/chat/completions") else base + "/chat/completions"
 
 
 class EndpointError(Exception):
@@ -52,9 +75,7 @@ class Client:
     def __init__(
         self, endpoint: str, api_key: str | None, *, timeout_s: float = 120.0, retries: int = 4, sleep=time.sleep
     ):
-        self.url = endpoint.rstrip("/") + (
-            "" if endpoint.rstrip("/").endswith("/chat/completions") else "/chat/completions"
-        )
+        self.url = chat_url(endpoint)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.http = httpx.Client(headers=headers, timeout=httpx.Timeout(timeout_s), follow_redirects=False)
         self.retries, self.sleep = retries, sleep

@@ -24,7 +24,7 @@ from ..progress import Progress
 from ..schemas import schema
 from ..store import Store
 from .asking import Asker, _key, parse_lines, request_bytes
-from .client import Answer, Client, EndpointError
+from .client import Answer, Client, EndpointError, chat_url
 
 RUNS = "judge-runs.jsonl"  # in the audit folder: a line per batch a run judged (or failed)
 KIT = "judge-kit"
@@ -189,6 +189,7 @@ def judge(
     detector writes elsewhere); `seed` makes a draw a request of its own (another answer, another cache entry)."""
     root = Path(root)
     out = Path(out) if out is not None else root / "batches"
+    chat_url(endpoint)  # an endpoint that is no http(s) URL is refused before anything, a dry run's included
     if second_reader is not None:  # the spot-check sample read by another model, not the batches drafted
         from .second import _format, second_read
 

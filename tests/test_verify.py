@@ -264,6 +264,22 @@ def test_query_a_verification_folder(workdir):
     assert jfi("query", "--verify", "verification", "--inventory", ".", "SELECT 1").exit_code == 3
 
 
+def test_a_checkpoints_screenshot_is_a_png_image_and_a_regular_file(workdir):
+    jfi = Jfi(workdir)
+    (workdir / "site").mkdir()
+    (workdir / "site" / "index.html").write_text("<h1>Fares</h1>\n")
+    assert jfi("verify", "snapshot", "site").exit_code == 0
+    before = (workdir / "verification").joinpath("artifacts.jsonl").read_bytes()
+    (workdir / "shot.png").symlink_to(workdir / "site" / "index.html")
+    for shot in ("site/index.html", "shot.png"):  # a page is no picture; a link is never followed
+        r = jfi("verify", "checkpoint", "--screenshot", shot)
+        assert r.exit_code == 2 and shot.split("/")[-1] in r.stderr, r.stderr
+    assert sorted(p.name for p in (workdir / "verification").iterdir()) == ["artifacts.jsonl"]
+    assert (workdir / "verification" / "artifacts.jsonl").read_bytes() == before
+    (workdir / "real.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 16)
+    assert jfi("verify", "checkpoint", "--screenshot", "real.png").exit_code == 0
+
+
 @pytest.mark.slow
 def test_the_readme_worked_example_runs_from_a_copy_of_the_bundled_folder(tmp_path, monkeypatch):
     """corpus/example-verify as shipped, visual.jsonl included: measure, snapshot, checkpoint, import both, gate."""

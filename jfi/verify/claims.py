@@ -11,7 +11,7 @@ from ..canonical import digest
 from ..errors import JfiError, refuse
 from ..jsonl import append_records, atomic_write, line_columns, sha256_file, strict_loads, writer_lock
 from ..output import Outcome, table, utc_now
-from ..paths import bytes_of
+from ..paths import bytes_of, png_bytes
 from ..store import Store
 
 
@@ -93,7 +93,7 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
 
 
 def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> Outcome:
-    if not Path(screenshot).is_file():
+    if png_bytes(Path(screenshot), source=str(screenshot)) is None:  # a PNG image, a regular file (not a link)
         raise JfiError("missing_file", f"screenshot {screenshot} does not exist", source=str(screenshot))
     with writer_lock(folder.root):
         store = folder.store()

@@ -329,6 +329,8 @@ def test_a_refusal_names_the_value_it_found_and_what_it_expected(merged):
 @pytest.mark.parametrize("split", [["--reviewers", "2"], ["--by", "type"]])
 def test_a_bundle_split_between_reviewers_goes_back_part_by_part(merged, split):
     jfi, folder, tmp_path = merged
+    r = export(jfi, folder, tmp_path / "out", "--by", "reviewer")  # no such split: a usage error, nothing made
+    assert r.exit_code == 3 and "--by must be one of product, type" in r.stderr and not (tmp_path / "out").exists()
     assert export(jfi, folder, tmp_path / "out", *split).exit_code == 0
     parts = sorted(p for p in (tmp_path / "out").iterdir())
     assert len(parts) == 2 and all((p / "review-tasks.xlsx").is_file() for p in parts)

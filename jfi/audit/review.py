@@ -117,12 +117,16 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
     """One pinned bundle of review tasks in `out`; or, split between reviewers (`reviewers` parts of consecutive
     tasks, or one part per product or type with `by`), one bundle per part in out/<part>/, each returned alone."""
     out = Path(out)
+    if not 1 <= reviewers <= 1000:  # options a command line would not take: usage errors, as Typer's own (exit 3)
+        raise JfiError(
+            "invalid_option", f"--reviewers must be 1 to 1000, got {reviewers}", field="--reviewers", exit_code=3
+        )
+    if by is not None and by not in SPLITS:
+        raise JfiError(
+            "invalid_option", f"--by must be one of {', '.join(SPLITS)}, got {by!r}", field="--by", exit_code=3
+        )
     if out.exists():
         raise JfiError("bundle_exists", f"{out} already exists; a bundle goes in a new folder", source=str(out))
-    if not 1 <= reviewers <= 1000:
-        raise JfiError("invalid_option", f"--reviewers must be 1 to 1000, got {reviewers}", field="--reviewers")
-    if by is not None and by not in SPLITS:
-        raise JfiError("invalid_option", f"--by must be one of {', '.join(SPLITS)}, got {by!r}", field="--by")
     merged = folder.root / "draft-judgments.json"
     if not merged.is_file():
         raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))

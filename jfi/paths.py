@@ -128,7 +128,8 @@ def output_file(path: Path, *, reads=(), kind: str, same_kind=None) -> Path:
         if folder.reads(path):
             raise JfiError(
                 "output_is_input",
-                f"is a file {folder.root} reads as input; write the {kind} elsewhere (outputs never replace inputs)",
+                f"is {'a folder' if path.is_dir() else 'a file'} {folder.root} reads as input; write the {kind} "
+                "elsewhere (outputs never replace inputs)",
                 source=str(path),
             )
     if os.path.lexists(path):

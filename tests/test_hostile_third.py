@@ -36,6 +36,10 @@ def test_the_gate_never_writes_its_baseline_over_an_input_or_a_stranger(tmp_path
         before = snapshot(tmp_path)
         refused(jfi("audit", "gate", "--inventory", str(folder), "--write-baseline", str(target)), code)
         assert snapshot(tmp_path) == before, target
+    # the folder of batches is named a folder, not a file
+    r = jfi("audit", "gate", "--inventory", str(folder), "--write-baseline", str(folder / "batches"))
+    refused(r, "output_is_input")
+    assert f"is a folder {folder} reads as input" in r.stderr, r.stderr
     # named through another path to the same file: still the input
     refused(
         jfi(

@@ -139,19 +139,15 @@ def rule(
                 "SELECT * EXCLUDE (n) FROM audit_ruling_records(?, ?, ?, ?, ?, ?, ?, ?)",
                 [family, fact_class, ruling, sentence, by, judgment, stamp, fix],
             )
-            recorded = store.scalar(
-                "SELECT count(*) FROM ratification_records WHERE ruling = ? AND ratifier_note = ? "
-                "AND ratified_by = ? AND ratified_judgment = ?",
-                [ruling, sentence, by, judgment],
-            )
-            other = store.con.execute(  # the ruling id recorded before with another sentence, person or judgment
-                "SELECT line, ratified_judgment, ratified_by, ratifier_note FROM ratification_records "
-                "WHERE ruling = ? AND (ratifier_note, ratified_by, ratified_judgment) IS DISTINCT FROM (?, ?, ?) "
-                "ORDER BY line LIMIT 1",
-                [ruling, sentence, by, judgment],
-            ).fetchone()
+            recorded = store.con.execute(  # the records of this ruling id already in the ledger
+                "SELECT line, ratified_judgment, ratified_by, ratifier_note FROM ratification_records WHERE ruling = ? "
+                "ORDER BY line",
+                [ruling],
+            ).fetchall()
         finally:
             store.close()
+        # the ruling id recorded before with another sentence, person or judgment
+        other = next((r for r in recorded if (r[3], r[2], r[1]) != (sentence, by, judgment)), None)
         if other:
             line, was, who, said = other
             raise JfiError(
@@ -162,7 +158,7 @@ def rule(
                 line=line,
                 field="ruling",
             )
-        if not found and recorded:  # re-running a completed ruling
+        if not found and recorded:  # re-running a completed ruling (every record of it says what this one says)
             return Outcome(1, lines=[f"ruling {ruling} is already recorded and its family is closed; nothing to do"])
         if not found and fact_class:
             raise JfiError(

@@ -3,6 +3,7 @@ the commands that append to it and read it: snapshot, checkpoint, import, gate."
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,7 +94,8 @@ def snapshot(folder: VerifyFolder, paths: list[Path], project: Path | None = Non
 
 
 def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, changes: str, known_issues: str) -> Outcome:
-    if png_bytes(Path(screenshot), source=str(screenshot)) is None:  # a PNG image, a regular file (not a link)
+    image = png_bytes(Path(screenshot), source=str(screenshot))  # a PNG image, a regular file (not a link)
+    if image is None:
         raise JfiError("missing_file", f"screenshot {screenshot} does not exist", source=str(screenshot))
     with writer_lock(folder.root):
         store = folder.store()
@@ -113,7 +115,7 @@ def checkpoint(folder: VerifyFolder, screenshot: Path, version: str | None, chan
             raise JfiError("unknown_version", f"no artifact version {version}")
         body = {
             "version_id": version,
-            "screenshot": {"path": norm(screenshot), "sha256": sha256_file(Path(screenshot))},
+            "screenshot": {"path": norm(screenshot), "sha256": hashlib.sha256(image).hexdigest()},  # the bytes checked
             "changes": changes,
             "known_issues": known_issues,
         }

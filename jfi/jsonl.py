@@ -173,14 +173,35 @@ def line_columns(path: Path) -> tuple[list[int], list[str]]:
     data = Path(path).read_bytes()
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    text = decode_utf8(data, path)
+    return text_columns(decode_utf8(data, path))
+
+
+def tail_columns(path: Path, offset: int, lines_before: int, whole: bytes | None = None) -> tuple[list[int], list[str]]:
+    """As `line_columns`, for the lines a file (or its bytes, `whole`) holds after its first `offset` bytes (which end
+    with a newline and hold `lines_before` lines): the lines appended to a file read before, numbered as in the whole
+    file."""
+    if whole is not None:
+        data = whole[offset:]
+    else:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read()
+    try:
+        text = decode_utf8(data, path)
+    except JfiError as e:
+        raise JfiError(e.code, e.message, source=e.source, line=(e.line or 1) + lines_before) from None
+    return text_columns(text, lines_before + 1)
+
+
+def text_columns(text: str, first: int = 1) -> tuple[list[int], list[str]]:
+    """The numbered non-blank lines of a text (a line's CR before its newline dropped), the first numbered `first`."""
     parts = text.split("\n")
     if parts and parts[-1] == "":
         parts.pop()
     if "\r" not in text and "" not in parts and not any(map(str.isspace, parts)):  # no blank line: each is a line
-        return list(range(1, len(parts) + 1)), parts
+        return list(range(first, first + len(parts))), parts
     numbers, texts = [], []
-    for i, part in enumerate(parts, 1):
+    for i, part in enumerate(parts, first):
         if part.endswith("\r"):
             part = part[:-1]
         if part.strip():
@@ -255,6 +276,30 @@ def known_sha(path: Path) -> tuple[str, tuple] | None:
     except OSError:
         return None
     return (_HASHED[key], key) if key in _HASHED else None
+
+
+def sha256_with_prefix(path: Path, n: int) -> tuple[str, int, tuple[str, int] | None]:
+    """(sha256 of a file, its size, and for its first n bytes when it is longer and they end with a newline: their
+    sha256 and the newlines in them): read once, whether a file read before is that file with lines appended."""
+    with open(path, "rb") as fh:
+        key = file_key(path, os.fstat(fh.fileno()))
+        sha, size, newlines, head, last = hashlib.sha256(), 0, 0, None, b""
+        while chunk := fh.read(1 << 20):
+            if head is None and size + len(chunk) >= n:
+                cut = n - size
+                sha.update(chunk[:cut])
+                newlines += chunk.count(b"\n", 0, cut)
+                last = chunk[cut - 1 : cut] if cut else last
+                head = (sha.hexdigest(), newlines)
+                sha.update(chunk[cut:])
+            else:
+                sha.update(chunk)
+                if head is None:
+                    newlines += chunk.count(b"\n")
+                    last = chunk[-1:]
+            size += len(chunk)
+    _HASHED[key] = sha.hexdigest()
+    return _HASHED[key], size, head if head is not None and size > n > 0 and last == b"\n" else None
 
 
 def sha256_file(path: Path) -> str:

@@ -316,3 +316,26 @@ def test_every_reader_of_a_persons_json_is_the_strict_one(tmp_path, reader):
     with pytest.raises(JfiError) as e:
         call()
     assert e.value.code == "invalid_json" and e.value.source == str(path)
+
+
+@pytest.mark.parametrize("n", [1, 7, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 << 20])
+def test_a_files_start_is_known_by_its_sha256_and_newlines_in_one_read(tmp_path, n):
+    """sha256_with_prefix: the file's sha256 and size, and for its first n bytes (when the file is longer and they end
+    a line) their sha256 and the newlines in them, wherever n falls against the chunks it is read in."""
+    import hashlib
+
+    from jfi.jsonl import sha256_with_prefix
+
+    line = b'{"id": "x", "note": "' + "é".encode() * 40 + b'"}\n'
+    data = (line * ((3 << 20) // len(line) + 2))[: (3 << 20) + 100]
+    path = tmp_path / "ledger.jsonl"
+    path.write_bytes(body := data[: n - 1] + b"\n" + data[n:])  # its first n bytes end a line
+    assert sha256_with_prefix(path, n) == (
+        hashlib.sha256(body).hexdigest(),
+        len(body),
+        (hashlib.sha256(body[:n]).hexdigest(), body[:n].count(b"\n")),
+    )
+    path.write_bytes(body[: n - 1] + b"x" + body[n:])  # a line goes on past them
+    assert sha256_with_prefix(path, n)[2] is None
+    path.write_bytes(body[:n])  # nothing after them
+    assert sha256_with_prefix(path, n) == (hashlib.sha256(body[:n]).hexdigest(), n, None)

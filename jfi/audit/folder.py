@@ -19,7 +19,15 @@ import ijson
 from ..atomic import recover
 from ..canonical import decision_id, digest
 from ..errors import JfiError, refuse
-from ..jsonl import line_columns, parse_json, sha256_and_lines, sha256_file, split_lines, strict_loads
+from ..jsonl import (
+    line_columns,
+    parse_json,
+    sha256_and_lines,
+    sha256_file,
+    split_lines,
+    strict_loads,
+    tail_columns,
+)
 from ..manifest import fields_before, read_manifest
 from ..paths import bytes_of, own_folder, regular_file
 from ..phases import phase
@@ -211,7 +219,8 @@ class AuditFolder:
 
     def check_ledger(self, ledger: bytes) -> None:
         """The folder as it would be with this ledger in place, checked whole (refused when any record is bad) before
-        the ledger is written; nothing is kept."""
+        the ledger is written. Started from the kept store (a ledger with records appended has only those read); the
+        store made holds this ledger and replaces the kept one when the command succeeds, having written it."""
         load_folder(self, ledger_bytes=ledger)[0].close()
 
     def load_after_build(self, provided) -> tuple[Store, "BuiltUnits", str]:
@@ -327,8 +336,8 @@ def load_folder(
         folder.require_built(inventory=False)
     with phase("inputs: hashing, the kept store read"):
         kept = (
-            KeptStore(folder.root, inventory, folder.keeping, provided)
-            if strict and ledger_bytes is None and before_build is None
+            KeptStore(folder.root, inventory, folder.keeping, provided, ledger_bytes)
+            if strict and before_build is None
             else None
         )
     if strict:  # once the kept store said which files' sha256s it knows (the inventory is not read again for it)
@@ -407,13 +416,21 @@ def _load(
             pass
     ledger = folder.root / "ratifications.jsonl"
     ledger_ids = set()
-    if ledger_bytes is not None or regular_file(ledger):
-        if ledger_bytes is None:
-            numbers, texts = line_columns(ledger)
-        else:  # a ledger about to be written, checked whole before it is
+    # a ledger the kept store holds keeps its rows, digests and pins; one with records appended to it since has only
+    # those read (numbered on from the lines before them)
+    tail = kept.tail(ledger) if kept is not None else None
+    if not (kept is not None and kept.take(ledger)) and (ledger_bytes is not None or regular_file(ledger)):
+        if tail:
+            numbers, texts = tail_columns(ledger, *tail, whole=ledger_bytes)
+        elif ledger_bytes is not None:  # a ledger about to be written, checked whole before it is
             lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
             numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
-        store.add_file(kind_of(folder.root, ledger), ledger, texts, numbers)
+        else:
+            numbers, texts = line_columns(ledger)
+        if tail:
+            store.add_lines(kind_of(folder.root, ledger), str(ledger), numbers, texts)
+        else:
+            store.add_file(kind_of(folder.root, ledger), ledger, texts, numbers)
         digests = []
         for number, text in zip(numbers, texts):
             try:
@@ -465,6 +482,8 @@ def _load(
                     [str(units_path), str(units_path), units_path.stat().st_size + 1],
                 ).fetchall()
             del built
+        if ledger_ids and tail:  # the units pinned already keep their pins
+            ledger_ids -= {i for (i,) in store.con.execute("SELECT id FROM unit_pins").fetchall()}
         # the pins of the units the ledger names: each its entry's canonical digest
         pins = [
             (u["id"], digest(u))

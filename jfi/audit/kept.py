@@ -38,18 +38,21 @@ import duckdb
 from .. import rulebook
 from ..atomic import PRIVATE
 from ..errors import JfiError
-from ..jsonl import file_key, known_hashes, known_sha, sha256_file
+from ..jsonl import file_key, known_hashes, known_sha, sha256_file, sha256_with_prefix
 from ..output import note
 from ..paths import bytes_of, own_folder, regular_file
 from ..store import CARRIED, SMALL_BLOCK, Store, of_inventory
 from ..version import __version__
 
 DIR = PRIVATE
-FORMAT = "kept-store/1"
+FORMAT = "kept-store/2"
 RAW_TABLES = ("raw_files", "raw_lines", "raw_json_problems")  # the rows of one input file, by its source path
 TEMP_GLOB = ".*.tmp.duckdb*"
-# what every load reads whole, changed or not (the ledger, parsed for its pins and digests)
-READ_EVERY_TIME = ("ratifications.jsonl",)
+# files only ever appended to (the ledger): when the file read before is the start of the file now, its rows stay and
+# only the lines after it are read (the ledger's records are parsed in Python for their digests and pins)
+LEDGER = "ratifications.jsonl"
+APPENDED_TO = (LEDGER,)
+UNITS = "judgment-units.json"
 INVENTORY_FILES = ("inventory.jsonl", "inventory-run.json")  # the inventory, in the form capture or import left it
 # what the commands after build (sample, merge, worklist, receipts, report, rule, review) query: their store runs the
 # rule files that make these and nothing else (the eval's views are for eval and queries)
@@ -201,7 +204,9 @@ def _files(con, db: str) -> str:
         [db],
     ).fetchall():
         return ""
-    rows = con.execute(f'SELECT source, sha256, file_key FROM "{db}".main.jfi_kept_files ORDER BY ALL').fetchall()
+    rows = con.execute(
+        f'SELECT source, sha256, file_key, bytes FROM "{db}".main.jfi_kept_files ORDER BY ALL'
+    ).fetchall()
     return hashlib.sha256(repr(rows).encode()).hexdigest()
 
 
@@ -299,11 +304,19 @@ def _kept_as_it_is(root: Path, inventory: bool, rules: set[str]) -> Store | None
 class KeptStore:
     """One folder's kept store for one kind of load (with or without the inventory)."""
 
-    def __init__(self, root: Path, inventory: bool, keeping: Keeping, provided: "Provided | None" = None):
+    def __init__(
+        self,
+        root: Path,
+        inventory: bool,
+        keeping: Keeping,
+        provided: "Provided | None" = None,
+        ledger: bytes | None = None,
+    ):
         """`keeping`: the running command's dealings with the folder's stores (what it reused, distrusts, will keep).
         `provided`: files a command just wrote (build), whose sha256s it gives and whose rows it puts in the store
-        itself (`Provided.put`) instead of their being read."""
-        self.provided, self.inventory, self.keeping = provided, inventory, keeping
+        itself (`Provided.put`) instead of their being read. `ledger`: the ledger a command is about to write (checked
+        in the store before it is written): the store holds these bytes as the folder's ledger."""
+        self.provided, self.inventory, self.keeping, self.ledger = provided, inventory, keeping, ledger
         self.dir = root / DIR
         self.path = self.dir / ("audit-inventory.duckdb" if inventory else "audit.duckdb")
         # what read the files: rows are taken only from a store made by the same jfi with the same rules
@@ -311,6 +324,9 @@ class KeptStore:
         self.temp: Path | None = None
         self.store: Store | None = None
         self.before: dict[str, str] = {}  # source -> sha256 of the files the old kept store holds
+        self.before_bytes: dict[str, int] = {}  # source -> the size of those files, where it was recorded
+        self.appended: dict[str, tuple[int, int]] = {}  # source -> (bytes, lines) of the file the old store holds,
+        # for a file (APPENDED_TO) that starts with those bytes: its rows stay, the lines after them are read
         self.before_head: dict | None = None  # the old store's built-units header
         self.units_head: dict | None = None  # the header of the built units whose rows are in the store (taken)
         self.unchanged: set[str] = set()  # the files whose rows the store updated in place keeps
@@ -320,7 +336,7 @@ class KeptStore:
         self.before_functions: str | None = None  # the digest of the old kept store's functions, when it was sealed
         self.functions: str | None = None  # the digest of the new store's functions, once sealed
         self.usable = self._usable()
-        self.files = [p for p in input_files(root, inventory) if regular_file(p)]
+        self.files = [p for p in input_files(root, inventory) if regular_file(p) or (ledger and p.name == LEDGER)]
         self.input_bytes = bytes_of(self.files)  # what the store's rows come from: its threads follow it
         # its blocks follow the capture's size, which the folder's other files grow from: the files build writes and
         # the judged files that come back later do not move a folder across the line, so its store is updated in place
@@ -334,21 +350,42 @@ class KeptStore:
         self.key = hashlib.sha256(json.dumps([self.reader, inventory, sorted(self.shas.items())]).encode()).hexdigest()
 
     def _hash_files(self, root: Path, inventory: bool) -> None:
-        self.shas, self.keys = {}, {}
-        for path in self.files:  # a file's key is recorded only when it did not change while it was hashed
-            if self.provided is not None and str(path) in self.provided.shas:  # hashed as they were written; their
+        self.shas, self.keys, self.sizes = {}, {}, {}
+        for path in self.files:  # a file's key (and size) is recorded only when it did not change while it was hashed
+            src = str(path)
+            if self.provided is not None and src in self.provided.shas:  # hashed as they were written; their
                 # key is recorded when they are still as they were put in place
-                placed = self.provided.keys.get(str(path))
-                self.shas[str(path)] = self.provided.shas[str(path)]
-                self.keys[str(path)] = json.dumps(placed) if placed and file_key(path) == placed else None
+                placed = self.provided.keys.get(src)
+                self.shas[src] = self.provided.shas[src]
+                self.keys[src] = json.dumps(placed) if placed and file_key(path) == placed else None
+                continue
+            if self.ledger is not None and path.name == LEDGER:  # the ledger about to be written, not the file (whose
+                # key is recorded by the next command, once it is in place)
+                data, n = self.ledger, self.before_bytes.get(src) or 0
+                self.shas[src], self.keys[src], self.sizes[src] = hashlib.sha256(data).hexdigest(), None, len(data)
+                if (
+                    0 < n < len(data)
+                    and data[n - 1 : n] == b"\n"
+                    and hashlib.sha256(data[:n]).hexdigest() == self.before[src]
+                ):
+                    self.appended[src] = (n, data.count(b"\n", 0, n))
                 continue
             if (known := known_sha(path)) is not None:  # not read: its key is the one its sha256 was recorded with
-                self.shas[str(path)], key = known
-                self.keys[str(path)] = json.dumps(key)
+                self.shas[src], key = known
+                self.keys[src], self.sizes[src] = json.dumps(key), key[3]
                 continue
             before = file_key(path)
-            self.shas[str(path)] = sha256_file(path)
-            self.keys[str(path)] = json.dumps(before) if file_key(path) == before else None
+            if path.name in APPENDED_TO and self.before_bytes.get(src):  # read once: is it the file read before,
+                # with lines appended?
+                self.shas[src], size, head = sha256_with_prefix(path, self.before_bytes[src])
+                if head is not None and head[0] == self.before[src]:
+                    self.appended[src] = (self.before_bytes[src], head[1])
+            else:
+                self.shas[src], size = sha256_file(path), before[3]
+            still = file_key(path) == before
+            self.keys[src], self.sizes[src] = (json.dumps(before), size) if still else (None, None)
+            if not still:
+                self.appended.pop(src, None)
 
     def _store(self, path: Path | str = ":memory:", *, reopen: bool = False) -> Store:
         """A store of the rules the commands after build run (a new one, or the file at `path` reopened)."""
@@ -397,9 +434,10 @@ class KeptStore:
             if found is not None and still:
                 _remember(self.before_key, found[4])
             if found is not None and found[1] == self.reader:
-                rows = store.con.execute("SELECT source, sha256, file_key FROM jfi_kept_files").fetchall()
-                known_hashes((json.loads(k), sha) for _, sha, k in rows if k)
-                self.before = {source: sha for source, sha, _ in rows}
+                rows = store.con.execute("SELECT source, sha256, file_key, bytes FROM jfi_kept_files").fetchall()
+                known_hashes((json.loads(k), sha) for _, sha, k, _ in rows if k)
+                self.before = {source: sha for source, sha, _, _ in rows}
+                self.before_bytes = {source: n for source, _, _, n in rows if n is not None}
                 self.before_head = json.loads(found[2])
                 self.before_functions = found[4]
                 self.opened = store, found
@@ -436,7 +474,7 @@ class KeptStore:
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
         if self.before and self._update_copy():
             return self.store
-        self.before, self.unchanged = {}, set()
+        self.before, self.unchanged, self.appended = {}, set(), {}
         self.store = self._store(self.temp)
         return self.store
 
@@ -463,23 +501,33 @@ class KeptStore:
             self.unchanged = {
                 s
                 for s, sha in self.before.items()
-                if self.shas.get(s) == sha
-                and Path(s).name not in READ_EVERY_TIME
-                and not (self.provided and s in self.provided.shas)
+                if self.shas.get(s) == sha and not (self.provided and s in self.provided.shas)
             }
+            if not any(s.endswith(UNITS) for s in self.unchanged):  # the ledger's pins are of the built units: with
+                # units built anew, the ledger is read whole and pinned again
+                self.unchanged = {s for s in self.unchanged if Path(s).name not in APPENDED_TO}
+                self.appended = {}
             store.loading()
             con = store.con
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
+            # the lines (and what was read off them in Python: digests) of an unchanged or appended-to file stay; the
+            # rows derived from them in SQL stay for the unchanged files only (an appended-to file's are derived anew)
             con.execute(
-                "CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
-                [sorted(self.unchanged)],
+                "CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source, "
+                "unnest(?::BOOLEAN[]) AS whole",
+                [
+                    [*sorted(self.unchanged), *sorted(self.appended)],
+                    [True] * len(self.unchanged) + [False] * len(self.appended),
+                ],
             )
             store.removed_kinds = store.kinds_outside(sorted(self.unchanged))
             for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
                 if store.has_source(table):
-                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")
-            con.execute("DELETE FROM unit_pins")  # made anew from the ledger on every load
-            if not any(s.endswith("judgment-units.json") for s in self.unchanged):
+                    whole = " WHERE whole" if table in CARRIED else ""
+                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged{whole})")
+            if not any(Path(s).name in APPENDED_TO for s in [*self.unchanged, *self.appended]):
+                con.execute("DELETE FROM unit_pins")  # made anew from a ledger read whole (those kept: units unchanged)
+            if not any(s.endswith(UNITS) for s in self.unchanged):
                 con.execute("DELETE FROM audit_built_units")
             con.execute("DROP TABLE temp.jfi_unchanged")
             # DuckDB's checkpoint vacuums: it rewrites the row groups an update appended to, with their neighbours
@@ -513,6 +561,11 @@ class KeptStore:
         self.taken.append(src)
         return True
 
+    def tail(self, source: Path) -> tuple[int, int] | None:
+        """(bytes, lines) of the start of a file the store holds the rows of, when the file is that start with lines
+        appended: only the lines after it are read (numbered from lines + 1)."""
+        return self.appended.get(str(source))
+
     def carried(self) -> list[str] | None:
         """The sources whose rows the store holds already, for Store.build to derive the others only."""
         return sorted(self.unchanged) if self.unchanged else None
@@ -532,18 +585,18 @@ class KeptStore:
         # the files of the key; and the inventory, when this store does not load it and the command knew its sha256
         # (build read it, or the built units were checked against it): recorded beside them, outside the key, so that
         # the next command's check of the built units against it reads nothing
-        files = {source: (sha, self.keys[source]) for source, sha in self.shas.items()}
+        files = {source: (sha, self.keys[source], self.sizes.get(source)) for source, sha in self.shas.items()}
         files.update(
             {
-                str(path): (found[0], json.dumps(found[1]))
+                str(path): (found[0], json.dumps(found[1]), found[1][3])
                 for path in (self.dir.parent / n for n in INVENTORY_FILES)
                 if str(path) not in files and (found := known_sha(path))
             }
         )
         con.execute(
             "CREATE TABLE jfi_kept_files AS SELECT unnest(?::VARCHAR[]) AS source, unnest(?::VARCHAR[]) AS sha256, "
-            "unnest(?::VARCHAR[]) AS file_key",
-            [list(files), [sha for sha, _ in files.values()], [key for _, key in files.values()]],
+            "unnest(?::VARCHAR[]) AS file_key, unnest(?::BIGINT[]) AS bytes",
+            [list(files), *([f[i] for f in files.values()] for i in range(3))],
         )
         db = self.store.scalar("SELECT current_database()")
         # a store updated in place (self.before stays only then) has the functions of the store it was copied from:
@@ -555,6 +608,9 @@ class KeptStore:
             functions = _MADE_FUNCTIONS.get(made) or _MADE_FUNCTIONS.setdefault(made, _functions(con, db))
         self.functions = functions
         con.execute("UPDATE jfi_kept SET mac = ?", [_mac(self.key, _catalog(con, db, functions) + _files(con, db))])
+        for earlier in [k for k in self.keeping.pending if k.path == self.path]:  # made before this one by the same
+            self.keeping.pending.remove(earlier)  # command (a ledger checked after the folder was loaded): superseded
+            earlier.discard()
         self.keeping.pending.append(self)
 
     def _close_opened(self) -> None:

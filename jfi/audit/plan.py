@@ -15,7 +15,7 @@ from pathlib import Path
 from .. import rulebook
 from ..store import CARRIED, input_moved
 from .folder import BUILD_NEEDS, AuditFolder, kind_of
-from .kept import NEEDS, READ_EVERY_TIME, WITH_INVENTORY, Keeping, KeptStore
+from .kept import APPENDED_TO, NEEDS, UNITS, WITH_INVENTORY, Keeping, KeptStore
 
 WITH_THE_INVENTORY = ("report", "gate")  # the commands whose store holds the inventory beside the folder's files
 
@@ -73,17 +73,20 @@ def plan(folder: AuditFolder, command: str) -> Plan:
     inputs = rulebook.inputs_read(files)
     kept = KeptStore(folder.root, inventory, Keeping())
     try:
-        before, now, sealed = dict(kept.before), dict(kept.shas), kept.opened is not None
+        before, now, sealed, appended = dict(kept.before), dict(kept.shas), kept.opened is not None, set(kept.appended)
         same = sealed and kept.opened[1][0] == kept.key
         path = str(kept.path) if sealed else None
     finally:
         kept.discard()
     changed = []
     held = set(now) | {s for s in before if inventory or kind_of(folder.root, s) != "inventory"}  # what it loads
+    units_moved = any(before.get(s) != now.get(s) for s in held if s.endswith(UNITS))
     for source in sorted(held):
         change = "new" if source not in before else "removed" if source not in now else None
-        if change is None and (before[source] != now[source] or Path(source).name in READ_EVERY_TIME):
-            change = "changed" if before[source] != now[source] else "read again"
+        if change is None and before[source] != now[source]:
+            change = "lines appended" if source in appended and not units_moved else "changed"
+        elif change is None and Path(source).name in APPENDED_TO and units_moved:
+            change = "read again"  # its pins are of the units, built anew
         if change and sealed and not same:
             changed.append({"file": source, "kind": kind_of(folder.root, source), "change": change})
     kinds = {c["kind"] for c in changed}

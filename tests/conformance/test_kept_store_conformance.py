@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import Jfi, snapshot
 
+from jfi.audit import folder as folder_module
 from jfi.audit import kept
 from jfi.canonical import decision_id, digest
 from jfi.store import Store
@@ -221,6 +222,7 @@ def test_a_changed_input_takes_the_unchanged_files_from_the_kept_store(audit, mo
         m.setattr(kept.KeptStore, "take", spy)
         partly = run_all(jfi, folder)
     assert str(folder / "judgment-units.json") in taken and str(judged) not in taken
+    assert str(folder / "ratifications.jsonl") in taken  # the ledger, its digests and pins are not read again
     assert str(folder / "spot-checks.jsonl") not in taken
     assert any(name.endswith(".jsonl") and "batches" in name for name in taken)
     updated = {name: tables(folder / ".jfi" / name) for name in ("audit.duckdb", "audit-inventory.duckdb")}
@@ -259,10 +261,19 @@ def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monke
         ran.append({f.rel for f in out if not f.input_layer})
         return out
 
+    tails = []
+    original_tail = folder_module.tail_columns
+
+    def tail_spy(path, offset, lines_before, whole=None):
+        tails.append((Path(path).name, lines_before))
+        return original_tail(path, offset, lines_before, whole)
+
     with monkeypatch.context() as m:
         m.setattr(Store, "_stale", spy)
+        m.setattr(folder_module, "tail_columns", tail_spy)
         partly = run_all(jfi, folder)
     assert len(ran) == 2  # the kept store and the report's (with the inventory), each updated once
+    assert tails == [("ratifications.jsonl", 2)] * 2  # each store read the appended record alone, as line 3
     made_views_only = {
         f.rel
         for f in Store(sections=("audit",), needs=kept.NEEDS).files
@@ -402,3 +413,81 @@ def test_rows_replaced_in_place_are_reclaimed_once_they_are_a_quarter_of_the_sto
         left.append(held - live)
     assert left[0] > 0  # the first round's replaced rows were left in place
     assert any(b < a for a, b in zip(left, left[1:])), left  # and reclaimed later
+
+
+def _ledger_record(folder, n: int, **changes) -> str:
+    unit = json.loads((folder / "judgment-units.json").read_text())["units"][n]
+    rec = {
+        "id": unit["id"],
+        "scope": "wcag",
+        "ratified_by": "Bo Lind",
+        "ratified_judgment": "no",
+        "ratifier_note": "Vague.",
+        "ratified_utc": "2026-11-30T17:00:00Z",
+        "ruling": "",
+        "unit_sha256": digest(unit),
+        **changes,
+    }
+    return json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n"
+
+
+def test_a_ruling_checks_only_its_own_records_and_leaves_the_kept_store_holding_the_new_ledger(audit, monkeypatch):
+    """`jfi audit rule` on a folder whose ledger the kept store holds: the ledger it would write is checked from the
+    kept store, only the records it appends read (a bad one refused, the folder and the store byte-identical); once
+    written, the next command finds the store matching every file and loads nothing, and every output is what a store
+    made from nothing gives."""
+    jfi, folder = audit
+    run_all(jfi, folder)
+    family = next(
+        line.split(",")[1] for line in (folder / "worklist.csv").read_text().splitlines() if line.startswith("family,")
+    )
+    tails, loads = [], []
+    original_tail, original_update = folder_module.tail_columns, kept.KeptStore._update_copy
+
+    def tail_spy(path, offset, lines_before, whole=None):
+        tails.append((Path(path).name, lines_before, whole is not None))
+        return original_tail(path, offset, lines_before, whole)
+
+    def update_spy(self):
+        loads.append(self.path.name)
+        return original_update(self)
+
+    args = ("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-1", "--sentence", "Fine.")
+    before = snapshot(folder)
+    with monkeypatch.context() as m:
+        m.setattr(folder_module, "tail_columns", tail_spy)
+        r = jfi(*args, "--by", "Ana Ruiz", "--judgment", "yes", "--utc", "yesterday")
+        assert r.exit_code == 2 and "invalid_timestamp" in r.stderr, r.stderr
+        assert snapshot(folder) == before  # the kept store too
+        assert tails == [("ratifications.jsonl", 2, True)]  # the two records before it were not read again
+        tails.clear()
+        r = jfi(*args, "--by", "Ana Ruiz", "--judgment", "yes")
+        assert r.exit_code == 0, r.stderr
+        assert tails == [("ratifications.jsonl", 2, True)]
+        m.setattr(kept.KeptStore, "_update_copy", update_spy)
+        partly = run_all(jfi, folder)
+    assert "audit.duckdb" not in loads  # the store the ruling kept holds the ledger it wrote
+    shutil.rmtree(folder / ".jfi")
+    assert run_all(jfi, folder) == partly
+
+
+@pytest.mark.parametrize("edit", ["a line before the records", "no newline after the last record"])
+def test_a_ledger_changed_otherwise_than_by_appending_is_read_whole(audit, monkeypatch, edit):
+    """Only a ledger that starts with every byte the kept store read, up to a line's end, has its new lines read
+    alone; any other change (lines moved down, the last record's line continued) reads it whole, and the outputs are
+    what a store made from nothing gives."""
+    jfi, folder = audit
+    ledger = folder / "ratifications.jsonl"
+    if edit == "no newline after the last record":
+        ledger.write_bytes(ledger.read_bytes().rstrip(b"\n"))
+    run_all(jfi, folder)
+    if edit == "a line before the records":
+        ledger.write_text("\n" + ledger.read_text() + _ledger_record(folder, 3))
+    else:
+        ledger.write_text(ledger.read_text() + "\n" + _ledger_record(folder, 3))
+    tails = []
+    monkeypatch.setattr(folder_module, "tail_columns", lambda *a, **k: tails.append(a) or [][0])
+    partly = run_all(jfi, folder)
+    assert tails == []
+    shutil.rmtree(folder / ".jfi")
+    assert run_all(jfi, folder) == partly

@@ -27,9 +27,9 @@ def sql_string(text: str) -> str:
 
 
 # Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
-# the rows of its unchanged files and derives only the others' (Store.build); the built units all come from the one
-# judgment-units.json.
-CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines")
+# the rows of its unchanged files (and of the lines a file had before lines were appended to it) and derives only the
+# others' (Store.build); the built units all come from the one judgment-units.json.
+CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines", "ratification_records")
 # Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
 INPUT_KINDS = {
@@ -256,18 +256,23 @@ class Store:
         """The rulebook_sha256 of a store of these sections (without the corpus), without opening one."""
         return _plan(tuple(sections), rulebook.DEFAULT_PROFILE, needs, True, whole=False)[2]
 
-    def build(self, carried: list[str] | None = None) -> "Store":
+    def build(self, carried: list[str] | None = None, appended: dict[str, int] | None = None) -> "Store":
         """Run the rulebook over the loaded inputs.
 
         `carried`: the sources whose rows the store holds already, the CARRIED tables' derived rows included (a kept
         store updated in place). Those tables are then derived for the other sources only and added to; of the other
-        rules, only those making tables from an input that changed run again (`_stale`)."""
+        rules, only those making tables from an input that changed run again (`_stale`). `appended`: sources (not
+        carried) whose lines up to this number the store holds with their CARRIED rows: only their later lines are
+        derived."""
         self._flush()
         self._built = True
         run = [f for f in (self.files if not carried else self._stale(carried)) if f.rel not in self._ran]
         if carried:
+            appended = appended or {}
             self.con.execute(
-                "CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source", [carried]
+                "CREATE OR REPLACE TEMP TABLE jfi_carried AS SELECT unnest(?::VARCHAR[]) AS source, "
+                "unnest(?::INTEGER[]) AS upto",
+                [[*carried, *appended], [None] * len(carried) + list(appended.values())],
             )
             for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
                 if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
@@ -365,10 +370,10 @@ class Store:
             if n != 1:
                 raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
         shadows = [t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present and self.has_source(t)]
-        for table in shadows:
+        for table in shadows:  # every line of a carried source, and the first lines of one appended to, left out
             self.con.execute(
-                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT * FROM "{db}".main.{table} '
-                "WHERE source NOT IN (SELECT source FROM jfi_carried)"
+                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM "{db}".main.{table} AS t '
+                "LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR t.line > c.upto"
             )
         try:
             self.con.execute(sql)

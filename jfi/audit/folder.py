@@ -367,7 +367,7 @@ def load_folder(
         if before_build is not None:
             before_build(store)
         with phase("rulebook: loading the rows, every rule file"):
-            store.build(kept.carried() if kept is not None else None)
+            store.build(*((kept.carried(), kept.carried_lines()) if kept is not None else ()))
         with phase("checks: the violations views"):
             present = store.kinds_present()
             checks = (

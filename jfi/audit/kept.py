@@ -510,21 +510,15 @@ class KeptStore:
             store.loading()
             con = store.con
             con.execute("DROP TABLE jfi_kept; DROP TABLE jfi_kept_files")
-            # the lines (and what was read off them in Python: digests) of an unchanged or appended-to file stay; the
-            # rows derived from them in SQL stay for the unchanged files only (an appended-to file's are derived anew)
+            # the rows of an unchanged file stay, and those of the lines a file had before lines were appended to it
             con.execute(
-                "CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source, "
-                "unnest(?::BOOLEAN[]) AS whole",
-                [
-                    [*sorted(self.unchanged), *sorted(self.appended)],
-                    [True] * len(self.unchanged) + [False] * len(self.appended),
-                ],
+                "CREATE OR REPLACE TEMP TABLE jfi_unchanged AS SELECT unnest(?::VARCHAR[]) AS source",
+                [[*sorted(self.unchanged), *sorted(self.appended)]],
             )
             store.removed_kinds = store.kinds_outside(sorted(self.unchanged))
             for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
                 if store.has_source(table):
-                    whole = " WHERE whole" if table in CARRIED else ""
-                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged{whole})")
+                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")
             if not any(Path(s).name in APPENDED_TO for s in [*self.unchanged, *self.appended]):
                 con.execute("DELETE FROM unit_pins")  # made anew from a ledger read whole (those kept: units unchanged)
             if not any(s.endswith(UNITS) for s in self.unchanged):
@@ -569,6 +563,10 @@ class KeptStore:
     def carried(self) -> list[str] | None:
         """The sources whose rows the store holds already, for Store.build to derive the others only."""
         return sorted(self.unchanged) if self.unchanged else None
+
+    def carried_lines(self) -> dict[str, int]:
+        """The sources whose first lines (up to the number) the store holds, lines having been appended to them."""
+        return {source: lines for source, (_, lines) in self.appended.items()}
 
     def seal(self, head: dict, units_sha: str) -> None:
         """Record the key and the files it covers, once the store is built and its inputs passed every rule, sealed

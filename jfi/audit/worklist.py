@@ -3,6 +3,8 @@ out over its rows as ordinary pinned ledger records."""
 
 from __future__ import annotations
 
+import json
+
 from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError
@@ -130,7 +132,7 @@ def rule(
             "incomplete_ruling", "a ruling needs --ruling, --sentence and --by, none of them blank", exit_code=3
         )
     with writer_lock(folder.root):
-        store, built, _ = folder.load()
+        store, _, _ = folder.load()
         try:
             families_once(store)
             store.con.execute(rulebook.text_of("audit_ruling_records"))  # a rule of this command's own (a temp macro)
@@ -143,6 +145,12 @@ def rule(
                 "SELECT line, ratified_judgment, ratified_by, ratifier_note FROM ratification_records WHERE ruling = ? "
                 "ORDER BY line",
                 [ruling],
+            ).fetchall()
+            # each unit the ruling settles, its entry's text as judgment-units.json holds it (what its pin digests)
+            entries = store.con.execute(
+                "SELECT b.id, r.text FROM audit_built_units AS b JOIN raw_lines AS r ON r.kind = 'unit' AND r.line = "
+                "b.ord WHERE b.id IN (SELECT unnest(?::VARCHAR[]))",
+                [[row["id"] for row in found]],
             ).fetchall()
         finally:
             store.close()
@@ -169,11 +177,11 @@ def rule(
         if not found:
             raise JfiError("unknown_family", f"no open family {family} in the worklist (run `jfi audit worklist`)")
         family = family or fact_class
-        units = {u["id"]: u for u in built["units"]}
+        pins = {uid: digest(json.loads(text)) for uid, text in entries}
         records = []
         for row in found:  # the records audit_ruling_records made, each pinned to its unit and named by its digest
             rec = {k: v for k, v in row.items() if v is not None}
-            rec["unit_sha256"] = digest(units[rec["id"]])
+            rec["unit_sha256"] = pins[rec["id"]]
             rec["decision_id"] = decision_id(rec)
             records.append(rec)
         ledger = folder.root / "ratifications.jsonl"

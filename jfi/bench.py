@@ -577,7 +577,7 @@ def bench_audit(
         print(f"  (start-up of the interpreter and DuckDB as a process: {r['startup_s']:.2f} s)")
         for step, (seconds, peak) in r["steps"].items():
             print(
-                f"  {step:<40} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
+                f"  {step:<47} {seconds:7.2f} s  {seconds / r['parse_s']:6.1f}x the parse  "
                 f"{seconds / r['startup_s']:5.1f}x the start-up  peak {peak:6.0f} MB"
             )
         for step, times in r.get("phases", {}).items():

@@ -367,9 +367,19 @@ def sha256_and_lines(path: Path) -> tuple[str, int, bool]:
 
 def append_records(old: bytes, records: list[dict]) -> bytes:
     """An append-only file's new bytes: its old bytes untouched (a missing final newline supplied), then the records."""
+    return append_lines(old, record_lines(records))
+
+
+def record_lines(records: list[dict]) -> list[str]:
+    """Records as the lines append_records writes."""
+    return [json.dumps(r, ensure_ascii=False) for r in records]
+
+
+def append_lines(old: bytes, lines: list[str]) -> bytes:
+    """As append_records, for records made lines already (record_lines)."""
     if old and not old.endswith(b"\n"):
         old += b"\n"
-    return old + "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records).encode("utf-8")
+    return old + "".join(line + "\n" for line in lines).encode("utf-8")
 
 
 def update_records(path: Path, changes: list[tuple[int, Callable[[dict], None]]]) -> None:

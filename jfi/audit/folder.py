@@ -217,11 +217,13 @@ class AuditFolder:
         """As `load`, the inventory read too (report, gate): the store kept with the inventory."""
         return load_folder(self, inventory=True)
 
-    def check_ledger(self, ledger: bytes) -> None:
+    def check_ledger(self, ledger: bytes, written: dict[str, tuple[str, str, str]] | None = None) -> None:
         """The folder as it would be with this ledger in place, checked whole (refused when any record is bad) before
         the ledger is written. Started from the kept store (a ledger with records appended has only those read); the
-        store made holds this ledger and replaces the kept one when the command succeeds, having written it."""
-        load_folder(self, ledger_bytes=ledger)[0].close()
+        store made holds this ledger and replaces the kept one when the command succeeds, having written it.
+        `written`: the lines the command made, each with (decision id, unit id, the unit's pin) as it computed them,
+        not computed again."""
+        load_folder(self, ledger_bytes=ledger, written=written)[0].close()
 
     def load_after_build(self, provided) -> tuple[Store, "BuiltUnits", str]:
         """The kept store made from what build just wrote (its rows handed over, not read again)."""
@@ -320,6 +322,7 @@ def load_folder(
     *,
     strict: bool = True,
     ledger_bytes: bytes | None = None,
+    written: dict[str, tuple[str, str, str]] | None = None,
     before_build=None,
     inventory: bool = False,
     provided=None,
@@ -362,7 +365,9 @@ def load_folder(
     )
     try:
         with phase("inputs: reading the files"):
-            head, units_sha = _load(folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, inventory=inventory)
+            head, units_sha = _load(
+                folder, store, kept, strict=strict, ledger_bytes=ledger_bytes, written=written, inventory=inventory
+            )
         store.set_sample_seed(seed)
         if before_build is not None:
             before_build(store)
@@ -394,6 +399,7 @@ def _load(
     strict: bool,
     ledger_bytes: bytes | None,
     inventory: bool,
+    written: dict[str, tuple[str, str, str]] | None = None,
 ) -> tuple[dict, str]:
     """Put the folder's files into a store not built yet (each unchanged file from the kept store when there is
     one); returns (the built units' header, their sha256)."""
@@ -415,7 +421,7 @@ def _load(
         except JfiError:
             pass
     ledger = folder.root / "ratifications.jsonl"
-    ledger_ids = set()
+    ledger_ids, given = set(), {}  # the units the ledger names; the pins of those the command gave
     # a ledger the kept store holds keeps its rows, digests and pins; one with records appended to it since has only
     # those read (numbered on from the lines before them)
     tail = kept.tail(ledger) if kept is not None else None
@@ -431,8 +437,13 @@ def _load(
             store.add_lines(kind_of(folder.root, ledger), str(ledger), numbers, texts)
         else:
             store.add_file(kind_of(folder.root, ledger), ledger, texts, numbers)
-        digests = []
+        digests, known = [], written or {}
         for number, text in zip(numbers, texts):
+            if (hit := known.get(text)) is not None:  # a line the command made: its digests as the command computed
+                digests.append((number, hit[0]))
+                ledger_ids.add(hit[1])
+                given[hit[1]] = hit[2]
+                continue
             try:
                 record = strict_loads(text)
             except (ValueError, RecursionError):
@@ -484,10 +495,11 @@ def _load(
             del built
         if ledger_ids and tail:  # the units pinned already keep their pins
             ledger_ids -= {i for (i,) in store.con.execute("SELECT id FROM unit_pins").fetchall()}
-        # the pins of the units the ledger names: each its entry's canonical digest
-        pins = [
+        # the pins of the units the ledger names: each its entry's canonical digest (given by the command that
+        # computed it from the same entry)
+        pins = [(i, given[i]) for i in sorted(ledger_ids & given.keys())] + [
             (u["id"], digest(u))
-            for (text,) in store.con.execute(texts_of, [sorted(ledger_ids)]).fetchall()
+            for (text,) in store.con.execute(texts_of, [sorted(ledger_ids - given.keys())]).fetchall()
             if isinstance(u := json.loads(text), dict)
         ]
         store.append("unit_pins", {"id": [p[0] for p in pins], "unit_sha256": [p[1] for p in pins]})

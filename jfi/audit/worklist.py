@@ -8,7 +8,7 @@ import json
 from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError
-from ..jsonl import AtomicFiles, append_records, atomic_write, writer_lock
+from ..jsonl import AtomicFiles, append_lines, atomic_write, record_lines, writer_lock
 from ..output import Outcome, csv_text, utc_now
 from ..templating import render
 from .folder import AuditFolder
@@ -186,9 +186,12 @@ def rule(
             records.append(rec)
         ledger = folder.root / "ratifications.jsonl"
         old = ledger.read_bytes() if ledger.exists() else b""
-        new = append_records(old, records)
-        try:
-            folder.check_ledger(new)  # the whole resulting ledger must validate first
+        lines = record_lines(records)
+        new = append_lines(old, lines)
+        try:  # the whole resulting ledger must validate first (the digests just computed are not computed again)
+            folder.check_ledger(
+                new, {line: (r["decision_id"], r["id"], r["unit_sha256"]) for line, r in zip(lines, records)}
+            )
         except JfiError as e:
             first = old.count(b"\n") + (1 if old and not old.endswith(b"\n") else 0) + 1  # the first line added
             raise _once_per_ruling(e, first, len(records)) from None

@@ -467,8 +467,10 @@ def test_a_ruling_checks_only_its_own_records_and_leaves_the_kept_store_holding_
         m.setattr(kept.KeptStore, "_update_copy", update_spy)
         partly = run_all(jfi, folder)
     assert "audit.duckdb" not in loads  # the store the ruling kept holds the ledger it wrote
+    ruled = tables(folder / ".jfi" / "audit.duckdb")
     shutil.rmtree(folder / ".jfi")
     assert run_all(jfi, folder) == partly
+    assert tables(folder / ".jfi" / "audit.duckdb") == ruled  # its digests and pins as a load of the files makes them
 
 
 @pytest.mark.parametrize("edit", ["a line before the records", "no newline after the last record"])

@@ -240,19 +240,8 @@ def test_a_changed_input_derives_again_only_the_tables_that_read_it(audit, monke
     still hold, table by table, what stores made from nothing hold, and the outputs are the same."""
     jfi, folder = audit
     run_all(jfi, folder)
-    units = json.loads((folder / "judgment-units.json").read_text())["units"]
-    rec = {
-        "id": units[3]["id"],
-        "scope": "wcag",
-        "ratified_by": "Bo Lind",
-        "ratified_judgment": "no",
-        "ratifier_note": "Vague.",
-        "ratified_utc": "2026-11-30T17:00:00Z",
-        "ruling": "",
-        "unit_sha256": digest(units[3]),
-    }
     with open(folder / "ratifications.jsonl", "a") as fh:
-        fh.write(json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n")
+        fh.write(_ledger_record(folder, 3))
     ran = []
     original = Store._stale
 
@@ -415,7 +404,8 @@ def test_rows_replaced_in_place_are_reclaimed_once_they_are_a_quarter_of_the_sto
     assert any(b < a for a, b in zip(left, left[1:])), left  # and reclaimed later
 
 
-def _ledger_record(folder, n: int, **changes) -> str:
+def _ledger_record(folder, n: int) -> str:
+    """A ratification of the folder's nth unit, pinned, as a ledger line."""
     unit = json.loads((folder / "judgment-units.json").read_text())["units"][n]
     rec = {
         "id": unit["id"],
@@ -426,7 +416,6 @@ def _ledger_record(folder, n: int, **changes) -> str:
         "ratified_utc": "2026-11-30T17:00:00Z",
         "ruling": "",
         "unit_sha256": digest(unit),
-        **changes,
     }
     return json.dumps({**rec, "decision_id": decision_id(rec)}) + "\n"
 

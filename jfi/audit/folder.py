@@ -221,8 +221,8 @@ class AuditFolder:
         """The folder as it would be with this ledger in place, checked whole (refused when any record is bad) before
         the ledger is written. Started from the kept store (a ledger with records appended has only those read); the
         store made holds this ledger and replaces the kept one when the command succeeds, having written it.
-        `written`: the lines the command made, each with (decision id, unit id, the unit's pin) as it computed them,
-        not computed again."""
+        `written`: the lines the command made, each with (decision id, unit id, the unit's pin) as it computed them
+        from the units as they are (never a pin a record only claims), not computed again."""
         load_folder(self, ledger_bytes=ledger, written=written)[0].close()
 
     def load_after_build(self, provided) -> tuple[Store, "BuiltUnits", str]:

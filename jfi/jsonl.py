@@ -170,10 +170,14 @@ def read_lines(path: Path) -> list[Line]:
 
 def line_columns(path: Path) -> tuple[list[int], list[str]]:
     """Fast path for bulk loading: parallel lists of line numbers and texts of the non-blank lines."""
-    data = Path(path).read_bytes()
+    return bytes_columns(Path(path).read_bytes(), path)
+
+
+def bytes_columns(data: bytes, source) -> tuple[list[int], list[str]]:
+    """As `line_columns`, for a file's bytes (`source` names it in a refusal)."""
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    return text_columns(decode_utf8(data, path))
+    return text_columns(decode_utf8(data, source))
 
 
 def tail_columns(path: Path, offset: int, lines_before: int, whole: bytes | None = None) -> tuple[list[int], list[str]]:

@@ -20,11 +20,11 @@ from ..atomic import recover
 from ..canonical import decision_id, digest
 from ..errors import JfiError, refuse
 from ..jsonl import (
+    bytes_columns,
     line_columns,
     parse_json,
     sha256_and_lines,
     sha256_file,
-    split_lines,
     strict_loads,
     tail_columns,
 )
@@ -429,8 +429,7 @@ def _load(
         if tail:
             numbers, texts = tail_columns(ledger, *tail, whole=ledger_bytes)
         elif ledger_bytes is not None:  # a ledger about to be written, checked whole before it is
-            lines = [ln for ln in split_lines(ledger_bytes, ledger)[1] if ln.text.strip()]
-            numbers, texts = [ln.number for ln in lines], [ln.text for ln in lines]
+            numbers, texts = bytes_columns(ledger_bytes, ledger)
         else:
             numbers, texts = line_columns(ledger)
         if tail:

@@ -423,3 +423,19 @@ def test_a_decision_is_replaced_only_with_a_reason_and_pins_what_it_replaces(mer
     ]
     assert jfi("audit", "merge", "--inventory", str(folder)).exit_code == 0
     assert rows(folder)[uid]["ratified_judgment"] == "yes"
+
+
+def test_an_export_time_edited_into_no_time_at_all_is_refused_not_a_traceback(merged):
+    """bundle.json's export time lies outside its digest; edited into a value no column of one kind holds (a list of a
+    number and a text), the return is read row by row where it is not read in one insert, and refused by what it
+    found, with the ledger unchanged."""
+    jfi, folder, tmp = merged
+    assert export(jfi, folder, tmp / "b1").exit_code == 0
+    bundle_json = tmp / "b1" / "bundle.json"
+    bundle = json.loads(bundle_json.read_text())
+    bundle_json.write_text(json.dumps({**bundle, "created_utc": {"at": [1, "noon"]}}))
+    ids = [t["id"] for t in bundle["tasks"]]
+    before = snapshot(folder)
+    r = apply(jfi, folder, tmp / "b1", fill(tmp / "b1", {ids[0]: signed("no")}, tmp / "r.json"))
+    assert r.exit_code == 2 and "expected a time between the bundle's export ({'at': [1, noon]}) and now" in r.stderr
+    assert snapshot(folder) == before

@@ -699,8 +699,22 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
     con.execute(rulebook.text_of("review_return_problems"))
 
     def put(table: str, rows: list[list]) -> None:
-        if rows:
+        """The rows into a table in one insert, through Arrow (row by row, a return of 100,000 rows took 85 s); row
+        by row only when a column's values are of kinds Arrow keeps apart (what DuckDB then makes of each, as before)."""
+        if not rows:
+            return
+        import pyarrow as pa
+
+        try:
+            data = pa.table({f"c{i}": pa.array(column) for i, column in enumerate(zip(*rows))})
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
             con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+            return
+        con.register("_jfi_put", data)
+        try:
+            con.execute(f"INSERT INTO {table} SELECT * FROM _jfi_put")
+        finally:
+            con.unregister("_jfi_put")
 
     decisions = answer.get("decisions") if isinstance(answer.get("decisions"), list) else []
     tasks = [t for t in bundle.get("tasks", []) if isinstance(t, dict)]

@@ -439,3 +439,21 @@ def test_an_export_time_edited_into_no_time_at_all_is_refused_not_a_traceback(me
     r = apply(jfi, folder, tmp / "b1", fill(tmp / "b1", {ids[0]: signed("no")}, tmp / "r.json"))
     assert r.exit_code == 2 and "expected a time between the bundle's export ({'at': [1, noon]}) and now" in r.stderr
     assert snapshot(folder) == before
+
+
+@pytest.mark.parametrize("damage", ["cut short", "not JSON", "another units digest"])
+def test_export_reads_the_merges_header_only_and_refuses_one_not_of_these_units(merged, damage):
+    """review export asks the merge's draft-judgments.json which units it was made from (its header, not its rows): a
+    file cut off after its header still says; one that does not say, or names other units, is refused as stale."""
+    jfi, folder, tmp = merged
+    draft = folder / "draft-judgments.json"
+    text = draft.read_text()
+    if damage == "cut short":
+        draft.write_text(text[: text.index('"rows"') + 10])
+        assert export(jfi, folder, tmp / "b1").exit_code == 0
+        return
+    draft.write_text(
+        "{not json" if damage == "not JSON" else text.replace('"units_sha256": "', '"units_sha256": "x', 1)
+    )
+    r = export(jfi, folder, tmp / "b1")
+    assert r.exit_code == 2 and "stale_merge" in r.stderr and not (tmp / "b1").exists()

@@ -67,14 +67,16 @@ INPUT_FILES = {
 INPUT_FOLDERS = {"batches", "screenshots", "history", ".jfi", "report-files", "judge-kit", "judge-cache"}
 
 
-def units_head(path: Path) -> dict:
-    """The fields of judgment-units.json before its units list (read as a stream: the units are not parsed)."""
+def json_head(path: Path, rows: str) -> dict:
+    """The fields of a JSON document jfi wrote before its list `rows` (judgment-units.json's units, draft-judgments.json's
+    rows), read as a stream: the list is not parsed. What could be read of a broken file (the readers that parse it
+    whole name the problem)."""
     fields: dict = {}
     try:
         with open(path, "rb") as fh:
-            return fields_before(fh, "units", stop=True, fields=fields)
+            return fields_before(fh, rows, stop=True, fields=fields)
     except (ijson.JSONError, ijson.IncompleteJSONError, ValueError):
-        return fields  # the readers that parse it whole name the problem
+        return fields
 
 
 def kind_of(root: Path, path: str) -> str:
@@ -141,7 +143,7 @@ class AuditFolder:
             )
         if not inventory:
             return self.units_path
-        head = units_head(self.units_path)
+        head = json_head(self.units_path, "units")
         inventory = next((p for p in (self.inventory_jsonl, self.manifest) if regular_file(p)), None)
         if (
             inventory is not None

@@ -8,17 +8,14 @@ import os
 import re
 from pathlib import Path
 
-import ijson
-
 from .. import rulebook
 from ..canonical import decision_id, digest
 from ..errors import JfiError, clip
 from ..jsonl import AtomicFiles, append_records, atomic_write, parse_json, read_lines, sha256_file, writer_lock
-from ..manifest import fields_before
 from ..output import Outcome, csv_rules, csv_text, utc_now
 from ..paths import regular_file
 from ..templating import render
-from .folder import AuditFolder
+from .folder import AuditFolder, json_head
 from .kept import commits
 from .report import crops
 from .worklist import families_once
@@ -134,7 +131,7 @@ def export(folder: AuditFolder, out: Path, include_all: bool, reviewers: int = 1
     if not merged.is_file():
         raise JfiError("not_merged", "no draft-judgments.json yet; run `jfi audit merge` first", source=str(merged))
     units_sha = sha256_file(folder.root / "judgment-units.json")
-    if _merged_units(merged) != units_sha:
+    if json_head(merged, "rows").get("units_sha256") != units_sha:  # its header: its rows are not read
         raise JfiError(
             "stale_merge", "the units changed since the last merge; run `jfi audit merge` again", source=str(merged)
         )
@@ -213,17 +210,6 @@ def _pictures(folder: AuditFolder, ids: set[str]) -> dict[str, bytes]:
         return crops(folder, ids)
     except JfiError:
         return {}
-
-
-def _merged_units(merged: Path) -> str | None:
-    """The sha256 of the built units a merge's draft-judgments.json was made from, read from its header (its rows, a
-    third of a gigabyte at 10,000 views, are not read); None when the file does not say (not a merge jfi wrote)."""
-    try:
-        with open(merged, "rb") as fh:
-            found = fields_before(fh, "rows", stop=True, fields={}).get("units_sha256")
-    except (ValueError, ijson.JSONError):  # broken, a key twice, nested past reading
-        return None
-    return found if isinstance(found, str) else None
 
 
 def _decided(built: dict, drafts: dict, settles: dict, include_all: bool) -> tuple[dict, dict]:

@@ -361,14 +361,13 @@ class KeptStore:
                 continue
             if self.ledger is not None and path.name == LEDGER:  # the ledger about to be written, not the file (whose
                 # key is recorded by the next command, once it is in place)
-                data, n = self.ledger, self.before_bytes.get(src) or 0
-                self.shas[src], self.keys[src], self.sizes[src] = hashlib.sha256(data).hexdigest(), None, len(data)
-                if (
-                    0 < n < len(data)
-                    and data[n - 1 : n] == b"\n"
-                    and hashlib.sha256(data[:n]).hexdigest() == self.before[src]
-                ):
-                    self.appended[src] = (n, data.count(b"\n", 0, n))
+                data, n = memoryview(self.ledger), self.before_bytes.get(src) or 0
+                sha = hashlib.sha256(data[:n])  # its start hashed once, for both digests
+                head = sha.hexdigest()
+                sha.update(data[n:])
+                self.shas[src], self.keys[src], self.sizes[src] = sha.hexdigest(), None, len(data)
+                if 0 < n < len(data) and data[n - 1] == ord("\n") and head == self.before[src]:
+                    self.appended[src] = (n, self.ledger.count(b"\n", 0, n))
                 continue
             if (known := known_sha(path)) is not None:  # not read: its key is the one its sha256 was recorded with
                 self.shas[src], key = known

@@ -428,15 +428,11 @@ def _load(
     # those read (numbered on from the lines before them)
     tail = kept.tail(ledger) if kept is not None else None
     if not (kept is not None and kept.take(ledger)) and (ledger_bytes is not None or regular_file(ledger)):
-        if tail:
+        if tail:  # its first lines are in the store (raw_files says it is there)
             numbers, texts = tail_columns(ledger, *tail, whole=ledger_bytes)
-        elif ledger_bytes is not None:  # a ledger about to be written, checked whole before it is
-            numbers, texts = bytes_columns(ledger_bytes, ledger)
-        else:
-            numbers, texts = line_columns(ledger)
-        if tail:
             store.add_lines(kind_of(folder.root, ledger), str(ledger), numbers, texts)
-        else:
+        else:  # a ledger about to be written is checked whole before it is
+            numbers, texts = bytes_columns(ledger_bytes, ledger) if ledger_bytes is not None else line_columns(ledger)
             store.add_file(kind_of(folder.root, ledger), ledger, texts, numbers)
         digests, known = [], written or {}
         for number, text in zip(numbers, texts):

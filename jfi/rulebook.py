@@ -460,6 +460,7 @@ INTERNAL_PREFIXES = (
     "audit_inventory_",
     "audit_occurrences",
     "audit_batch_lines",
+    "audit_judged_lines",
 )
 
 

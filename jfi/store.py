@@ -29,7 +29,7 @@ def sql_string(text: str) -> str:
 # Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
 # the rows of its unchanged files (and of the lines a file had before lines were appended to it) and derives only the
 # others' (Store.build); the built units all come from the one judgment-units.json.
-CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines", "ratification_records")
+CARRIED = ("jsonl_records", "audit_built_units", "audit_batch_lines", "audit_judged_lines", "ratification_records")
 # Input tables without a kind column, and the input kinds their rows come from (none: rows the rulebook itself adds,
 # the same in every build). Any other input table without a kind column (jfi_run, ...) counts as changed in every build.
 INPUT_KINDS = {
@@ -304,16 +304,12 @@ class Store:
                 RULE_TIMES.append((f.rel, time.perf_counter() - start))
 
     def _stale(self, carried: list[str]) -> list:
-        """The rule files a kept store updated in place runs again: those making CARRIED tables (for the sources not
-        carried), and those making tables or adding rows from an input kind that changed: rows of a source loaded now
-        or removed. A file making only views runs no more (its views are in the store, bound when read), nor one
-        whose tables come from unchanged inputs only (their rows are in the store)."""
+        """The rule files a kept store updated in place runs again: those making tables or adding rows from an input
+        kind that changed: rows of a source loaded now or removed (a file making CARRIED tables derives the lines of
+        the sources not carried). A file making only views runs no more (its views are in the store, bound when read),
+        nor one whose tables come from unchanged inputs only (their rows are in the store)."""
         self._changed = self.removed_kinds | self.kinds_outside(carried)
-        return [
-            f
-            for f in self.files
-            if f.input_layer or f.creates & set(CARRIED) or ((f.made or f.adds) and self._moved(f))
-        ]
+        return [f for f in self.files if f.input_layer or ((f.made or f.adds) and self._moved(f))]
 
     def reads_inventory(self) -> bool:
         """Whether a rule file this store runs takes rows from the audit inventory (the captured views)."""

@@ -38,7 +38,9 @@ def test_the_plan_names_the_rule_files_the_command_then_runs_and_writes_nothing(
     found = jfi.open_audit(folder).plan("worklist")
     assert {c["file"].rsplit("/", 1)[-1]: c["change"] for c in found.changed}["spot-checks.jsonl"] == "new"
     plan = planned(found)
-    assert "audit/52_audit_judgments.sql" in plan and "audit/21_audit_elements.sql" not in plan
+    assert "core/05_jsonl_records.sql" in plan and "audit/21_audit_elements.sql" not in plan
+    # the tables derived line by line from files that did not change (judged lines, built units) are not derived
+    assert not plan & {"audit/51_audit_judged_lines.sql", "audit/50_audit_built_units.sql"}
     monkeypatch.setenv("JFI_PROFILE", "1")
     done = run("audit", "worklist", "--inventory", str(folder))
     assert done.exit_code == 0 and ran(done) == plan

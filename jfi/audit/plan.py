@@ -100,12 +100,15 @@ def plan(folder: AuditFolder, command: str) -> Plan:
             runs, why = True, "no kept store to start from"
         elif same:
             runs, why = False, "the kept store matches every input file"
-        elif f.creates & set(CARRIED):
-            runs, why = True, "derives the lines of the files that changed"
         elif not (f.made or f.adds):
             runs, why = False, "views only: bound when a query reads them"
         elif hit := sorted({k or t for t, k in inputs[f.rel] if input_moved(t, k, kinds)}):
-            runs, why = True, "reads what changed: " + ", ".join(hit)
+            carried = f.creates & set(CARRIED)
+            runs, why = (
+                True,
+                ("derives the lines of the files that changed: " if carried else "reads what changed: ")
+                + ", ".join(hit),
+            )
         else:
             runs, why = False, "reads nothing that changed"
         rules.append(RulePlan(f.rel, sorted(f.creates), reads, runs, why))

@@ -11,11 +11,8 @@ WITH judged_files AS (  -- each judged file with the name of the batch it answer
     FROM raw_files WHERE kind = 'judged' AND present
 ),
 judged AS (  -- a line's batch is its file's (named once per file, not once per line)
-    SELECT r.source, r.line, f.batch, jval_str(v[1]) AS id, jval_str(v[2]) AS judgment, jval_str(v[3]) AS rationale,
-        jval_str(v[4]) AS fix
-    FROM (SELECT source, line, json_extract(doc, ['$.id', '$.judgment', '$.rationale', '$.fix']) AS v
-          FROM jsonl_records WHERE kind = 'judged' AND is_object) AS r
-    JOIN judged_files AS f USING (source)
+    SELECT j.source, j.line, f.batch, j.id, j.judgment, j.rationale, j.fix
+    FROM audit_judged_lines AS j JOIN judged_files AS f USING (source)
 ),
 spots AS (
     SELECT source, line, jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc,

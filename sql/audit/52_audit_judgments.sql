@@ -19,13 +19,10 @@
 --   field: the field at fault
 --   code: machine-readable violation code
 --   message: what is wrong, in words
-CREATE OR REPLACE TABLE audit_judgments AS
-SELECT jval_str(v[1]) AS id, regexp_extract(source, '[^/]+$') AS batch, jval_str(v[2]) AS judgment,
-    jval_str(v[3]) AS confidence, jval_str(v[4]) AS rationale, jval_str(v[5]) AS fix,
-    jbool(v[6], '$') AS needs_human, jval_str(v[7]) AS drafted_by
-FROM (SELECT source, json_extract(doc, ['$.id', '$.judgment', '$.confidence', '$.rationale', '$.fix', '$.needs_human',
-                                       '$.drafted_by']) AS v  -- one pass over each line's JSON for every field
-      FROM jsonl_records WHERE kind = 'judged' AND is_object);
+CREATE OR REPLACE VIEW audit_judgments AS
+SELECT j.id, j.batch, j.judgment, j.confidence, j.rationale, j.fix, j.needs_human, j.drafted_by
+FROM audit_judged_lines AS j;  -- columns named with the table (a macro's parameter of the same name, as ruling's
+-- judgment, would clash with a bare one where the view is read inside it)
 
 CREATE OR REPLACE VIEW audit_spot_checks AS
 SELECT jstr(doc, '$.id') AS id, jstr(doc, '$.spot_check') AS spot_check, jstr(doc, '$.judgment') AS judgment,

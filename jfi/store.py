@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -334,19 +335,46 @@ class Store:
         self._flush()
         return {k for (k,) in self.con.execute("SELECT DISTINCT kind FROM raw_files").fetchall()}
 
-    def _moved(self, f) -> bool:
-        """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing)."""
+    def _moved(self, f, besides: tuple[str, ...] = ()) -> bool:
+        """Whether an input a rule file's rows come from changed in this build (always, in a build from nothing);
+        `besides`: an input of another kind than these."""
         if self._changed is None:
             return True
         if self._inputs is None:
             self._inputs = rulebook.inputs_read(self.files)
-        return any(input_moved(t, k, self._changed) for t, k in self._inputs[f.rel])
+        return any(input_moved(t, k, self._changed) for t, k in self._inputs[f.rel] if k is None or k not in besides)
 
-    def may_differ(self, name: str) -> bool:
+    def may_differ(self, name: str, besides: tuple[str, ...] = ()) -> bool:
         """Whether an object's rows may differ from those of the kept store this one updated in place: some input it
         reads changed (always true of a store built from nothing). A rule's violations from unchanged inputs are the
-        ones the kept store was sealed with: none."""
-        return any(self._moved(f) for f in self.files if name in f.creates)
+        ones the kept store was sealed with: none. `besides`: some input other than the rows of these kinds."""
+        return any(self._moved(f, besides) for f in self.files if name in f.creates)
+
+    @contextlib.contextmanager
+    def new_rows_only(self, tables: tuple[str, ...]):
+        """While inside, these tables of the store (those with a source column) show only the rows of the sources a
+        kept store updated in place did not carry, and of a source appended to only its new lines: temp views of the
+        same names shadow them."""
+        db = self.scalar("SELECT current_database()")
+        columns: dict[str, set[str]] = {}
+        for table, column in self.con.execute(
+            "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = 'main' "
+            "AND table_name IN (SELECT unnest(?::VARCHAR[]))",
+            [db, list(tables)],
+        ).fetchall():
+            columns.setdefault(table, set()).add(column)
+        shadows = [t for t in tables if "source" in columns.get(t, ())]
+        for table in shadows:  # every line of a carried source, and the first lines of one appended to, left out
+            kept = "t.line > c.upto" if "line" in columns[table] else "c.upto IS NOT NULL"
+            self.con.execute(
+                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM "{db}".main.{table} AS t '
+                f"LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR {kept}"
+            )
+        try:
+            yield
+        finally:
+            for table in shadows:
+                self.con.execute(f"DROP VIEW temp.{table}")
 
     def _add_to_carried(self, f) -> None:
         """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
@@ -365,17 +393,8 @@ class Store:
             sql, n = re.subn(rf"\bCREATE OR REPLACE TABLE {table} AS\b", f'INSERT INTO "{db}".main.{table}', sql)
             if n != 1:
                 raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
-        shadows = [t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present and self.has_source(t)]
-        for table in shadows:  # every line of a carried source, and the first lines of one appended to, left out
-            self.con.execute(
-                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM "{db}".main.{table} AS t '
-                "LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR t.line > c.upto"
-            )
-        try:
+        with self.new_rows_only(tuple(t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present)):
             self.con.execute(sql)
-        finally:
-            for table in shadows:
-                self.con.execute(f"DROP VIEW temp.{table}")
 
     def has_source(self, table: str) -> bool:
         """Whether a table of the store has a source column (its rows belong to input files)."""

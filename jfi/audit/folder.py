@@ -307,15 +307,22 @@ class BuiltUnits(dict):
 
 # the rules a strict load refuses on (a kept store updated in place asks only those whose inputs changed); ledger errors
 # read `ratifications.jsonl:LINE: code: message`, without the field
-VIOLATIONS = (  # each check, the kinds of file whose records it checks (none there: nothing to check), its query
-    ("audit_violations", ("judged", "spot_check"), "SELECT * FROM audit_violations"),
-    ("audit_standards_violations", ("standard",), "SELECT * FROM audit_standards_violations"),
+VIOLATIONS = (  # each check, the kinds of file whose records it checks (none there: nothing to check), its query,
+    # and whether its rows of a file come from that file's lines and inputs of other kinds alone (a check of judged
+    # files: each file against the batches and the built units); such a check of a kept store updated in place, when
+    # only files of its own kinds changed, reads the new files alone (the others' rows were sealed without a problem)
+    ("audit_violations", ("judged", "spot_check"), "SELECT * FROM audit_violations", True),
+    ("audit_standards_violations", ("standard",), "SELECT * FROM audit_standards_violations", False),
     (
         "ratification_violations",
         ("ratification",),
         "SELECT source, line, record_id, NULL AS field, code, message FROM ratification_violations",
+        False,  # a record is checked against the records before it (the chains)
     ),
 )
+# what a check of new files alone sees of them only (the rows of the files it checks and what derives from them line by
+# line; the batch lines and built units stay whole)
+NEW_ROWS = ("raw_files", "raw_lines", "raw_json_problems", "jsonl_records", "audit_judged_lines")
 
 
 def load_folder(
@@ -377,12 +384,16 @@ def load_folder(
             store.build(*((kept.carried(), kept.carried_lines()) if kept is not None else ()))
         with phase("checks: the violations views"):
             present = store.kinds_present()
-            checks = (
-                [q for name, kinds, q in VIOLATIONS if present.intersection(kinds) and store.may_differ(name)]
-                if strict
-                else []
-            )
-            bad = store.rows(" UNION ALL ".join(checks)) if checks else []
+            whole, new_only = [], []
+            for name, kinds, query, by_file in VIOLATIONS if strict else ():
+                if present.intersection(kinds) and store.may_differ(name):
+                    (new_only if by_file and kept is not None and not store.may_differ(name, kinds) else whole).append(
+                        query
+                    )
+            bad = store.rows(" UNION ALL ".join(whole)) if whole else []
+            if new_only:
+                with store.new_rows_only(NEW_ROWS):
+                    bad += store.rows(" UNION ALL ".join(new_only))
         refuse(bad, "invalid_judgments", "problem(s) listed above; nothing written")
         if kept is not None:
             with phase("kept store: seal"):

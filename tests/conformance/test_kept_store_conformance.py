@@ -485,3 +485,47 @@ def test_a_ledger_changed_otherwise_than_by_appending_is_read_whole(audit, monke
     partly = run_all(jfi, folder)
     shutil.rmtree(folder / ".jfi")
     assert run_all(jfi, folder) == partly
+
+
+def test_the_judged_checks_read_the_new_files_alone_unless_the_batches_changed(audit, tmp_path, monkeypatch):
+    """A kept store updated for changed judged files checks those files alone (the others were sealed without a
+    problem) and finds in them what a store made from nothing finds; when a batch changed instead, the judged files the
+    store carries are checked again, whole, and their problems found."""
+    jfi, folder = audit
+    assert jfi("audit", "sample", "--inventory", str(folder)).exit_code == 0
+    narrowed = []
+    real = Store.new_rows_only
+
+    def spied(self, tables):  # the checks' narrowing (the carried tables' derivation narrows too)
+        if tables == folder_module.NEW_ROWS:
+            narrowed.append(tables)
+        return real(self, tables)
+
+    monkeypatch.setattr(Store, "new_rows_only", spied)
+
+    def refusal_from_nothing() -> str:
+        aside = tmp_path / "aside"
+        shutil.rmtree(aside, ignore_errors=True)
+        shutil.copytree(folder, aside, ignore=shutil.ignore_patterns(".jfi"))
+        r = jfi("audit", "sample", "--inventory", str(aside))
+        assert r.exit_code == 2
+        return r.stderr.replace(str(aside), str(folder))
+
+    judged = sorted((folder / "batches").glob("*.judged.jsonl"))
+    original = judged[1].read_bytes()
+    lines = [json.loads(x) for x in original.decode().splitlines()]
+    lines[0] = {**lines[0], "judgment": "yes", "fix": "Say more."}  # a fix on a yes
+    judged[1].write_text("".join(json.dumps(d) + "\n" for d in lines[:-1]))  # and its batch's last line unjudged
+    before = snapshot(folder)
+    r = jfi("audit", "sample", "--inventory", str(folder))
+    assert r.exit_code == 2 and "fix_on_yes" in r.stderr and "missing_judgment" in r.stderr
+    assert narrowed, "only judged files changed: the check reads them alone"
+    assert r.stderr == refusal_from_nothing() and snapshot(folder) == before
+    # the judged file as it was, its batch changed instead: the judged file is carried, and checked again
+    judged[1].write_bytes(original)
+    batch = judged[2].with_name(judged[2].name.replace(".judged.jsonl", ".jsonl"))
+    batch.write_text("\n".join(batch.read_text().splitlines()[1:]) + "\n")  # its first unit taken out
+    narrowed.clear()
+    r = jfi("audit", "sample", "--inventory", str(folder))
+    assert r.exit_code == 2 and "unknown_id" in r.stderr and judged[2].name in r.stderr
+    assert not narrowed and r.stderr == refusal_from_nothing()

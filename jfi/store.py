@@ -350,6 +350,16 @@ class Store:
         ones the kept store was sealed with: none. `besides`: some input other than the rows of these kinds."""
         return any(self._moved(f, besides) for f in self.files if name in f.creates)
 
+    def carries(self, kinds: tuple[str, ...]) -> bool:
+        """Whether this store, a kept store updated in place, carries the rows of a file of these kinds."""
+        return self._changed is not None and bool(
+            self.scalar(
+                "SELECT count(*) FROM raw_files WHERE kind IN (SELECT unnest(?::VARCHAR[])) "
+                "AND source IN (SELECT source FROM jfi_carried)",
+                [list(kinds)],
+            )
+        )
+
     @contextlib.contextmanager
     def new_rows_only(self, tables: tuple[str, ...]):
         """While inside, these tables of the store (those with a source column) show only the rows of the sources a

@@ -387,9 +387,8 @@ def load_folder(
             whole, new_only = [], []
             for name, kinds, query, by_file in VIOLATIONS if strict else ():
                 if present.intersection(kinds) and store.may_differ(name):
-                    (new_only if by_file and kept is not None and not store.may_differ(name, kinds) else whole).append(
-                        query
-                    )
+                    narrow = by_file and store.carries(kinds) and not store.may_differ(name, kinds)
+                    (new_only if narrow else whole).append(query)
             bad = store.rows(" UNION ALL ".join(whole)) if whole else []
             if new_only:
                 with store.new_rows_only(NEW_ROWS):

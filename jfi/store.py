@@ -196,6 +196,7 @@ class Store:
         inventory: bool = True,
         portable: bool = False,
         small_blocks: bool = False,
+        cache: bool = False,
     ):
         """`sections`: the rulebook folders this store needs besides sql/core (corpus, audit, verify); all by default.
         `profile`: the corpus profile whose rule folders join the corpus core (round-v1 by default). A command builds
@@ -206,7 +207,9 @@ class Store:
         cannot be opened); nothing is loaded or run again.
         `inventory=False`: the store never holds an audit inventory; the rule files deriving from it alone are left
         out (`without_inventory`): their tables would be empty, and DuckDB plans each query all the same.
-        `small_blocks`: a new file is made of SMALL_BLOCK blocks (a store of small inputs)."""
+        `small_blocks`: a new file is made of SMALL_BLOCK blocks (a store of small inputs).
+        `cache`: the file is a cache jfi can always make again (a kept store): written without waiting for the disk
+        (no fsync); a file a crash of the machine left torn fails DuckDB's block checksums and is made anew."""
         # a store made for people (`portable`: an exported jfi.duckdb) is one any DuckDB 1.x client opens (DuckDB 2's
         # own format needs DuckDB 2); the stores jfi keeps for itself stay in the format of the DuckDB it runs
         config = {}
@@ -223,6 +226,8 @@ class Store:
         if str(path) != ":memory:" and not portable:  # a store jfi keeps: its text compressed with zstd (the lines
             # and JSON it holds; numbers keep DuckDB's own), a quarter of the size and quicker to write (docs/choices.md)
             self.con.execute("SET force_compression = 'zstd'")
+        if cache:
+            self.con.execute("SET fsync_mode = 'none'")
         if limit := os.environ.get("JFI_MEMORY_LIMIT"):
             try:
                 self.con.execute(f"SET memory_limit = {sql_string(limit)}")

@@ -395,6 +395,7 @@ class KeptStore:
             needs=NEEDS + (WITH_INVENTORY if self.inventory else ()),
             inventory=self.inventory,
             small_blocks=Store.small(self.capture_bytes),
+            cache=True,
         ).fit_threads(self.input_bytes)
 
     def _usable(self) -> bool:

@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import duckdb
 import pytest
 from conftest import Jfi, snapshot
 
@@ -529,3 +530,28 @@ def test_the_judged_checks_read_the_new_files_alone_unless_the_batches_changed(a
     r = jfi("audit", "sample", "--inventory", str(folder))
     assert r.exit_code == 2 and "unknown_id" in r.stderr and judged[2].name in r.stderr
     assert not narrowed and r.stderr == refusal_from_nothing()
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["taken as it was", "copied and updated"])
+def test_a_kept_store_with_a_damaged_block_is_made_anew(audit, changed):
+    """The kept store is a cache written without waiting for the disk: a block a crash of the machine left torn fails
+    DuckDB's checksum when read, and the command builds the store anew, whether it took the store as it was or copied
+    it to take a changed file in; its outputs are those of a folder without a kept store."""
+    jfi, folder = audit
+    run_all(jfi, folder)
+    if changed:
+        unit = json.loads((folder / "judgment-units.json").read_text())["units"][3]
+        with open(folder / "spot-checks.jsonl", "a") as fh:
+            fh.write(json.dumps({"id": unit["id"], "spot_check": "agree"}) + "\n")
+    aside = folder.parent / "aside" / folder.name
+    shutil.copytree(folder, aside, ignore=shutil.ignore_patterns(".jfi"))
+    expected = {k: v.replace(str(aside).encode(), b"<folder>") for k, v in run_all(jfi, aside).items()}
+    store = folder / ".jfi" / "audit.duckdb"
+    data = bytearray(store.read_bytes())
+    for start in range(len(data) // 4, len(data) - 4096, len(data) // 8):  # zeros across the data blocks
+        data[start : start + 4096] = bytes(4096)
+    store.write_bytes(bytes(data))
+    with pytest.raises(duckdb.Error):  # the damage is real: reading the store's rows fails
+        tables(store)
+    got = {k: v.replace(str(folder).encode(), b"<folder>") for k, v in run_all(jfi, folder).items()}
+    assert got == expected

@@ -585,3 +585,29 @@ def test_a_build_under_a_memory_limit_writes_and_keeps_what_one_without_does(tmp
     names = sorted(p.name for p in (free / "batches").iterdir())
     assert names and names == sorted(p.name for p in (bound / "batches").iterdir())
     assert all((free / "batches" / n).read_bytes() == (bound / "batches" / n).read_bytes() for n in names)
+
+
+def test_a_small_folders_kept_store_shares_its_rows_out_in_small_row_groups(tmp_path):
+    """A kept store of a small folder holds its tables in row groups of SMALL_ROW_GROUP rows (DuckDB's threads share
+    a table's rows by row group: the 20,000 judged lines of a small folder in one group were read on one thread)."""
+    import duckdb
+
+    from jfi.bench import judge_all, synthetic_inventory
+    from jfi.store import SMALL_ROW_GROUP
+
+    folder = tmp_path / "audit"
+    folder.mkdir()
+    synthetic_inventory(folder / "inventory.jsonl", 700)  # about 18,000 units: more than a small row group holds
+    run = Jfi(tmp_path)
+    assert run("audit", "build", "--inventory", str(folder)).exit_code == 0
+    judge_all(folder)
+    assert run("audit", "sample", "--inventory", str(folder)).exit_code == 0
+    con = duckdb.connect(str(folder / ".jfi" / "audit.duckdb"), read_only=True)
+    try:
+        for table in ("raw_lines", "jsonl_records", "audit_judged_lines"):
+            groups = con.execute(
+                f"SELECT row_group_id, max(\"count\") FROM pragma_storage_info('{table}') GROUP BY ALL"
+            ).fetchall()
+            assert len(groups) > 1 and max(n for _, n in groups) <= SMALL_ROW_GROUP, (table, groups)
+    finally:
+        con.close()

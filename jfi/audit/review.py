@@ -695,7 +695,7 @@ def _checked(store, answer: dict, bundle: dict, built, locate, column) -> tuple[
     """(problems, the ledger records to append, tasks still pending) of a return: the rules of
     sql/audit/77_review_return_problems.sql over the returned decisions, the bundle's tasks and the units as built now,
     beside the ledger's decisions in force. Only the decision ids are computed here, as the ledger's are."""
-    con = store.con.cursor()
+    con = store.cursor()
     con.execute(rulebook.text_of("review_return_problems"))
 
     def put(table: str, rows: list[list]) -> None:

@@ -378,7 +378,7 @@ class Store:
 
     @contextlib.contextmanager
     def new_rows_only(self, tables: tuple[str, ...]):
-        """While inside, these tables of the store (those with a source column) show only the rows of the sources a
+        """While inside, these tables (those the store holds, with a source column) show only the rows of the sources a
         kept store updated in place did not carry, and of a source appended to only its new lines: temp views of the
         same names shadow them."""
         db = self.scalar("SELECT current_database()")
@@ -391,10 +391,10 @@ class Store:
             columns.setdefault(table, set()).add(column)
         shadows = [t for t in tables if "source" in columns.get(t, ())]
         for table in shadows:  # every line of a carried source, and the first lines of one appended to, left out
-            kept = "t.line > c.upto" if "line" in columns[table] else "c.upto IS NOT NULL"
+            shown = "t.line > c.upto" if "line" in columns[table] else "c.upto IS NOT NULL"
             self.con.execute(
                 f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM "{db}".main.{table} AS t '
-                f"LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR {kept}"
+                f"LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR {shown}"
             )
         try:
             yield
@@ -419,7 +419,7 @@ class Store:
             sql, n = re.subn(rf"\bCREATE OR REPLACE TABLE {table} AS\b", f'INSERT INTO "{db}".main.{table}', sql)
             if n != 1:
                 raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
-        with self.new_rows_only(tuple(t for t in ("raw_lines", *CARRIED) if t not in f.creates and t in present)):
+        with self.new_rows_only(tuple(t for t in ("raw_lines", *CARRIED) if t not in f.creates)):
             self.con.execute(sql)
 
     def has_source(self, table: str) -> bool:

@@ -55,7 +55,7 @@ class Flag:
 
 def folders(texts: dict[str, str]) -> set[str]:
     """The flag folders the rule files read (the files in them are parts, not rule files)."""
-    return {m.group(2) for text in texts.values() for m in CALL.finditer(text)}
+    return {m.group(2) for text in texts.values() if "flag_" in text for m in CALL.finditer(text)}
 
 
 def parse(rel: str, text: str) -> Flag:

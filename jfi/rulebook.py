@@ -45,7 +45,7 @@ PROFILES = {
 DEFAULT_PROFILE = "round-v1"
 OBJECT_LINE = re.compile(r"^-- ([a-z_][a-z0-9_]*): (.+)$")
 COLUMN_LINE = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*): (.+)$")
-ANALYSIS = "3"  # the shape and rules of analyse()'s answer: a cache of another is parsed again
+ANALYSIS = "4"  # the shape and rules of analyse()'s answer: a cache of another is parsed again
 VIEW_HEAD = re.compile(r"^(CREATE OR REPLACE (?:TEMP )?VIEW [a-z_][a-z0-9_]*) AS\b", re.I | re.M)
 
 
@@ -186,19 +186,31 @@ def cached(name: str, digest: str, compute, valid=lambda value: True):
     return value
 
 
-def _analysed(texts: dict[str, str], digest: str, check=lambda: None) -> dict[str, list]:
-    """rel -> analyse(text), kept in the user's cache folder by the rulebook's digest (parsed again when absent, after
-    `check`: what must hold of the parts before the files are parsed)."""
+def _analysed(texts: dict[str, str], flag_texts: dict[str, str], digest: str) -> dict:
+    """What the rule files say once parsed, kept in the user's cache folder by the rulebook's digest (worked out again
+    when absent): {"expanded": the text of each file reading a flag folder, its calls expanded (the other files are
+    run as written), "files": rel -> [*analyse(text), objects, columns] of each rule file}. Flag files are checked
+    before anything is parsed."""
 
     def compute():
-        check()
-        return {rel: list(analyse(text)) for rel, text in texts.items()}
+        parts = flagbook.folders(texts)
+        try:
+            flags = {folder: flagbook.load(flag_texts, folder) for folder in sorted(parts)}  # each folder read once
+            flagbook.check(flags)
+        except flagbook.FlagError as e:
+            raise RulebookError(str(e)) from None
+        expanded = {rel: flagbook.expand(text, flags) for rel, text in texts.items() if flagbook.CALL.search(text)}
+        files = {}
+        for rel, text in texts.items():
+            text = expanded.get(rel, text)
+            files[rel] = [*analyse(text), *parse_header(text)]
+        return {"expanded": expanded, "files": files}
 
     return cached(
         f"rulebook-{ANALYSIS}",
         digest,
         compute,
-        valid=lambda value: isinstance(value, dict) and set(value) == set(texts),
+        valid=lambda value: isinstance(value, dict) and set(value.get("files", ())) == set(texts),
     )
 
 
@@ -269,29 +281,36 @@ def parse_header(text: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
     return objects, columns
 
 
+def _read(base: Path):
+    """Each .sql file under `base` by its path relative to it, in load order (number, then path), and the sha256 of
+    their paths and bytes."""
+    rels = []
+    for folder, subfolders, names in os.walk(base):
+        subfolders.sort()
+        at = os.path.relpath(folder, base).replace(os.sep, "/")
+        rels += [name if at == "." else f"{at}/{name}" for name in names if name.endswith(".sql")]
+    texts, digest = {}, hashlib.sha256()
+    for rel in sorted(rels, key=_order_key):
+        with open(os.path.join(base, rel), "rb") as fh:
+            data = fh.read()
+        digest.update(rel.encode() + b"\0" + data + b"\0")
+        texts[rel] = data.decode("utf-8")
+    return texts, digest
+
+
 @lru_cache(maxsize=4)
 def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     """All rule files, each with what it creates and reads, and `rulebook_sha256` over their relative paths and
     bytes. Files are listed by number then path; `in_use` orders the ones a store runs by their dependencies."""
     base = Path(root) if root else sql_dir()
-    texts = {}
-    digest = hashlib.sha256()
-    for rel in sorted((p.relative_to(base).as_posix() for p in base.rglob("*.sql")), key=_order_key):
-        data = (base / rel).read_bytes()
-        digest.update(rel.encode() + b"\0" + data + b"\0")
-        texts[rel] = data.decode("utf-8")
+    texts, digest = _read(base)
     parts = flagbook.folders(texts)  # flag files: parts of the rule file that reads their folder, not rule files
     flag_texts = {rel: texts.pop(rel) for rel in list(texts) if rel.rsplit("/", 1)[0] in parts}
-    try:
-        flags = {folder: flagbook.load(flag_texts, folder) for folder in sorted(parts)}  # each folder read once
-        texts = {rel: flagbook.expand(text, flags) for rel, text in texts.items()}
-        deps = _analysed(texts, digest.hexdigest(), lambda: flagbook.check(flags))
-    except flagbook.FlagError as e:
-        raise RulebookError(str(e)) from None
+    parsed = _analysed(texts, flag_texts, digest.hexdigest())
     files = []
     for rel, text in texts.items():
-        objects, columns = parse_header(text)
-        creates, adds, reads, tables, input_layer, kinds, made = deps[rel]
+        text = parsed["expanded"].get(rel, text)
+        creates, adds, reads, tables, input_layer, kinds, made, objects, columns = parsed["files"][rel]
         files.append(
             RuleFile(
                 base / rel,

@@ -425,7 +425,7 @@ class KeptStore:
             return
         try:
             store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
-            db = store.scalar("SELECT current_database()")
+            db = store.database
             remembered = _SEEN_FUNCTIONS.get(self.before_key)
             found = sealed(store.con, db, remembered)
             still = file_key(self.path) == self.before_key
@@ -596,7 +596,7 @@ class KeptStore:
             "unnest(?::VARCHAR[]) AS file_key, unnest(?::BIGINT[]) AS bytes",
             [list(files), *([f[i] for f in files.values()] for i in range(3))],
         )
-        db = self.store.scalar("SELECT current_database()")
+        db = self.store.database
         # a store updated in place (self.before stays only then) has the functions of the store it was copied from:
         # no rule it runs makes one
         if self.before:

@@ -25,7 +25,7 @@ def families_once(store) -> None:
     reads them, pays nothing), read several times by a command that does (the worklist, the decisions, the report);
     each is kept as a temporary table of the same name, which the views reading it then see."""
     kept = {t for (t,) in store.con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
-    db = store.con.execute("SELECT current_database()").fetchone()[0]
+    db = store.database
     for name in FAMILY_VIEWS:
         if name not in kept:
             store.con.execute(f'CREATE TEMP TABLE {name} AS SELECT * FROM "{db}".main.{name}')

@@ -7,8 +7,8 @@
 --   is_object: whether the line is a JSON object (white space before it allowed, as RFC 8259 allows)
 --   doc: the object (NULL unless is_object)
 --   record_id: the record's id or item_id when it is a string
---   shape: the object's top-level keys and their JSON types (json_structure), for the kinds with field specs: what
---     field_violations checks once per shape, computed once per line
+--   shape: the object's top-level keys and the JSON types of their values, in the object's order (JSON: keys, types), for
+--     the kinds with field specs: what field_violations checks once per shape, computed once per line
 CREATE OR REPLACE TABLE jsonl_records AS
 WITH not_strict AS (SELECT DISTINCT source, line FROM raw_json_problems WHERE starts_with(message, 'not valid JSON')),
 parsed AS (  -- each line parsed once: the cast is NULL where the line is not JSON (as json_valid would say)
@@ -24,5 +24,6 @@ SELECT kind, source, round, line, is_json, is_object,
        CASE WHEN is_object THEN j END AS doc,
        CASE WHEN is_object THEN list_filter(json_extract(j, ['$.id', '$.item_id']),
            lambda v: json_type(v) = 'VARCHAR')[1] ->> '$' END AS record_id,
-       CASE WHEN is_object AND kind IN (SELECT kind FROM field_specs) THEN json_structure(j) END AS shape
+       CASE WHEN is_object AND kind IN (SELECT kind FROM field_specs)
+           THEN to_json({'keys': json_keys(j), 'types': json_type(j, '$.*')}) END AS shape
 FROM objects;

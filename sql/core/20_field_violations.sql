@@ -13,12 +13,10 @@ recs AS (  -- each object record with its shape: its top-level keys and their JS
     FROM jsonl_records AS r SEMI JOIN checked USING (kind) WHERE r.is_object
 ),
 shapes AS (SELECT DISTINCT kind, shape FROM recs),
-shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape is "JSON": no keys)
-    SELECT s.kind, s.shape, e.key AS field, CASE json_type(e.value)
-        WHEN 'VARCHAR' THEN CASE e.value ->> '$' WHEN 'JSON' THEN 'object' ELSE jtype_name(e.value ->> '$') END
-        ELSE jtype_name(json_type(e.value)) END AS jtype
-    FROM shapes AS s, json_each(s.shape) AS e
-    WHERE json_type(s.shape) = 'OBJECT'
+shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape has none)
+    SELECT kind, shape, unnest(json_extract_string(shape, '$.keys[*]')) AS field,
+        jtype_name(unnest(json_extract_string(shape, '$.types[*]'))) AS jtype
+    FROM shapes
 ),
 shape_violations AS (  -- the rules a record breaks by its shape alone: checked once per shape, not once per record
     SELECT f.kind, f.shape, f.field, 'unknown_field' AS code, 'unknown field "' || f.field || '"' AS message
@@ -45,7 +43,7 @@ shape_specs AS (  -- per shape, the constrained fields it holds of a type their 
     SELECT f.kind, f.shape, list({'field': s.field, 'allowed': s.allowed, 'pattern': s.pattern, 'format': s.format,
         'min_len': s.min_len, 'max_len': s.max_len, 'min_int': s.min_int, 'max_int': s.max_int, 'jtype': f.jtype}
         ORDER BY s.field) AS specs,
-        list(list_position(json_keys(f.shape), f.field) ORDER BY s.field) AS ats  -- the places, in the specs' order
+        list(list_position(json_extract_string(f.shape, '$.keys[*]'), f.field) ORDER BY s.field) AS ats  -- the places, in the specs' order
     FROM shape_fields AS f JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
     WHERE list_contains(s.types, f.jtype)
     GROUP BY f.kind, f.shape

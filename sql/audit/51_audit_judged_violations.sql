@@ -36,10 +36,6 @@ UNION ALL
 SELECT source, line, id, 'fix', 'fix_on_yes', 'a yes needs no fix; leave fix empty' FROM words WHERE judgment = 'yes'
     AND has_fix
 UNION ALL
-SELECT j.source, j.line, j.id, 'id', 'unknown_id', 'unit ' || j.id || ' is not in batch ' || j.batch
-FROM judged AS j WHERE j.id IS NOT NULL
-    AND NOT EXISTS (SELECT 1 FROM audit_batch_lines AS b WHERE b.batch = j.batch AND b.id = j.id)
-UNION ALL
 SELECT j.source, j.line, j.id, 'id', 'duplicate_id', 'unit ' || j.id || ' is judged more than once in this file'
 FROM judged AS j  -- every line of a unit after its first in the file (the units judged twice found by a grouping,
     -- not a window numbering all 260,000 lines of 10,000 views)
@@ -47,10 +43,15 @@ JOIN (SELECT source, id, min(line) AS first FROM judged WHERE id IS NOT NULL GRO
     AS d ON d.source = j.source AND d.id = j.id
 WHERE j.line > d.first
 UNION ALL
-SELECT f.source, b.line, b.id, 'id', 'missing_judgment', 'batch line ' || b.line || ' (' || b.id
-    || ') has no judged line'
-FROM judged_files AS f JOIN audit_batch_lines AS b ON b.batch = f.batch
-WHERE NOT EXISTS (SELECT 1 FROM judged AS j WHERE j.source = f.source AND j.id = b.id)
+-- each judged id against the ids of its batch, in one join: one the batch lacks is unknown, a batch line no line of
+-- the file judges is missing
+SELECT coalesce(j.source, f.source), coalesce(j.line, b.line), coalesce(j.id, b.id), 'id',
+    CASE WHEN b.id IS NULL THEN 'unknown_id' ELSE 'missing_judgment' END,
+    CASE WHEN b.id IS NULL THEN 'unit ' || j.id || ' is not in batch ' || j.batch
+        ELSE 'batch line ' || b.line || ' (' || b.id || ') has no judged line' END
+FROM (SELECT * FROM judged WHERE id IS NOT NULL) AS j
+FULL JOIN (judged_files AS f JOIN audit_batch_lines AS b ON b.batch = f.batch) ON j.source = f.source AND j.id = b.id
+WHERE j.id IS NULL OR b.id IS NULL
 UNION ALL
 SELECT f.source, 0, NULL, NULL, 'unknown_batch', 'no batch ' || f.batch || ' was handed out'
 FROM judged_files AS f WHERE NOT EXISTS (SELECT 1 FROM audit_batch_lines AS b WHERE b.batch = f.batch)

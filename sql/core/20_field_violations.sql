@@ -43,7 +43,8 @@ shape_specs AS (  -- per shape, the constrained fields it holds of a type their 
     SELECT f.kind, f.shape, list({'field': s.field, 'allowed': s.allowed, 'pattern': s.pattern, 'format': s.format,
         'min_len': s.min_len, 'max_len': s.max_len, 'min_int': s.min_int, 'max_int': s.max_int, 'jtype': f.jtype}
         ORDER BY s.field) AS specs,
-        list(list_position(json_extract_string(f.shape, '$.keys[*]'), f.field) ORDER BY s.field) AS ats  -- the places, in the specs' order
+        -- the places, in the specs' order
+        list(list_position(json_extract_string(f.shape, '$.keys[*]'), f.field) ORDER BY s.field) AS ats
     FROM shape_fields AS f JOIN constrained AS s ON s.kind = f.kind AND s.field = f.field
     WHERE list_contains(s.types, f.jtype)
     GROUP BY f.kind, f.shape

@@ -27,6 +27,11 @@ def sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+def sql_ident(name: str) -> str:
+    """A SQL identifier, quoted."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 # Tables computed line by line from raw_lines: a row belongs to one input file, so a kept store updated in place keeps
 # the rows of its unchanged files (and of the lines a file had before lines were appended to it) and derives only the
 # others' (Store.build); the built units all come from the one judgment-units.json.
@@ -429,7 +434,9 @@ class Store:
         try:
             return {
                 c
-                for (c,) in self.con.execute(f"SELECT name FROM pragma_table_info('\"{db}\".main.{table}')").fetchall()
+                for (c,) in self.con.execute(
+                    f"SELECT name FROM pragma_table_info({sql_string(f'{sql_ident(db)}.main.{sql_ident(table)}')})"
+                ).fetchall()
             }
         except duckdb.CatalogException:
             return set()

@@ -13,7 +13,7 @@ from .. import audit_toml
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import Outcome
 from ..rulebook import internal, meanings, sections_of
-from ..store import STORAGE_VERSION
+from ..store import STORAGE_VERSION, sql_ident
 from ..store import sql_string as _quote
 from ..version import __version__
 from . import formats
@@ -40,7 +40,7 @@ def typed(con, sql: str) -> str:
     cols = con.execute(f"DESCRIBE ({sql})").fetchall()
     out = []
     for name, kind, *_ in cols:
-        q = '"' + name.replace('"', '""') + '"'
+        q = sql_ident(name)
         if kind == "VARCHAR" and name.endswith("_utc"):
             out.append(f"TRY_CAST(NULLIF({q}, '') AS TIMESTAMPTZ) AS {q}")
         elif kind == "VARCHAR" and name in BOOLEAN_TEXT:

@@ -210,7 +210,12 @@ def _analysed(texts: dict[str, str], flag_texts: dict[str, str], digest: str) ->
         f"rulebook-{ANALYSIS}",
         digest,
         compute,
-        valid=lambda value: isinstance(value, dict) and set(value.get("files", ())) == set(texts),
+        valid=lambda value: (
+            isinstance(value, dict)
+            and isinstance(value.get("expanded"), dict)
+            and isinstance(value.get("files"), dict)
+            and set(value["files"]) == set(texts)
+        ),
     )
 
 
@@ -285,8 +290,7 @@ def _read(base: Path):
     """Each .sql file under `base` by its path relative to it, in load order (number, then path), and the sha256 of
     their paths and bytes."""
     rels = []
-    for folder, subfolders, names in os.walk(base):
-        subfolders.sort()
+    for folder, _, names in os.walk(base):
         at = os.path.relpath(folder, base).replace(os.sep, "/")
         rels += [name if at == "." else f"{at}/{name}" for name in names if name.endswith(".sql")]
     texts, digest = {}, hashlib.sha256()

@@ -256,3 +256,12 @@ def test_duplicate_key_in_one_object_is_invalid_json(jfi):
     jfi.write_corpus(text)
     r = jfi("corpus", "validate", "--json")
     assert (1, "status", "invalid_json") in {(e["line"], e["field"], e["code"]) for e in r.json["errors"]}
+
+
+def test_a_key_given_twice_is_checked_for_each_type_it_was_given_each_problem_once(jfi):
+    text = json.dumps(item(notes="n"))[:-1] + ', "notes": 1, "extra": 1, "extra": 2}\n'
+    jfi.write_corpus(text)
+    errors = jfi("corpus", "validate", "--json").json["errors"]
+    [typed] = [e for e in errors if e["field"] == "notes" and e["code"] == "invalid_type"]
+    assert typed["message"].endswith("got integer")  # the second value's type, not a merged "object"
+    assert [e["code"] for e in errors if e["field"] == "extra"].count("unknown_field") == 1

@@ -13,8 +13,9 @@ recs AS (  -- each object record with its shape: its top-level keys and their JS
     FROM jsonl_records AS r SEMI JOIN checked USING (kind) WHERE r.is_object
 ),
 shapes AS (SELECT DISTINCT kind, shape FROM recs),
-shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape has none)
-    SELECT kind, shape, unnest(json_extract_string(shape, '$.keys[*]')) AS field,
+shape_fields AS (  -- a shape's keys with their types in jfi's words (an empty object's shape has none; a key given
+    -- twice, which the strict reader refuses, once for each type it was given)
+    SELECT DISTINCT kind, shape, unnest(json_extract_string(shape, '$.keys[*]')) AS field,
         jtype_name(unnest(json_extract_string(shape, '$.types[*]'))) AS jtype
     FROM shapes
 ),

@@ -186,14 +186,13 @@ def cached(name: str, digest: str, compute, valid=lambda value: True):
     return value
 
 
-def _analysed(texts: dict[str, str], flag_texts: dict[str, str], digest: str) -> dict:
+def _analysed(texts: dict[str, str], parts: set[str], flag_texts: dict[str, str], digest: str) -> dict:
     """What the rule files say once parsed, kept in the user's cache folder by the rulebook's digest (worked out again
-    when absent): {"expanded": the text of each file reading a flag folder, its calls expanded (the other files are
-    run as written), "files": rel -> [*analyse(text), objects, columns] of each rule file}. Flag files are checked
-    before anything is parsed."""
+    when absent; `parts`: the flag folders the files read): {"expanded": the text of each file reading a flag folder,
+    its calls expanded (the other files are run as written), "files": rel -> [*analyse(text), objects, columns] of
+    each rule file}. Flag files are checked before anything is parsed."""
 
     def compute():
-        parts = flagbook.folders(texts)
         try:
             flags = {folder: flagbook.load(flag_texts, folder) for folder in sorted(parts)}  # each folder read once
             flagbook.check(flags)
@@ -310,7 +309,7 @@ def load(root: str | None = None) -> tuple[tuple[RuleFile, ...], str]:
     texts, digest = _read(base)
     parts = flagbook.folders(texts)  # flag files: parts of the rule file that reads their folder, not rule files
     flag_texts = {rel: texts.pop(rel) for rel in list(texts) if rel.rsplit("/", 1)[0] in parts}
-    parsed = _analysed(texts, flag_texts, digest.hexdigest())
+    parsed = _analysed(texts, parts, flag_texts, digest.hexdigest())
     files = []
     for rel, text in texts.items():
         text = parsed["expanded"].get(rel, text)

@@ -394,7 +394,7 @@ class Store:
         for table in shadows:  # every line of a carried source, and the first lines of one appended to, left out
             shown = "t.line > c.upto" if "line" in columns[table] else "c.upto IS NOT NULL"
             self.con.execute(
-                f'CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM "{db}".main.{table} AS t '
+                f"CREATE OR REPLACE TEMP VIEW {table} AS SELECT t.* FROM {sql_ident(db)}.main.{table} AS t "
                 f"LEFT JOIN jfi_carried AS c ON c.source = t.source WHERE c.source IS NULL OR {shown}"
             )
         try:
@@ -417,7 +417,9 @@ class Store:
         made = [t for t in CARRIED if t in f.creates and t in present]
         sql = f.sql
         for table in made:  # the new rows go straight into the kept table
-            sql, n = re.subn(rf"\bCREATE OR REPLACE TABLE {table} AS\b", f'INSERT INTO "{db}".main.{table}', sql)
+            sql, n = re.subn(
+                rf"\bCREATE OR REPLACE TABLE {table} AS\b", f"INSERT INTO {sql_ident(db)}.main.{table}", sql
+            )
             if n != 1:
                 raise ValueError(f"{f.rel}: expected one CREATE OR REPLACE TABLE {table} AS")
         with self.new_rows_only(tuple(t for t in ("raw_lines", *CARRIED) if t not in f.creates)):
@@ -619,7 +621,7 @@ class Store:
         """A connection of its own to this store (its own temporary objects), reading the store's database as this one
         does (a kept store is a database attached to the connection, which a new cursor would not be using)."""
         cur = self.con.cursor()
-        cur.execute(f'USE "{self.database}"')
+        cur.execute(f"USE {sql_ident(self.database)}")
         return cur
 
     def rows(self, sql: str, params: list | None = None) -> list[dict]:

@@ -41,7 +41,7 @@ from ..errors import JfiError
 from ..jsonl import file_key, known_hashes, known_sha, sha256_file, sha256_with_prefix
 from ..output import note
 from ..paths import bytes_of, own_folder, regular_file
-from ..store import CARRIED, SMALL_BLOCK, Store, of_inventory
+from ..store import CARRIED, SMALL_BLOCK, Store, of_inventory, sql_ident
 from ..version import __version__
 
 DIR = PRIVATE
@@ -205,7 +205,7 @@ def _files(con, db: str) -> str:
     ).fetchall():
         return ""
     rows = con.execute(
-        f'SELECT source, sha256, file_key, bytes FROM "{db}".main.jfi_kept_files ORDER BY ALL'
+        f"SELECT source, sha256, file_key, bytes FROM {sql_ident(db)}.main.jfi_kept_files ORDER BY ALL"
     ).fetchall()
     return hashlib.sha256(repr(rows).encode()).hexdigest()
 
@@ -232,7 +232,7 @@ def sealed(con, db: str, functions: str | None = None) -> tuple[str, str, str, s
     ).fetchall()
     if kept != [(KEPT_TABLE,)]:
         return None
-    rows = con.execute(f'SELECT key, reader, head, units_sha256, mac FROM "{db}".main.jfi_kept').fetchall()
+    rows = con.execute(f"SELECT key, reader, head, units_sha256, mac FROM {sql_ident(db)}.main.jfi_kept").fetchall()
     if len(rows) != 1:
         return None
     key, reader, head, units_sha, mac = rows[0]

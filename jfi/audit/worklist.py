@@ -10,6 +10,7 @@ from ..canonical import decision_id, digest
 from ..errors import JfiError
 from ..jsonl import AtomicFiles, append_lines, atomic_write, record_lines, writer_lock
 from ..output import Outcome, csv_text, utc_now
+from ..store import sql_ident
 from ..templating import render
 from .folder import AuditFolder
 from .kept import commits
@@ -28,7 +29,7 @@ def families_once(store) -> None:
     db = store.database
     for name in FAMILY_VIEWS:
         if name not in kept:
-            store.con.execute(f'CREATE TEMP TABLE {name} AS SELECT * FROM "{db}".main.{name}')
+            store.con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {sql_ident(db)}.main.{name}")
 
 
 def decisions_of(store) -> tuple[int, int]:

@@ -8,6 +8,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -46,6 +47,9 @@ INPUT_KINDS = {
 }
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 SCAN_ROWS = 16_384  # the rows of each record batch they go in as
+# Fewer rows than this go in as DuckDB list parameters while pyarrow is not loaded yet: importing it (40-80 ms) costs
+# more than Arrow saves on them (26,000 judged lines: 43 ms through Arrow, 71 ms as parameters, import aside)
+LIST_ROWS = 40_000
 # A store whose input files hold fewer bytes than this runs on one thread: on small inputs DuckDB's second thread
 # costs more in scheduling than it brings (docs/choices.md, "One thread for small inputs")
 SMALL_INPUT = 16 * 2**20
@@ -162,8 +166,19 @@ class Gathered:
             self.chunks[name].append((first, n) if same else list(values))
         self.rows += n
 
+    def through_arrow(self) -> bool:
+        """Whether the rows go to DuckDB as an Arrow table (many rows, or pyarrow loaded already) rather than as list
+        parameters (LIST_ROWS)."""
+        return self.rows >= LIST_ROWS or "pyarrow" in sys.modules
+
+    def column(self, name: str) -> list:
+        whole: list = []
+        for c in self.chunks[name]:
+            whole += [c[0]] * c[1] if isinstance(c, tuple) else c
+        return whole
+
     def table(self):
-        import pyarrow as pa  # only when rows are loaded: a command on an unchanged kept store never needs it
+        import pyarrow as pa  # only when many rows are loaded: a command on an unchanged kept store never needs it
 
         columns = {}
         for name, chunks in self.chunks.items():
@@ -174,10 +189,7 @@ class Gathered:
                     indices += [values.setdefault(value, len(values))] * n
                 columns[name] = pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(list(values)))
             else:
-                whole: list = []
-                for c in chunks:
-                    whole += [c[0]] * c[1] if isinstance(c, tuple) else c
-                columns[name] = pa.array(whole)
+                columns[name] = pa.array(self.column(name))
         # in record batches DuckDB scans in parallel (one batch of every row is scanned by one thread)
         table = pa.table(columns)
         return pa.Table.from_batches(table.to_batches(max_chunksize=SCAN_ROWS), schema=table.schema)
@@ -432,16 +444,20 @@ class Store:
     def columns_of(self, table: str) -> set[str]:
         """The columns of a table (or view) of the store's own database, none when it holds no such object: asked of
         that one object (duckdb_columns() lists every view's columns, 20-50 ms a call in a kept store)."""
+        return set(self.column_types(table))
+
+    def column_types(self, table: str) -> dict[str, str]:
+        """The columns of a table (or view) of the store's own database and their types (as columns_of)."""
         db = self.database
         try:
-            return {
-                c
-                for (c,) in self.con.execute(
-                    f"SELECT name FROM pragma_table_info({sql_string(f'{sql_ident(db)}.main.{sql_ident(table)}')})"
+            return dict(
+                self.con.execute(
+                    "SELECT name, type FROM "
+                    f"pragma_table_info({sql_string(f'{sql_ident(db)}.main.{sql_ident(table)}')})"
                 ).fetchall()
-            }
+            )
         except duckdb.CatalogException:
-            return set()
+            return {}
 
     def loading(self) -> "Store":
         """A reopened store takes inputs again until `build()` (a kept store updated in place)."""
@@ -539,14 +555,26 @@ class Store:
 
     def _flush(self) -> None:
         for table, pending in self._pending.items():
-            self.con.register("_jfi_batch", pending.table())
+            types = {} if pending.through_arrow() else self.column_types(table)
+            arrow = not set(pending.names) <= set(types)
+            if arrow:
+                self.con.register("_jfi_batch", pending.table())
+            else:  # a temp table of the lists, each cast to its column's type
+                self.con.execute(
+                    "CREATE TEMP TABLE _jfi_batch AS SELECT "
+                    + ", ".join(f"unnest(?::{types[n]}[]) AS {sql_ident(n)}" for n in pending.names),
+                    [pending.column(n) for n in pending.names],
+                )
             try:
                 names = ", ".join(pending.names)
                 self.con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _jfi_batch")
                 if table == "raw_lines":
                     self._screen()
             finally:
-                self.con.unregister("_jfi_batch")
+                if arrow:
+                    self.con.unregister("_jfi_batch")
+                else:
+                    self.con.execute("DROP TABLE temp._jfi_batch")
         self._pending = {}
 
     def _screen(self) -> None:

@@ -233,26 +233,35 @@ def test_a_line_duckdb_alone_passes_is_one_the_strict_reader_passes():
 
 
 def test_lines_go_into_the_store_in_chunks_with_the_same_rows_and_problems(monkeypatch):
-    """Python holds at most FLUSH_ROWS waiting lines; a store filled in chunks equals one filled at once."""
+    """Python holds at most FLUSH_ROWS waiting lines; a store filled in chunks equals one filled at once, whether the
+    rows go in through Arrow or as list parameters (few rows, pyarrow not loaded: LIST_ROWS)."""
     import jfi.store
-    from jfi.store import Store
+    from jfi.store import Gathered, Store
 
     files = {"a.jsonl": ['{"id": "a"}', '{"id": 1, "id": 2}', "not json"], "b.jsonl": ['{"x": NaN}', '{"y": []}']}
+    ways = []
 
-    def filled(flush_rows):
+    def filled(flush_rows, arrow):
         monkeypatch.setattr(jfi.store, "FLUSH_ROWS", flush_rows)
+        monkeypatch.setattr(Gathered, "through_arrow", lambda self: arrow)
+        monkeypatch.setattr(Gathered, "table", lambda self, table=Gathered.table: ways.append(arrow) or table(self))
         store = Store(sections=("verify",))
         for name, texts in files.items():
-            store.add_lines("claims", name, list(range(1, len(texts) + 1)), texts)
+            store.add_file("claims", name, texts, round_no=None if name == "a.jsonl" else 2)
             waiting = store._pending["raw_lines"].rows if "raw_lines" in store._pending else 0
             assert waiting < flush_rows
         store.build()
-        out = [store.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("raw_lines", "raw_json_problems")]
+        out = [store.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("raw_files", "raw_lines", "raw_json_problems")]
+        assert not store.con.execute("SELECT 1 FROM duckdb_tables() WHERE table_name = '_jfi_batch'").fetchall()
         store.close()
         return out
 
-    chunked, whole = filled(2), filled(1_000)
-    assert chunked == whole and len(whole[0]) == 5 and len(whole[1]) == 3
+    whole = filled(1_000, True)
+    assert ways == [True, True]  # raw_files and raw_lines, each through Arrow
+    assert filled(2, True) == whole and filled(2, False) == filled(1_000, False) == whole
+    assert ways.count(False) == 0  # no Arrow table was made for the rows that went in as lists
+    assert len(whole[0]) == 2 and {r["round"] for r in whole[0]} == {None, 2} and all(r["present"] for r in whole[0])
+    assert len(whole[1]) == 5 and len(whole[2]) == 3
 
 
 def test_a_spill_folder_open_to_others_is_not_used(tmp_path, monkeypatch):

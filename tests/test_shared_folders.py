@@ -309,6 +309,50 @@ def test_a_macro_planted_in_a_kept_store_this_process_checked_before_is_found(tm
             con.close()
 
 
+def test_a_new_process_takes_the_noted_digest_of_a_stores_functions_only_for_that_very_file(tmp_path, monkeypatch):
+    """The command that puts a kept store in place notes the digest of its functions beside it, sealed with this
+    user's key: a new process reuses the store without listing DuckDB's functions. A note not sealed with this user's
+    key is not taken, and a macro planted in the store since (a new file key, which the note does not cover) is found:
+    the store is made anew."""
+    from jfi.audit import kept
+
+    folder, csv = _merged(tmp_path)
+    store, note = folder / ".jfi" / "audit.duckdb", folder / ".jfi" / "audit.duckdb.functions"
+    noted = json.loads(note.read_text())
+    assert noted["key"] == list(kept.file_key(store))
+    listed = []
+    real = kept._functions
+    monkeypatch.setattr(kept, "_functions", lambda con, db: listed.append(db) or real(con, db))
+
+    def merge_in_a_new_process():
+        kept._SEEN_FUNCTIONS.clear()  # what a new process knows: nothing but the files
+        kept._MADE_FUNCTIONS.clear()
+        (folder / "draft-judgments.csv").unlink()
+        assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+        assert (folder / "draft-judgments.csv").read_bytes() == csv
+
+    merge_in_a_new_process()
+    assert listed == []  # reused, its functions' digest taken from the note
+    note.write_text(json.dumps({**noted, "mac": "0" * 64}))
+    merge_in_a_new_process()
+    assert len(listed) == 1  # a note sealed with another key: the functions listed again (the store is still sound)
+    note.write_text(json.dumps(noted))
+    con = duckdb.connect(str(store))
+    con.execute("CREATE MACRO lower(x) AS 'keep me'")
+    con.close()
+    listed.clear()
+    merge_in_a_new_process()
+    assert listed  # the planted store's functions listed, and found
+    con = duckdb.connect(str(store), read_only=True)
+    try:  # the store was made anew, without the macro
+        assert con.execute(
+            "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'lower' AND NOT internal"
+        ).fetchone() == (0,)
+    finally:
+        con.close()
+    assert json.loads(note.read_text())["key"] == list(kept.file_key(store))  # noted anew for the new store
+
+
 def test_a_kept_store_from_another_user_is_not_reused(tmp_path, monkeypatch):
     folder, csv = _merged(tmp_path)
     spy = []

@@ -180,9 +180,49 @@ def _functions(con, db: str) -> str:
 # The digest of a store's functions is read from DuckDB's list of every function (about 3,000, built-ins included:
 # 15 to 20 ms, whatever the store holds). This process remembers it for the kept stores it made (by the rule files
 # that made them) and for the files it placed or checked (by file key: an edit gives a new ctime, a new file a new
-# inode), so that one process running command after command (a notebook, the API) reads it once per store.
+# inode), so that one process running command after command (a notebook, the API) reads it once per store; and the
+# command that puts a store in place notes it beside the store, sealed, for the next process (_note_functions).
 _MADE_FUNCTIONS: dict[tuple, str] = {}  # (files_sha256, DuckDB version) of a store made anew -> its functions' digest
 _SEEN_FUNCTIONS: dict[tuple, str] = {}  # file key of a kept store placed or checked -> the digest of its functions
+
+
+def _note_of(path: Path) -> Path:
+    return path.with_name(f"{path.name}.functions")
+
+
+def _noted_functions(path: Path, key: tuple) -> str | None:
+    """The digest of a kept store's functions noted beside it (`<store>.functions`) by the command that put it in
+    place, for a new process: only when the store is still that very file (its file key) and the note is sealed with
+    this user's key for the DuckDB running now; None otherwise (the functions are listed again)."""
+    try:
+        fd = os.open(_note_of(path), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            noted = json.loads(fh.read(4096))
+        found, version, functions, mac = noted["key"], noted["duckdb"], noted["functions"], noted["mac"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(found, list) or tuple(found) != key or version != duckdb.__version__:
+        return None
+    expected = user_mac(json.dumps([found, version, functions]).encode())
+    return functions if expected and isinstance(mac, str) and hmac.compare_digest(mac, expected) else None
+
+
+def _note_functions(path: Path, key: tuple, functions: str) -> None:
+    """Note the digest of a store's functions beside the store just put in place, with its file key (a cache: written
+    without waiting for the disk; a torn or foreign note is not read)."""
+    key = list(key)
+    mac = user_mac(json.dumps([key, duckdb.__version__, functions]).encode())
+    if mac is None:
+        return
+    note_path = _note_of(path)
+    tmp = note_path.with_name(f".{note_path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w") as fh:
+            json.dump({"key": key, "duckdb": duckdb.__version__, "functions": functions, "mac": mac}, fh)
+        os.replace(tmp, note_path)  # a symlink planted at the note's name is replaced, never followed
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def _remember(key: tuple, functions: str) -> None:
@@ -426,7 +466,7 @@ class KeptStore:
         try:
             store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
             db = store.database
-            remembered = _SEEN_FUNCTIONS.get(self.before_key)
+            remembered = _SEEN_FUNCTIONS.get(self.before_key) or _noted_functions(self.path, self.before_key)
             found = sealed(store.con, db, remembered)
             still = file_key(self.path) == self.before_key
             if found is not None and remembered and not still:  # the file changed as it was opened: what this process
@@ -629,7 +669,9 @@ class KeptStore:
         self.store.close()  # checkpointed: the file holds everything, with no write-ahead log beside it
         Path(f"{self.path}.wal").unlink(missing_ok=True)  # a log of the old file must never replay onto the new
         os.replace(self.temp, self.path)
-        _remember(file_key(self.path), self.functions)
+        placed = file_key(self.path)
+        _remember(placed, self.functions)
+        _note_functions(self.path, placed, self.functions)
         ignore = self.dir / ".gitignore"  # an audit folder kept in git never takes its store along
         if not os.path.lexists(ignore):  # a symlink planted there is never followed
             try:

@@ -247,7 +247,7 @@ class Store:
         else:
             self.con = duckdb.connect(str(path), config=config)
         # the database the store's tables are in (asked once: 0.5 ms a question in a kept store)
-        self.database: str = self.scalar("SELECT current_database()")
+        self.database: str = self.scalar("SELECT system.main.current_database()")
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
         # in the user's working directory); JFI_MEMORY_LIMIT (DuckDB's syntax, e.g. 2GB) lowers the limit.
         self.con.execute(f"SET temp_directory = {sql_string(str(spill_folder()))}")
@@ -423,7 +423,8 @@ class Store:
         present = {
             t
             for (t,) in self.con.execute(
-                "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'", [db]
+                "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
+                [db],
             ).fetchall()
         }
         made = [t for t in CARRIED if t in f.creates and t in present]
@@ -453,7 +454,7 @@ class Store:
             return dict(
                 self.con.execute(
                     "SELECT name, type FROM "
-                    f"pragma_table_info({sql_string(f'{sql_ident(db)}.main.{sql_ident(table)}')})"
+                    f"system.main.pragma_table_info({sql_string(f'{sql_ident(db)}.main.{sql_ident(table)}')})"
                 ).fetchall()
             )
         except duckdb.CatalogException:
@@ -519,7 +520,9 @@ class Store:
 
     def block_size(self) -> int:
         """The size of this store's blocks (DuckDB's default, or SMALL_BLOCK for a file of small inputs)."""
-        return self.scalar("SELECT block_size FROM pragma_database_size() WHERE database_name = current_database()")
+        return self.scalar(
+            "SELECT block_size FROM system.main.pragma_database_size() WHERE database_name = system.main.current_database()"
+        )
 
     @staticmethod
     def small(input_bytes: int) -> bool:

@@ -309,6 +309,49 @@ def test_a_macro_planted_in_a_kept_store_this_process_checked_before_is_found(tm
             con.close()
 
 
+CATALOG_FUNCTIONS = ("duckdb_tables", "duckdb_views", "duckdb_sequences", "duckdb_indexes", "duckdb_types")
+
+
+@pytest.mark.parametrize("change", [False, True], ids=["inputs unchanged", "an input changed"])
+def test_a_kept_store_that_plants_table_macros_named_as_duckdbs_catalog_is_found(tmp_path, change):
+    """A store can hold table macros named as DuckDB's own catalog functions (duckdb_tables(), duckdb_functions(),
+    ...), which an unqualified call in that store would run instead of DuckDB's: these return the store's catalog as
+    jfi sealed it, hiding a planted macro. jfi reads the catalog through DuckDB's own functions (system.main), so the
+    planted macro and the impostors are seen: the store is made anew, whether it would be reused or updated."""
+    folder, csv = _merged(tmp_path)
+    store = folder / ".jfi" / "audit.duckdb"
+    con = duckdb.connect(str(store))
+    for name in (*CATALOG_FUNCTIONS, "duckdb_functions"):  # each impostor answers with the rows jfi sealed
+        con.execute(
+            f"CREATE TEMP TABLE {name}_rows AS "
+            f"SELECT * FROM system.main.{name}() WHERE database_name = current_database()"
+        )
+    for name in (*CATALOG_FUNCTIONS, "duckdb_functions"):
+        con.execute(f"CREATE TABLE sealed_{name} AS SELECT * FROM temp.{name}_rows")
+    for name in (*CATALOG_FUNCTIONS, "duckdb_functions"):
+        con.execute(
+            f"CREATE MACRO {name}() AS TABLE SELECT * REPLACE (current_database() AS database_name) FROM sealed_{name}"
+        )
+    con.execute("CREATE MACRO lower(x) AS 'keep me'")
+    assert con.execute("SELECT count(*) FROM duckdb_functions()").fetchone() != (  # the impostor answers
+        con.execute("SELECT count(*) FROM system.main.duckdb_functions()").fetchone()
+    )
+    con.close()
+    (folder / "draft-judgments.csv").unlink()
+    if change:
+        (folder / "spot-checks.jsonl").write_text("")
+    assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    assert (folder / "draft-judgments.csv").read_bytes() == csv
+    con = duckdb.connect(str(store), read_only=True)
+    try:  # made anew: neither the macro nor the impostors are in it
+        assert con.execute(
+            "SELECT list(function_name ORDER BY function_name) FROM system.main.duckdb_functions() "
+            "WHERE database_name = current_database() AND function_name IN ('lower', 'duckdb_tables', 'duckdb_functions')"
+        ).fetchone() == (None,)
+    finally:
+        con.close()
+
+
 def test_a_new_process_takes_the_noted_digest_of_a_stores_functions_only_for_that_very_file(tmp_path, monkeypatch):
     """The command that puts a kept store in place notes the digest of its functions beside it, sealed with this
     user's key: a new process reuses the store without listing DuckDB's functions. A note not sealed with this user's

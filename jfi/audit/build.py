@@ -84,8 +84,8 @@ def _written_lines(con, folder: AuditFolder):
     memory does not grow with the audit. The build's other tables are dropped first: the memory they held is the kept
     store's to use."""
     for (table,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' "
-        "AND table_name <> 'audit_units'"
+        "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = system.main.current_database() "
+        "AND schema_name = 'main' AND table_name <> 'audit_units'"
     ).fetchall():
         con.execute(f'DROP TABLE main."{table}"')
     if os.environ.get("JFI_MEMORY_LIMIT"):  # a bound the user set holds for the two stores together: the rows left

@@ -122,19 +122,25 @@ def begun(folder):
         folder.keeping = before
 
 
-# DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs). Its
+# DuckDB's catalog of one database: every object and its definition (read from metadata; no stored SQL runs). Every
+# catalog function is named in DuckDB's own catalog (system.main): a store may hold table macros named duckdb_tables()
+# and the like, which an unqualified call in that store runs instead, answering what the store was sealed with. Its
 # functions apart: listing them lists DuckDB's three thousand built-in ones too (about 20 ms), and a store updated in
 # place makes none, so its seal takes them from the store it was copied from
 CATALOG = """
-SELECT 'table' AS kind, schema_name, table_name AS name, sql AS definition FROM duckdb_tables() WHERE database_name = $db
-UNION ALL SELECT 'view', schema_name, view_name, sql FROM duckdb_views() WHERE database_name = $db AND NOT internal
-UNION ALL SELECT 'sequence', schema_name, sequence_name, sql FROM duckdb_sequences() WHERE database_name = $db
-UNION ALL SELECT 'index', schema_name, index_name, sql FROM duckdb_indexes() WHERE database_name = $db
-UNION ALL SELECT 'type', schema_name, type_name, logical_type FROM duckdb_types() WHERE database_name = $db AND NOT internal
+SELECT 'table' AS kind, schema_name, table_name AS name, sql AS definition
+FROM system.main.duckdb_tables() WHERE database_name = $db
+UNION ALL SELECT 'view', schema_name, view_name, sql
+FROM system.main.duckdb_views() WHERE database_name = $db AND NOT internal
+UNION ALL SELECT 'sequence', schema_name, sequence_name, sql
+FROM system.main.duckdb_sequences() WHERE database_name = $db
+UNION ALL SELECT 'index', schema_name, index_name, sql FROM system.main.duckdb_indexes() WHERE database_name = $db
+UNION ALL SELECT 'type', schema_name, type_name, logical_type
+FROM system.main.duckdb_types() WHERE database_name = $db AND NOT internal
 ORDER BY ALL"""
 FUNCTIONS = """
-SELECT 'function', schema_name, function_name, function_type || ':' || coalesce(macro_definition, '') || ':'
-    || CAST(parameters AS VARCHAR) FROM duckdb_functions() WHERE database_name = $db AND NOT internal ORDER BY ALL"""
+SELECT schema_name, function_name, function_type, macro_definition, CAST(parameters AS VARCHAR)
+FROM system.main.duckdb_functions() WHERE database_name = $db AND NOT internal ORDER BY ALL"""
 KEPT_TABLE = 'CREATE TABLE jfi_kept("key" VARCHAR, reader VARCHAR, head VARCHAR, units_sha256 VARCHAR, mac VARCHAR);'
 
 
@@ -239,7 +245,7 @@ def _files(con, db: str) -> str:
     """A digest of the store's list of input files (sources, sha256s, file keys): sealed with the catalog, so what it
     says about the folder's files is jfi's own record."""
     if not con.execute(
-        "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND table_name = 'jfi_kept_files' AND "
+        "SELECT 1 FROM system.main.duckdb_tables() WHERE database_name = ? AND table_name = 'jfi_kept_files' AND "
         "schema_name = 'main'",
         [db],
     ).fetchall():
@@ -253,8 +259,8 @@ def _files(con, db: str) -> str:
 def _row_counts(con) -> tuple[int, int]:
     """(rows the store's tables hold, deleted ones included; rows not deleted) of a store's own database."""
     sizes = con.execute(
-        "SELECT table_name, estimated_size FROM duckdb_tables() WHERE database_name = current_database() AND "
-        "schema_name = 'main'"
+        "SELECT table_name, estimated_size FROM system.main.duckdb_tables() "
+        "WHERE database_name = system.main.current_database() AND schema_name = 'main'"
     ).fetchall()
     if not sizes:
         return 0, 0
@@ -267,7 +273,8 @@ def sealed(con, db: str, functions: str | None = None) -> tuple[str, str, str, s
     for this user and nothing in it changed since; None otherwise. Its jfi_kept table is read only once the catalog
     shows it is the plain table jfi makes. `functions`: the digest of its functions, when known for this very file."""
     kept = con.execute(
-        "SELECT sql FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main' AND table_name = 'jfi_kept'",
+        "SELECT sql FROM system.main.duckdb_tables() "
+        "WHERE database_name = ? AND schema_name = 'main' AND table_name = 'jfi_kept'",
         [db],
     ).fetchall()
     if kept != [(KEPT_TABLE,)]:

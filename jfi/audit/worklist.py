@@ -25,7 +25,9 @@ def families_once(store) -> None:
     """The families, made once for this command: they are views over the rows not yet ratified (sample, which never
     reads them, pays nothing), read several times by a command that does (the worklist, the decisions, the report);
     each is kept as a temporary table of the same name, which the views reading it then see."""
-    kept = {t for (t,) in store.con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()}
+    kept = {
+        t for (t,) in store.con.execute("SELECT table_name FROM system.main.duckdb_tables() WHERE temporary").fetchall()
+    }
     db = store.database
     for name in FAMILY_VIEWS:
         if name not in kept:

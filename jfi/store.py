@@ -48,8 +48,9 @@ INPUT_KINDS = {
 FLUSH_ROWS = 100_000  # the rows gathered in Python before they go into DuckDB
 SCAN_ROWS = 16_384  # the rows of each record batch they go in as
 # Fewer rows than this go in as DuckDB list parameters while pyarrow is not loaded yet: importing it (40-80 ms) costs
-# more than Arrow saves on them (26,000 judged lines: 43 ms through Arrow, 71 ms as parameters, import aside)
-LIST_ROWS = 40_000
+# more than Arrow saves on so few rows (each value of a list is converted on its own: 26,000 judged lines took 80 ms
+# longer as lists than through Arrow, the import included)
+LIST_ROWS = 5_000
 # A store whose input files hold fewer bytes than this runs on one thread: on small inputs DuckDB's second thread
 # costs more in scheduling than it brings (docs/choices.md, "One thread for small inputs")
 SMALL_INPUT = 16 * 2**20

@@ -247,6 +247,7 @@ class Store:
             self.con.execute("USE kept")
         else:
             self.con = duckdb.connect(str(path), config=config)
+        self.attached = small_blocks and str(path) != ":memory:"  # its file attached as `kept` (detach, attach)
         # the database the store's tables are in (asked once: 0.5 ms a question in a kept store)
         self.database: str = self.scalar("SELECT system.main.current_database()")
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
@@ -460,6 +461,17 @@ class Store:
             )
         except duckdb.CatalogException:
             return {}
+
+    def detach(self) -> None:
+        """An attached store's file let go (it was only read): the connection stays, its settings kept, for `attach`."""
+        self.con.execute("USE memory")
+        self.con.execute("DETACH kept")
+
+    def attach(self, path: Path) -> None:
+        """A file made before attached in place of the one let go (`detach`): a kept store's copy, on the connection its
+        original was read on."""
+        self.con.execute(f"ATTACH {sql_string(str(path))} AS kept (ROW_GROUP_SIZE {SMALL_ROW_GROUP})")
+        self.con.execute("USE kept")
 
     def loading(self) -> "Store":
         """A reopened store takes inputs again until `build()` (a kept store updated in place)."""

@@ -309,6 +309,23 @@ def test_a_macro_planted_in_a_kept_store_this_process_checked_before_is_found(tm
             con.close()
 
 
+def test_a_small_kept_store_is_read_copied_and_updated_on_one_connection(tmp_path, monkeypatch):
+    """A command whose inputs changed reads the old kept store, then copies it and updates the copy on the connection
+    it read it on (one DuckDB started, not two); the outputs are those of a store made from nothing."""
+    import jfi.store
+
+    folder, csv = _merged(tmp_path)
+    (folder / "spot-checks.jsonl").write_text("")  # a new input: the kept store is copied and updated
+    (folder / "draft-judgments.csv").unlink()
+    started = []
+    connect = duckdb.connect
+    monkeypatch.setattr(jfi.store.duckdb, "connect", lambda *a, **k: started.append(a) or connect(*a, **k))
+    assert Jfi(tmp_path)("audit", "merge", "--inventory", str(folder)).exit_code == 0
+    monkeypatch.undo()
+    assert started == [(":memory:",)]  # one DuckDB, the store's files attached to it in turn
+    assert (folder / "draft-judgments.csv").read_bytes() == csv  # the outputs of the store _merged made from nothing
+
+
 CATALOG_FUNCTIONS = ("duckdb_tables", "duckdb_views", "duckdb_sequences", "duckdb_indexes", "duckdb_types")
 
 

@@ -468,10 +468,9 @@ class KeptStore:
         try:
             self.before_key = file_key(self.path)  # a copy made while the file still has it holds what was read here
             store = self._store(self.path, reopen=True)
-        except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
+        except Exception:  # corrupt
             return
-        try:
-            store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
+        try:  # its catalog read through DuckDB's own functions: nothing the file holds runs before it is found sealed
             db = store.database
             remembered = _SEEN_FUNCTIONS.get(self.before_key) or _noted_functions(self.path, self.before_key)
             found = sealed(store.con, db, remembered)
@@ -501,6 +500,7 @@ class KeptStore:
         store, found = self.opened
         if found[0] != self.key:
             return None
+        store.con.execute("SET enable_external_access = false")  # whatever the file holds reads no other file
         self.opened = None
         self.keeping.reused.append(self.path)
         return store, self.before_head, found[3]
@@ -509,7 +509,15 @@ class KeptStore:
         """The store to load into, in a temp file beside the kept one: a copy of the old kept store when jfi sealed
         it with the same rules, the rows of every changed or vanished file removed from it (each unchanged file's
         rows stay, derived once); otherwise an empty one. Where no store can be kept, an in-memory one."""
-        self._close_opened()  # the old kept store, read before: copied below, never reused as it is
+        held, self.opened = (self.opened[0] if self.opened else None), None  # the old kept store, read before: its
+        # file copied below, never reused as it is; its connection (one attached) is pointed at the copy
+        try:
+            return self._new_store(held)
+        finally:
+            if held is not None and held is not self.store:
+                held.close()
+
+    def _new_store(self, held: Store | None) -> Store:
         if not self.usable:
             self.store = self._store()
             return self.store
@@ -519,23 +527,30 @@ class KeptStore:
             if regular_file(leftover) and f".{os.getpid()}-" not in leftover.name:
                 leftover.unlink(missing_ok=True)
         self.temp = self.dir / f".{self.path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp.duckdb"
-        if self.before and self._update_copy():
+        if self.before and self._update_copy(held):
             return self.store
         self.before, self.unchanged, self.appended = {}, set(), {}
         self.store = self._store(self.temp)
         return self.store
 
-    def _update_copy(self) -> bool:
-        """The old kept store copied to the temp file and opened for an update; False (nothing left behind) when the
+    def _update_copy(self, held: Store | None) -> bool:
+        """The old kept store copied to the temp file and opened for an update (on `held`, the connection it was read
+        on, when that one attached it: one DuckDB started per command, not two); False (nothing left behind) when the
         file changed since it was read and found sealed (its file key differs before or after the copy: a rename
         gives a new inode, a write in place a new ctime), so the copy holds the very bytes checked."""
         try:
             if file_key(self.path) != self.before_key:
                 raise ValueError("not the store read before")
+            if held is not None and held.attached:
+                held.detach()  # let go before it is copied
             shutil.copyfile(self.path, self.temp)
             if file_key(self.path) != self.before_key:
                 raise ValueError("not the store read before")
-            store = self._store(self.temp, reopen=True)
+            if held is not None and held.attached:
+                held.attach(self.temp)
+                store = held
+            else:
+                store = self._store(self.temp, reopen=True)
         except Exception:
             self.temp.unlink(missing_ok=True)
             return False

@@ -439,9 +439,9 @@ def test_a_ruling_checks_only_its_own_records_and_leaves_the_kept_store_holding_
         tails.append((Path(path).name, lines_before, whole is not None))
         return original_tail(path, offset, lines_before, whole)
 
-    def update_spy(self):
+    def update_spy(self, held):
         loads.append(self.path.name)
-        return original_update(self)
+        return original_update(self, held)
 
     args = ("audit", "rule", "--inventory", str(folder), "--family", family, "--ruling", "R-1", "--sentence", "Fine.")
     before = snapshot(folder)

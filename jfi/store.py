@@ -312,9 +312,10 @@ class Store:
                 "unnest(?::INTEGER[]) AS upto",
                 [[*carried, *appended], [None] * len(carried) + list(appended.values())],
             )
-            for table in sorted({t for f in run if not f.input_layer for t in f.adds}):
-                if not self.has_source(table):  # rows the rulebook adds (field specs): added anew below
-                    self.con.execute(f"DELETE FROM {table}")
+            added = sorted({t for f in run if not f.input_layer for t in f.adds})
+            sourced = set(self.with_source(added))
+            for table in (t for t in added if t not in sourced):  # rows the rulebook adds (field specs): added anew
+                self.con.execute(f"DELETE FROM {table}")  # below
         self._run(run, carried)
         return self
 
@@ -443,6 +444,35 @@ class Store:
     def has_source(self, table: str) -> bool:
         """Whether a table of the store has a source column (its rows belong to input files)."""
         return "source" in self.columns_of(table)
+
+    def with_source(self, tables) -> list[str]:
+        """Those of these tables (or views) that have a source column, in their order: the store's tables asked in one
+        statement (each asked alone took about half a millisecond, twenty of them a command)."""
+        db = self.database
+        present = {
+            t
+            for (t,) in self.con.execute(
+                "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
+                [db],
+            ).fetchall()
+        }
+        tables = list(dict.fromkeys(tables))
+        asked = [t for t in tables if t in present]
+        found = (
+            {
+                t
+                for (t,) in self.con.execute(
+                    " UNION ALL ".join(
+                        f"SELECT {sql_string(t)} FROM system.main.pragma_table_info("
+                        f"{sql_string(f'{sql_ident(db)}.main.{sql_ident(t)}')}) WHERE name = 'source'"
+                        for t in asked
+                    )
+                ).fetchall()
+            }
+            if asked
+            else set()
+        )
+        return [t for t in tables if (t in found if t in present else self.has_source(t))]
 
     def columns_of(self, table: str) -> set[str]:
         """The columns of a table (or view) of the store's own database, none when it holds no such object: asked of

@@ -578,9 +578,8 @@ class KeptStore:
                 [[*sorted(self.unchanged), *sorted(self.appended)]],
             )
             store.removed_kinds = store.kinds_outside(sorted(self.unchanged))
-            for table in (*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED):
-                if store.has_source(table):
-                    con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")
+            for table in store.with_source((*RAW_TABLES, "raw_inventory", "ledger_digests", *CARRIED)):
+                con.execute(f"DELETE FROM {table} WHERE source NOT IN (SELECT source FROM jfi_unchanged)")
             if not any(Path(s).name in APPENDED_TO for s in [*self.unchanged, *self.appended]):
                 con.execute("DELETE FROM unit_pins")  # made anew from a ledger read whole (those kept: units unchanged)
             if not any(s.endswith(UNITS) for s in self.unchanged):

@@ -422,14 +422,7 @@ class Store:
         """Run a file making CARRIED tables over the lines of the sources not carried (raw_lines and the other
         carried tables seen through temp views of those sources only), its rows inserted into the kept tables (not
         made in a temp table first and copied: the rule files of a sample after 260,000 judged lines 0.84 -> 0.75 s)."""
-        db = self.database
-        present = {
-            t
-            for (t,) in self.con.execute(
-                "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
-                [db],
-            ).fetchall()
-        }
+        db, present = self.database, self.tables()
         made = [t for t in CARRIED if t in f.creates and t in present]
         sql = f.sql
         for table in made:  # the new rows go straight into the kept table
@@ -441,6 +434,16 @@ class Store:
         with self.new_rows_only(tuple(t for t in ("raw_lines", *CARRIED) if t not in f.creates)):
             self.con.execute(sql)
 
+    def tables(self) -> set[str]:
+        """The tables of the store's own database."""
+        return {
+            t
+            for (t,) in self.con.execute(
+                "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
+                [self.database],
+            ).fetchall()
+        }
+
     def has_source(self, table: str) -> bool:
         """Whether a table of the store has a source column (its rows belong to input files)."""
         return "source" in self.columns_of(table)
@@ -448,14 +451,7 @@ class Store:
     def with_source(self, tables) -> list[str]:
         """Those of these tables (or views) that have a source column, in their order: the store's tables asked in one
         statement (each asked alone took about half a millisecond, twenty of them a command)."""
-        db = self.database
-        present = {
-            t
-            for (t,) in self.con.execute(
-                "SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = ? AND schema_name = 'main'",
-                [db],
-            ).fetchall()
-        }
+        db, present = self.database, self.tables()
         tables = list(dict.fromkeys(tables))
         asked = [t for t in tables if t in present]
         found = (

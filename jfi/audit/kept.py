@@ -468,7 +468,7 @@ class KeptStore:
         try:
             self.before_key = file_key(self.path)  # a copy made while the file still has it holds what was read here
             store = self._store(self.path, reopen=True)
-        except Exception:  # corrupt
+        except Exception:  # corrupt, another DuckDB version, or held by another process: build anew
             return
         try:  # its catalog read through DuckDB's own functions: nothing the file holds runs before it is found sealed
             db = store.database

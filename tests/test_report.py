@@ -2,6 +2,7 @@
 error, and jfi's own audit of the report finds no objective defect."""
 
 import asyncio
+import contextlib
 import io
 import json
 import shutil
@@ -210,6 +211,7 @@ def test_a_fields_crop_holds_its_label_and_a_box_out_of_the_page_says_why():
 
 
 async def _navigate(report: Path):
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
     from playwright.async_api import async_playwright
 
     from jfi.browser import launch_options
@@ -238,6 +240,13 @@ async def _navigate(report: Path):
                 await page.select_option("#f-type", "link")
                 narrowed = await page.evaluate(visible)
                 await page.go_back()
+                with contextlib.suppress(PlaywrightTimeout):  # the state once the page went back (a busy machine
+                    # may read it before the history's own event ran); what it is then, the assertion says
+                    await page.wait_for_function(
+                        f"(n) => ({visible})().length === n && document.getElementById('f-type').value === ''",
+                        arg=len(in_family),
+                        timeout=10_000,
+                    )
                 back = (await page.evaluate(visible), await page.locator("#f-type").input_value())
                 await page.goto(report.resolve().as_uri())
                 await page.fill("#f-q", ids[0])

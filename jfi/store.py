@@ -235,19 +235,17 @@ class Store:
         config = {}
         if portable and str(path) != ":memory:":
             config["storage_compatibility_version"] = STORAGE_VERSION
-        if small_blocks and str(path) != ":memory:":
+        self.attached = small_blocks and str(path) != ":memory:"  # its file attached as `kept` (detach, attach)
+        if self.attached:
             # a store of small inputs is attached with small row groups (DuckDB's threads share a table's rows by row
             # group: 26,000 judged lines in one group of DuckDB's 122,880 were read on one thread; sample at 1,000
             # views 0.92 -> 0.85 s), and a new file made of small blocks (one opened again keeps its own). A large
             # store is opened as it was: attached, it spilled more slowly under a memory limit (sample and merge at
             # 10,000 views under 500 MB, 6-8% slower)
             self.con = duckdb.connect(":memory:", config=config)
-            options = f"ROW_GROUP_SIZE {SMALL_ROW_GROUP}" + ("" if reopen else f", BLOCK_SIZE {SMALL_BLOCK}")
-            self.con.execute(f"ATTACH {sql_string(str(path))} AS kept ({options})")
-            self.con.execute("USE kept")
+            self.attach(path, new=not reopen)
         else:
             self.con = duckdb.connect(str(path), config=config)
-        self.attached = small_blocks and str(path) != ":memory:"  # its file attached as `kept` (detach, attach)
         # the database the store's tables are in (asked once: 0.5 ms a question in a kept store)
         self.database: str = self.scalar("SELECT system.main.current_database()")
         # DuckDB spills what exceeds its memory limit to a temp folder of this store (its default, .tmp, would land
@@ -493,10 +491,12 @@ class Store:
         self.con.execute("USE memory")
         self.con.execute("DETACH kept")
 
-    def attach(self, path: Path) -> None:
-        """A file made before attached in place of the one let go (`detach`): a kept store's copy, on the connection its
-        original was read on."""
-        self.con.execute(f"ATTACH {sql_string(str(path))} AS kept (ROW_GROUP_SIZE {SMALL_ROW_GROUP})")
+    def attach(self, path, *, new: bool = False) -> None:
+        """A store's file attached as `kept` with small row groups (`new`: a file made now, of small blocks; one opened
+        again keeps its own): when the store opens, or in place of the one let go (`detach`), a kept store's copy on
+        the connection its original was read on."""
+        options = f"ROW_GROUP_SIZE {SMALL_ROW_GROUP}" + (f", BLOCK_SIZE {SMALL_BLOCK}" if new else "")
+        self.con.execute(f"ATTACH {sql_string(str(path))} AS kept ({options})")
         self.con.execute("USE kept")
 
     def loading(self) -> "Store":

@@ -231,7 +231,8 @@ async def _navigate(report: Path):
                 await page.locator("#s-worklist + details > summary").click()  # the worklist opens on its counts
                 family = page.locator("a[href^='?family=']").first
                 family_id = (await family.get_attribute("href")).split("=")[1].split("#")[0]
-                await family.click()
+                async with page.expect_navigation():  # the rows read once the new page has loaded and filtered
+                    await family.click()  # (a click returns once the navigation commits, with the page half parsed)
                 in_family = await page.evaluate(visible)
                 families = await page.evaluate(
                     "() => Array.from(document.querySelectorAll('.row')).filter((r) => !r.hidden)"

@@ -112,6 +112,38 @@ def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None
     fh.write(b"\n}\n")
 
 
+def json_lines(value, long: frozenset[str] = frozenset()) -> str:
+    """The text of json.dumps(value, indent=1, ensure_ascii=False), except that each non-empty list under one of the
+    keys `long` has one compact item per line: readable diffs, and the C encoder's speed (an indented dump is pure
+    Python: 260,000 SARIF results took over a minute). Its pieces are joined once."""
+    return "".join(_json_pieces(value, long, 0))
+
+
+def _json_pieces(value, long: frozenset[str], level: int):
+    pad, inner = "\n" + " " * level, "\n" + " " * (level + 1)
+    if isinstance(value, dict) and value:
+        sep = "{"
+        for k, v in value.items():
+            yield f"{sep}{inner}{json.dumps(k, ensure_ascii=False)}: "
+            if k in long and isinstance(v, list) and v:
+                yield "["
+                yield ",".join(f"{inner} {json.dumps(x, ensure_ascii=False)}" for x in v)
+                yield inner + "]"
+            else:
+                yield from _json_pieces(v, long, level + 1)
+            sep = ","
+        yield pad + "}"
+    elif isinstance(value, list) and value:
+        sep = "["
+        for v in value:
+            yield sep + inner
+            yield from _json_pieces(v, long, level + 1)
+            sep = ","
+        yield pad + "]"
+    else:
+        yield json.dumps(value, ensure_ascii=False)
+
+
 def to_jsonable(value):
     if isinstance(value, decimal.Decimal):
         return float(value)

@@ -152,6 +152,27 @@ def test_sarif_is_valid_against_the_published_schema_and_keeps_drafts_apart(audi
     assert not {r["properties"].get("flag") for r in results} & informational
 
 
+def test_sarif_and_earl_write_each_rule_result_and_assertion_on_a_line_of_its_own(audit):
+    """The long lists one compact item per line (a readable diff, and the C encoder's speed where an indented dump of
+    every result is pure Python); the rest laid out as an indented dump would lay it out."""
+    from jfi.output import json_lines
+
+    jfi, folder, _ = audit
+    for fmt, items in (
+        ("sarif", lambda d: d["runs"][0]["tool"]["driver"]["rules"] + d["runs"][0]["results"]),
+        ("earl", lambda d: [a for page in d["@graph"] for a in page["assertions"]]),
+    ):
+        text = _export(jfi, folder, fmt).read_text()
+        doc = json.loads(text)
+        whole = [
+            json.loads(line.strip().removesuffix(","))
+            for line in text.splitlines()
+            if line.lstrip().startswith("{") and line.rstrip().removesuffix(",").endswith("}")
+        ]
+        assert whole == items(doc) and len(whole) > 2, fmt
+        assert json_lines(doc) == json.dumps(doc, indent=1, ensure_ascii=False)
+
+
 def test_sarif_maps_pages_to_the_products_sources_where_audit_toml_says(audit):
     jfi, folder, units = audit
     (folder / "audit.toml").write_text('[sarif.sources]\n"http://site.example/" = "site/pages"\n')

@@ -3,11 +3,11 @@ its assertions."""
 
 from __future__ import annotations
 
-import json
-
+from ...output import json_lines
 from ...version import __version__
 from .common import PAGES_SQL, RESULTS_SQL, TOOL_IRI, _words, sarif_rule_id
 
+LONG = frozenset({"assertions"})  # the lists written one item per line
 CONFIG = False  # whether it reads audit.toml
 FILE = "audit-earl.jsonld"
 
@@ -116,4 +116,4 @@ def document(store, **_) -> bytes:
         "SELECT o.*, q.wcag_ids FROM audit_act_outcomes AS o JOIN audit_act_requirements AS q "
         "USING (act_rule) ORDER BY o.view_id, o.rule"
     )
-    return (json.dumps(earl(results, pages, checks), indent=1, ensure_ascii=False) + "\n").encode()
+    return (json_lines(earl(results, pages, checks), LONG) + "\n").encode()

@@ -3,12 +3,13 @@ axe-core rule, a result per finding; a page mapped to its source file where audi
 
 from __future__ import annotations
 
-import json
 import re
 
+from ...output import json_lines
 from ...version import __version__
 from .common import DEQUE, INFORMATION_URI, NO_NAME, PAGES_SQL, RESULTS_SQL, RULES_SQL, named, sarif_rule_id
 
+LONG = frozenset({"results", "rules"})  # the lists written one item per line
 CONFIG = True  # whether it reads audit.toml
 FILE = "audit.sarif"
 
@@ -205,4 +206,4 @@ def document(store, *, config: dict | None = None, **_) -> bytes:
     units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
     sources = (config or {}).get("sarif", {}).get("sources", {})
     doc = sarif(results, store.rows(RULES_SQL), pages, units, sources)
-    return (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode()
+    return (json_lines(doc, LONG) + "\n").encode()

@@ -173,6 +173,26 @@ def test_sarif_and_earl_write_each_rule_result_and_assertion_on_a_line_of_its_ow
         assert json_lines(doc) == json.dumps(doc, indent=1, ensure_ascii=False)
 
 
+def test_an_export_keeps_the_store_the_gate_reads_and_a_folder_with_a_bad_line_still_exports(audit):
+    """The formats read the store kept with the inventory: made by the first export, taken as it is by the next and by
+    the gate (the same bytes written); a folder with a bad line is exported as a query reads it (the line left out),
+    its kept store neither made from it nor replaced."""
+    jfi, folder, _ = audit
+    kept = folder / ".jfi" / "audit-inventory.duckdb"
+    assert not kept.exists()
+    first = _export(jfi, folder, "sarif").read_bytes()
+    made = kept.stat()
+    assert _export(jfi, folder, "sarif").read_bytes() == first
+    jfi("audit", "gate", "--inventory", str(folder))
+    assert (kept.stat().st_ino, kept.stat().st_mtime_ns) == (made.st_ino, made.st_mtime_ns)  # read, never made again
+    judged = next((folder / "batches").glob("*.judged.jsonl"))
+    judged.write_text(judged.read_text() + '{"id": "LINK-nope", "judgment": "perhaps"}\n')
+    before = snapshot(folder / ".jfi")
+    doc = json.loads(_export(jfi, folder, "sarif").read_text())
+    assert json.loads(first)["runs"][0]["results"] == doc["runs"][0]["results"]  # the bad line left out
+    assert snapshot(folder / ".jfi") == before
+
+
 def test_sarif_maps_pages_to_the_products_sources_where_audit_toml_says(audit):
     jfi, folder, units = audit
     (folder / "audit.toml").write_text('[sarif.sources]\n"http://site.example/" = "site/pages"\n')

@@ -10,15 +10,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .. import audit_toml
+from ..errors import JfiError
 from ..jsonl import AtomicFiles, writer_lock
 from ..output import Outcome
 from ..rulebook import internal, meanings, sections_of
-from ..store import STORAGE_VERSION, sql_ident
+from ..store import STORAGE_VERSION, Store, sql_ident
 from ..store import sql_string as _quote
 from ..version import __version__
 from . import formats
 from .evaluation import load_saved
 from .folder import AuditFolder
+from .kept import commits
 from .worklist import families_once
 
 # Parquet file -> the view whose column meanings its fields carry
@@ -62,6 +64,7 @@ PARQUET = {
 }
 
 
+@commits
 def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> Outcome:
     """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
     (sarif, junit, earl, openacr: one module each in jfi.audit.formats)."""
@@ -118,11 +121,21 @@ def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_
     )
 
 
+def _results_store(folder: AuditFolder) -> Store:
+    """The store the formats read: the one kept with the inventory (report and gate read it too: taken as it is when
+    the folder's files are unchanged, else made and kept for the next), the folder checked as theirs is; a folder with
+    a bad line is read as a query reads it, the line left out."""
+    try:
+        return folder.load_with_inventory()[0]
+    except JfiError:
+        return folder.load_for_reading()[0]
+
+
 def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> Outcome:
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
         config = audit_toml.read(config_path) if formats.module(fmt).CONFIG else None
-        store = folder.load_for_reading()[0]
+        store = _results_store(folder)
         try:
             docs = formats.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
         finally:

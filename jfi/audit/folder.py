@@ -216,7 +216,7 @@ class AuditFolder:
         return load_folder(self, seed)
 
     def load_with_inventory(self) -> tuple[Store, "BuiltUnits", str]:
-        """As `load`, the inventory read too (report, gate): the store kept with the inventory."""
+        """As `load`, the inventory read too (report, gate, the exports for other tools): the store kept with it."""
         return load_folder(self, inventory=True)
 
     def check_ledger(self, ledger: bytes, written: dict[str, tuple[str, str, str]] | None = None) -> None:

@@ -85,7 +85,9 @@ NEEDS = (
     "audit_questions",
     "audit_decisions",
 )
-WITH_INVENTORY = ("audit_units_drift",)  # what a store kept with the inventory answers besides (the gate's check)
+# what a store kept with the inventory answers besides: the gate's check, and what the exports for other tools read
+# (jfi.audit.formats: the pages' addresses, the ACT rules' outcomes, the ACR's rows)
+WITH_INVENTORY = ("audit_units_drift", "audit_views", "audit_act_outcomes", "audit_act_requirements", "audit_acr")
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """`--plan`: what an audit command will run, and why, before it runs anything.
 
-A command after `build` queries the objects of `NEEDS` (with the inventory: report and gate); build queries
+A command after `build` queries the objects of `NEEDS` (with the inventory: report, gate, export); build queries
 `BUILD_NEEDS` over the inventory. Its store runs the rule files making those objects and what they read, in
 dependency order (rulebook.in_use). Which of them run again follows from the store kept beside the folder
 (jfi.audit.kept), as the store decides it (Store._stale): none when the kept store matches every input file; when
@@ -17,7 +17,8 @@ from ..store import CARRIED, input_moved
 from .folder import BUILD_NEEDS, AuditFolder, kind_of
 from .kept import APPENDED_TO, NEEDS, UNITS, WITH_INVENTORY, Keeping, KeptStore
 
-WITH_THE_INVENTORY = ("report", "gate")  # the commands whose store holds the inventory beside the folder's files
+# the commands whose store holds the inventory beside the folder's files (export: in the formats for other tools)
+WITH_THE_INVENTORY = ("report", "gate", "export")
 
 
 @dataclass

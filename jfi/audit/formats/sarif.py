@@ -41,26 +41,23 @@ def _sarif_result(r: dict, unit: dict) -> tuple[str, str] | None:
     return ("fail", "warning") if r["objective"] else ("fail", "note")
 
 
-def _location(url: str, r: dict, sources: dict[str, str]) -> dict:
-    """A page as code scanning shows it: the product's source file where audit.toml's [sarif.sources] maps the
-    page's URL prefix to a folder, else the page's URL; the element's CSS path as the region's snippet."""
-    uri, base = url, {}
-    for prefix, folder in sorted(sources.items(), key=lambda kv: -len(kv[0])):
+def _artifact(url: str, sources: list[tuple[str, str]]) -> dict:
+    """A page as code scanning shows it: the product's source file where audit.toml's [sarif.sources] maps the page's
+    URL prefix to a folder (the longest prefix first), else the page's URL."""
+    for prefix, folder in sources:
         if url.startswith(prefix):
             rest = url[len(prefix) :].split("#", 1)[0].split("?", 1)[0]
-            uri, base = (
-                folder.rstrip("/") + "/" + (rest if rest and not rest.endswith("/") else rest + "index.html"),
-                {"uriBaseId": "%SRCROOT%"},
-            )
-            break
-    snippet = r["selector"] or r["name"] or r["type"]
-    return {
-        "physicalLocation": {
-            "artifactLocation": {"uri": uri, **base},
-            "region": {"startLine": 1, "snippet": {"text": snippet}},
-        },
-        **({"logicalLocations": [{"fullyQualifiedName": r["selector"], "kind": "element"}]} if r["selector"] else {}),
-    }
+            page = rest if rest and not rest.endswith("/") else rest + "index.html"
+            return {"uri": folder.rstrip("/") + "/" + page, "uriBaseId": "%SRCROOT%"}
+    return {"uri": url}
+
+
+def _locations(artifacts: list[dict], r: dict) -> list[dict]:
+    """Where a result is: each of its pages (their artifacts, made once per page), the element's CSS path as the
+    region's snippet."""
+    region = {"startLine": 1, "snippet": {"text": r["selector"] or r["name"] or r["type"]}}
+    logical = {"logicalLocations": [{"fullyQualifiedName": r["selector"], "kind": "element"}]} if r["selector"] else {}
+    return [{"physicalLocation": {"artifactLocation": a, "region": region}, **logical} for a in artifacts]
 
 
 def sarif(
@@ -73,7 +70,15 @@ def sarif(
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
     scanning can show; fingerprints from unit ids."""
-    units, sources = units or {}, sources or {}
+    units = units or {}
+    ordered = sorted((sources or {}).items(), key=lambda kv: -len(kv[0]))
+    artifacts: dict[str, dict] = {}  # a page's artifact, by its view: one dict however many results name it
+
+    def artifact(view: str) -> dict:
+        if view not in artifacts:
+            artifacts[view] = _artifact(pages.get(view, view), ordered)
+        return artifacts[view]
+
     meta = {r["rule"]: r for r in rules}
     described: dict[str, dict] = {}
     out = []
@@ -111,7 +116,7 @@ def sarif(
                 "kind": kind,
                 "level": level,
                 "message": {"text": text},
-                "locations": [_location(pages.get(v, v), r, sources) for v in (r["views"] or [])[:10]],
+                "locations": _locations([artifact(v) for v in (r["views"] or [])[:10]], r),
                 "partialFingerprints": {"jfiResult/v1": f"{r['id']}|{rule_id}", "jfiUnit/v1": r["id"]},
                 "properties": {
                     "unit": r["id"],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import gc
 import json
 import os
 import signal
@@ -1298,7 +1299,15 @@ def arguments(args: list[str]) -> list[str]:
     return ["--plan", *(a for a in args[:end] if a != "--plan"), *args[end:]]
 
 
+# A command holds many objects at once (a fetch of 260,000 rows, a parsed document, a workbook), almost none of them in
+# a reference cycle: with Python's default thresholds (a collection every 700 new objects, and of every older object
+# whenever ten of those passed) the collector spent half the time of building such structures walking them. Young
+# collections come 140 times less often here, and cycles are still collected (a capture runs for hours).
+GC_THRESHOLD = (100_000, 50, 100)
+
+
 def main() -> None:
+    gc.set_threshold(*GC_THRESHOLD)
     app(args=arguments(sys.argv[1:]), prog_name="jfi")
 
 

@@ -331,10 +331,15 @@ class Audit:
         """report.html, to open in a browser (data: its path and rows); shot: a PNG picture of it besides."""
         return _invoke("audit report", inventory=self.root, shot=shot)
 
-    def export(self, out: str | Path | None = None, fmt: str = "duckdb", flags_fail: bool = False) -> Result:
+    def export(
+        self, out: str | Path | None = None, fmt: str = "duckdb", flags_fail: bool = False, max_results: int = 25_000
+    ) -> Result:
         """audit.duckdb and Parquet files for analysts (default: in the folder), or the results in a published
-        format: fmt sarif, junit, earl or openacr (flags_fail: JUnit counts a decisive flag as a failure)."""
-        return _invoke("audit export", inventory=self.root, out=out, fmt=fmt, flags_fail=flags_fail)
+        format: fmt sarif, junit, earl or openacr (flags_fail: JUnit counts a decisive flag as a failure;
+        max_results: the most results SARIF holds, the lowest levels left out first, 0 for every one)."""
+        return _invoke(
+            "audit export", inventory=self.root, out=out, fmt=fmt, flags_fail=flags_fail, max_results=max_results
+        )
 
     def judge_kit(self, images: bool = False) -> Result:
         return _invoke("audit judge-kit", inventory=self.root, images=images)

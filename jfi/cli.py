@@ -20,7 +20,7 @@ from typing import Optional
 
 import typer
 
-from .audit.formats import FORMATS
+from .audit.formats import CODE_SCANNING, FORMATS
 from .errors import JfiError
 from .jsonl import forget_hashes
 from .output import Outcome, Shown, dumps, err, say
@@ -937,6 +937,13 @@ def audit_export(
     flags_fail: bool = typer.Option(
         False, "--flags-fail", help="junit: an objective flag fails its test case too (not only a ratified no)."
     ),
+    max_results: int = typer.Option(
+        CODE_SCANNING,
+        "--max-results",
+        min=0,
+        help="sarif: at most this many results, the lowest levels left out first and said so (a draft's note before "
+        "a warning, a warning before an error); code scanning rejects a run of more than 25,000; 0: every one.",
+    ),
 ):
     """Write audit.duckdb (the views people query, materialised with their meanings) and Parquet files of units,
     flags, nav rows, judgments, ratifications, draft rows and receipts, for analysts; or the results for other
@@ -948,7 +955,7 @@ def audit_export(
     from .audit.export import export
     from .audit.folder import AuditFolder
 
-    return export(AuditFolder(inventory), out, fmt.value, flags_fail=flags_fail)
+    return export(AuditFolder(inventory), out, fmt.value, flags_fail=flags_fail, max_results=max_results)
 
 
 @audit_app.command("diff")

@@ -237,6 +237,36 @@ def test_sarif_passes_the_multitool_with_githubs_rules(audit, tmp_path):
     assert found == [], found
 
 
+def test_sarif_holds_at_most_max_results_the_lowest_levels_left_out_first_and_says_so(audit, tmp_path):
+    """Code scanning rejects a run of more than 25,000 results: beyond --max-results, notes go before warnings and
+    warnings before errors, the results kept stay in their order, the run's notification and the command say how
+    many were left out, and the file still passes the SARIF Multitool with GitHub's rules."""
+    import subprocess
+
+    jfi, folder, _ = audit
+    whole = json.loads(_export(jfi, folder, "sarif", "--max-results", "0").read_text())["runs"][0]
+    assert "invocations" not in whole and json.loads(_export(jfi, folder, "sarif").read_text())["runs"][0] == whole
+    rank = {"error": 0, "warning": 1, "note": 2, "none": 3}
+    levels = sorted(rank[r["level"]] for r in whole["results"])
+    n = next(i for i in range(1, len(levels)) if levels[i] > levels[i - 1])  # the highest level alone is kept
+    r = jfi("audit", "export", "--inventory", str(folder), "--format", "sarif", "--max-results", str(n))
+    assert r.exit_code == 0 and f"{len(levels) - n} of {len(levels)} results left out" in r.stderr
+    run = json.loads((folder / "audit.sarif").read_text())["runs"][0]
+    assert sorted(rank[x["level"]] for x in run["results"]) == levels[:n]
+    order = [x["partialFingerprints"]["jfiResult/v1"] for x in whole["results"]]
+    kept = [x["partialFingerprints"]["jfiResult/v1"] for x in run["results"]]
+    assert kept == [p for p in order if p in kept]
+    [notice] = run["invocations"][0]["toolExecutionNotifications"]
+    assert notice["level"] == "warning" and f"{len(levels) - n} of {len(levels)}" in notice["message"]["text"]
+    out = tmp_path / "validation.sarif"
+    subprocess.run(
+        [str(_multitool()), "validate", str(folder / "audit.sarif"), "--rule-kind", "Gh;Sarif", "-o", str(out)],
+        capture_output=True,
+        timeout=300,
+    )
+    assert json.loads(out.read_text())["runs"][0]["results"] == []
+
+
 def test_junit_is_valid_against_the_junit_10_shape_with_totals_and_failures_that_say_why(audit):
     import xml.etree.ElementTree as ET
 

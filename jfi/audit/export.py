@@ -65,13 +65,21 @@ PARQUET = {
 
 
 @commits
-def export(folder: AuditFolder, out: Path | None, fmt: str = "duckdb", *, flags_fail: bool = False) -> Outcome:
+def export(
+    folder: AuditFolder,
+    out: Path | None,
+    fmt: str = "duckdb",
+    *,
+    flags_fail: bool = False,
+    max_results: int = formats.CODE_SCANNING,
+) -> Outcome:
     """Write the analysts' store and Parquet files (fmt duckdb), or the results in a format other tools read
-    (sarif, junit, earl, openacr: one module each in jfi.audit.formats)."""
+    (sarif, junit, earl, openacr: one module each in jfi.audit.formats); SARIF holds at most `max_results` results
+    (0: every one)."""
     out = Path(out) if out else folder.root
     folder.require_built()
     if fmt != "duckdb":
-        return _interchange(folder, out, fmt, flags_fail)
+        return _interchange(folder, out, fmt, flags_fail, max_results)
     with writer_lock(folder.root):
         store = folder.load_for_reading(before_build=lambda s: load_saved(s, folder.root))[0]
         try:
@@ -131,16 +139,18 @@ def _results_store(folder: AuditFolder) -> Store:
         return folder.load_for_reading()[0]
 
 
-def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool) -> Outcome:
+def _interchange(folder: AuditFolder, out: Path, fmt: str, flags_fail: bool, max_results: int) -> Outcome:
     with writer_lock(folder.root):
         config_path = folder.root / "audit.toml"
         config = audit_toml.read(config_path) if formats.module(fmt).CONFIG else None
         store = _results_store(folder)
         try:
-            docs = formats.documents(store, fmt, flags_fail=flags_fail, config=config, config_path=config_path)
+            docs, notes = formats.documents(
+                store, fmt, flags_fail=flags_fail, max_results=max_results, config=config, config_path=config_path
+            )
         finally:
             store.close()
         with AtomicFiles() as files:
             written = formats.write(files, out, docs)
     paths = [str(path) for path in written]
-    return Outcome(0, {"files": paths}, lines=paths, printed=False)
+    return Outcome(0, {"files": paths}, lines=paths, notes=notes, printed=False)

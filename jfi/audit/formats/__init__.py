@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+CODE_SCANNING = 25_000  # the most results a SARIF run may hold for GitHub's code scanning, which rejects a run of more
 FORMATS = {  # --format name -> its module
     "sarif": "jfi.audit.formats.sarif",
     "junit": "jfi.audit.formats.junit",
@@ -15,14 +16,17 @@ FORMATS = {  # --format name -> its module
 
 
 def module(fmt: str):
-    """The format's module: FILE (the file it writes), CONFIG (whether it reads audit.toml), document(store, ...)."""
+    """The format's module: FILE (the file it writes), CONFIG (whether it reads audit.toml), document(store, ...)
+    (its bytes, and what it tells its user)."""
     return importlib.import_module(FORMATS[fmt])
 
 
-def documents(store, fmt: str, **options) -> dict[str, bytes]:
-    """{file name: bytes} of one format, from a loaded store (options: flags_fail, config, config_path)."""
+def documents(store, fmt: str, **options) -> tuple[dict[str, bytes], list[str]]:
+    """({file name: bytes}, what it tells its user) of one format, from a loaded store (options: flags_fail,
+    max_results, config, config_path)."""
     found = module(fmt)
-    return {found.FILE: found.document(store, **options)}
+    data, notes = found.document(store, **options)
+    return {found.FILE: data}, notes
 
 
 def write(files, out: Path, docs: dict[str, bytes]) -> list[Path]:

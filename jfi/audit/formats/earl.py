@@ -109,11 +109,11 @@ def earl(results: list[dict], pages: dict[str, str], checks: list[dict] | None =
     return {"@context": EARL_CONTEXT, "@graph": graph}
 
 
-def document(store, **_) -> bytes:
+def document(store, **_) -> tuple[bytes, list[str]]:
     results = store.rows(RESULTS_SQL)
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
     checks = store.rows(
         "SELECT o.*, q.wcag_ids FROM audit_act_outcomes AS o JOIN audit_act_requirements AS q "
         "USING (act_rule) ORDER BY o.view_id, o.rule"
     )
-    return (json_lines(earl(results, pages, checks), LONG) + "\n").encode()
+    return (json_lines(earl(results, pages, checks), LONG) + "\n").encode(), []

@@ -79,5 +79,5 @@ def xml_text(text):
     return NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if isinstance(text, str) else text
 
 
-def document(store, *, flags_fail: bool = False, **_) -> bytes:
-    return junit(store.rows(RESULTS_SQL), flags_fail=flags_fail)
+def document(store, *, flags_fail: bool = False, **_) -> tuple[bytes, list[str]]:
+    return junit(store.rows(RESULTS_SQL), flags_fail=flags_fail), []

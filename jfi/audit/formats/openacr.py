@@ -131,7 +131,7 @@ def openacr(rows: list[dict], settings: dict, products: list[str], today: str, s
     }
 
 
-def document(store, *, config: dict | None = None, config_path: Path | None = None, **_) -> bytes:
+def document(store, *, config: dict | None = None, config_path: Path | None = None, **_) -> tuple[bytes, list[str]]:
     settings = acr_settings(config, config_path)
     products = [p for (p,) in store.con.execute("SELECT DISTINCT product FROM audit_results ORDER BY 1").fetchall()]
     today = datetime.now(timezone.utc).date().isoformat()
@@ -143,4 +143,4 @@ def document(store, *, config: dict | None = None, config_path: Path | None = No
         "each page as loaded (nothing activated: no menus opened, no forms sent), counts capped per view."
     )
     doc = openacr(store.rows("SELECT * FROM audit_acr"), settings, products, today, sample)
-    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100).encode()
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100).encode(), []

@@ -7,10 +7,12 @@ import re
 
 from ...output import json_lines
 from ...version import __version__
+from . import CODE_SCANNING
 from .common import DEQUE, INFORMATION_URI, NO_NAME, PAGES_SQL, RESULTS_SQL, RULES_SQL, named, sarif_rule_id
 
 LONG = frozenset({"results", "rules"})  # the lists written one item per line
 CONFIG = True  # whether it reads audit.toml
+LEVELS = {"error": 0, "warning": 1, "note": 2, "none": 3}  # what is kept first when results are left out
 FILE = "audit.sarif"
 
 
@@ -66,10 +68,12 @@ def sarif(
     pages: dict[str, str],
     units: dict[str, dict] | None = None,
     sources: dict[str, str] | None = None,
+    max_results: int = 0,
 ) -> dict:
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
-    scanning can show; fingerprints from unit ids."""
+    scanning can show; fingerprints from unit ids. Beyond `max_results` (0: no limit), the lowest levels are left out
+    first (a note before a warning, a warning before an error), and the run's notification says how many."""
     units = units or {}
     ordered = sorted((sources or {}).items(), key=lambda kv: -len(kv[0]))
     artifacts: dict[str, dict] = {}  # a page's artifact, by its view: one dict however many results name it
@@ -137,6 +141,10 @@ def sarif(
     index = {rid: k for k, rid in enumerate(described)}
     for result in out:
         result["ruleIndex"] = index[result["ruleId"]]
+    left_out = _left_out(out, max_results)
+    if left_out:
+        kept = sorted(sorted(range(len(out)), key=lambda i: LEVELS[out[i]["level"]])[:max_results])
+        out = [out[i] for i in kept]
     driver = {
         "name": "jfi",
         "fullName": "jfi content-judgment audit",
@@ -154,7 +162,31 @@ def sarif(
                 "columnKind": "utf16CodeUnits",
                 "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "The product's source folder."}}},
                 "results": out,
+                **({"invocations": [_left_out_notice(left_out, len(out))]} if left_out else {}),
             }
+        ],
+    }
+
+
+def _left_out(out: list[dict], max_results: int) -> dict[str, int]:
+    """{level: results left out} when there are more than max_results (0: no limit), the lowest levels first."""
+    if not max_results or len(out) <= max_results:
+        return {}
+    levels = sorted((r["level"] for r in out), key=LEVELS.__getitem__)[max_results:]
+    return {level: levels.count(level) for level in sorted(set(levels), key=LEVELS.__getitem__)}
+
+
+def _left_out_notice(left_out: dict[str, int], kept: int) -> dict:
+    said = ", ".join(f"{n} {level if level != 'none' else 'pass'}(s)" for level, n in left_out.items())
+    text = (
+        f"{sum(left_out.values())} of {kept + sum(left_out.values())} results left out ({said}): at most {kept} "
+        f"results a run, the lowest levels left out first (code scanning rejects a run of more than {CODE_SCANNING:,}); "
+        "`jfi audit export --format sarif --max-results 0` writes every one, and the audit's own files hold them all."
+    )
+    return {
+        "executionSuccessful": True,
+        "toolExecutionNotifications": [
+            {"descriptor": {"id": "results-left-out"}, "level": "warning", "message": {"text": text}}
         ],
     }
 
@@ -205,10 +237,11 @@ def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
     }
 
 
-def document(store, *, config: dict | None = None, **_) -> bytes:
+def document(store, *, config: dict | None = None, max_results: int = CODE_SCANNING, **_) -> tuple[bytes, list[str]]:
     results = store.rows(RESULTS_SQL)
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
     units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
     sources = (config or {}).get("sarif", {}).get("sources", {})
-    doc = sarif(results, store.rows(RULES_SQL), pages, units, sources)
-    return (json_lines(doc, LONG) + "\n").encode()
+    doc = sarif(results, store.rows(RULES_SQL), pages, units, sources, max_results)
+    notices = doc["runs"][0].get("invocations", [{}])[0].get("toolExecutionNotifications", [])
+    return (json_lines(doc, LONG) + "\n").encode(), [f"jfi: {FILE}: {n['message']['text']}" for n in notices]

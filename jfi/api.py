@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .audit.formats import CODE_SCANNING
 from .errors import JfiError
 from .jsonl import forget_hashes
 from .output import Outcome, collected
@@ -332,7 +333,11 @@ class Audit:
         return _invoke("audit report", inventory=self.root, shot=shot)
 
     def export(
-        self, out: str | Path | None = None, fmt: str = "duckdb", flags_fail: bool = False, max_results: int = 25_000
+        self,
+        out: str | Path | None = None,
+        fmt: str = "duckdb",
+        flags_fail: bool = False,
+        max_results: int = CODE_SCANNING,
     ) -> Result:
         """audit.duckdb and Parquet files for analysts (default: in the folder), or the results in a published
         format: fmt sarif, junit, earl or openacr (flags_fail: JUnit counts a decisive flag as a failure;

@@ -115,7 +115,7 @@ def write_json_document(fh, head: dict, lists: dict[str, Iterable[str]]) -> None
 def json_lines(value, long: frozenset[str] = frozenset()) -> str:
     """The text of json.dumps(value, indent=1, ensure_ascii=False), except that each non-empty list under one of the
     keys `long` has one compact item per line: readable diffs, and the C encoder's speed (an indented dump is pure
-    Python: 260,000 SARIF results took over a minute). Its pieces are joined once."""
+    Python: 23 s for 260,000 SARIF results, 4 s this way). Its pieces are joined once."""
     return "".join(_json_pieces(value, long, 0))
 
 

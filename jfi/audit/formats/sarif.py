@@ -73,7 +73,7 @@ def sarif(
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
     scanning can show; fingerprints from unit ids. Beyond `max_results` (0: no limit), the lowest levels are left out
-    first (a note before a warning, a warning before an error), and the run's notification says how many."""
+    first (a pass, then a note, then a warning; an error last), and the run's notification says how many."""
     units = units or {}
     ordered = sorted((sources or {}).items(), key=lambda kv: -len(kv[0]))
     artifacts: dict[str, dict] = {}  # a page's artifact, by its view: one dict however many results name it
@@ -141,10 +141,7 @@ def sarif(
     index = {rid: k for k, rid in enumerate(described)}
     for result in out:
         result["ruleIndex"] = index[result["ruleId"]]
-    left_out = _left_out(out, max_results)
-    if left_out:
-        kept = sorted(sorted(range(len(out)), key=lambda i: LEVELS[out[i]["level"]])[:max_results])
-        out = [out[i] for i in kept]
+    out, left_out = _within(out, max_results)
     driver = {
         "name": "jfi",
         "fullName": "jfi content-judgment audit",
@@ -168,12 +165,14 @@ def sarif(
     }
 
 
-def _left_out(out: list[dict], max_results: int) -> dict[str, int]:
-    """{level: results left out} when there are more than max_results (0: no limit), the lowest levels first."""
+def _within(out: list[dict], max_results: int) -> tuple[list[dict], dict[str, int]]:
+    """(the results kept, in their order; {level: results left out}): at most max_results (0: no limit), the lowest
+    levels left out first."""
     if not max_results or len(out) <= max_results:
-        return {}
-    levels = sorted((r["level"] for r in out), key=LEVELS.__getitem__)[max_results:]
-    return {level: levels.count(level) for level in sorted(set(levels), key=LEVELS.__getitem__)}
+        return out, {}
+    ranked = sorted(range(len(out)), key=lambda i: LEVELS[out[i]["level"]])  # stable: in their order within a level
+    left = [out[i]["level"] for i in ranked[max_results:]]
+    return [out[i] for i in sorted(ranked[:max_results])], {level: left.count(level) for level in dict.fromkeys(left)}
 
 
 def _left_out_notice(left_out: dict[str, int], kept: int) -> dict:

@@ -85,7 +85,7 @@ def sarif(
 
     meta = {r["rule"]: r for r in rules}
     described: dict[str, dict] = {}
-    out = []
+    found = []  # (row, its unit, kind, level, rule id) of every result, each rule described once
     # an axe-core finding is one result: what a person ratified, else what axe-core reported
     decided = {r["id"] for r in results if r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual"}
     for r in results:
@@ -95,53 +95,13 @@ def sarif(
         kind_level = _sarif_result(r, unit)
         if kind_level is None:
             continue
-        kind, level = kind_level
         rule_id = sarif_rule_id(r, unit)
         if rule_id not in described:
             described[rule_id] = _descriptor(rule_id, r, unit, meta.get(r["rule"], {}))
-        name = r["name"] if r["name"] and not NO_NAME.match(r["name"]) else "(no name)"
-        if r["type"] == "finding":
-            words = f"axe-core: {unit.get('name') or r['meaning']} ({(unit.get('detail') or '').split(';')[0]})"
-        elif r["kind"] == "question":
-            words = r["meaning"].replace("{name}", name)
-        else:
-            words = r["meaning"]
-        state = (
-            f" Ratified {'no' if r['outcome'] == 'failed' else 'yes'} by {r['ratified_by']} ({r['decision_id']})."
-            if r["mode"] == "manual"
-            else f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict."
-            if r["kind"] == "question"
-            else ""
-        )
-        text = f"{r['type'].capitalize()} {named(r)} ({r['id']}): {words.rstrip('.')}.{state}"
-        out.append(
-            {
-                "ruleId": rule_id,
-                "kind": kind,
-                "level": level,
-                "message": {"text": text},
-                "locations": _locations([artifact(v) for v in (r["views"] or [])[:10]], r),
-                "partialFingerprints": {"jfiResult/v1": f"{r['id']}|{rule_id}", "jfiUnit/v1": r["id"]},
-                "properties": {
-                    "unit": r["id"],
-                    "type": r["type"],
-                    "product": r["product"],
-                    "outcome": r["outcome"],
-                    "views": r["views"] or [],
-                    **({"flag": r["flag"]} if r["flag"] else {}),
-                    **(
-                        {"ratified_by": r["ratified_by"], "decision_id": r["decision_id"]}
-                        if r["mode"] == "manual"
-                        else {}
-                    ),
-                    **({"draft": r["draft_judgment"]} if r["kind"] == "question" and r["draft_judgment"] else {}),
-                },
-            }
-        )
+        found.append((r, unit, *kind_level, rule_id))
+    found, left_out = _within(found, max_results)  # only the results kept are made
     index = {rid: k for k, rid in enumerate(described)}
-    for result in out:
-        result["ruleIndex"] = index[result["ruleId"]]
-    out, left_out = _within(out, max_results)
+    out = [_result(r, unit, kind, level, rule_id, index[rule_id], artifact) for r, unit, kind, level, rule_id in found]
     driver = {
         "name": "jfi",
         "fullName": "jfi content-judgment audit",
@@ -165,14 +125,53 @@ def sarif(
     }
 
 
-def _within(out: list[dict], max_results: int) -> tuple[list[dict], dict[str, int]]:
-    """(the results kept, in their order; {level: results left out}): at most max_results (0: no limit), the lowest
-    levels left out first."""
-    if not max_results or len(out) <= max_results:
-        return out, {}
-    ranked = sorted(range(len(out)), key=lambda i: LEVELS[out[i]["level"]])  # stable: in their order within a level
-    left = [out[i]["level"] for i in ranked[max_results:]]
-    return [out[i] for i in sorted(ranked[:max_results])], {level: left.count(level) for level in dict.fromkeys(left)}
+def _result(r: dict, unit: dict, kind: str, level: str, rule_id: str, rule_index: int, artifact) -> dict:
+    """One result as code scanning reads it: what it says (a draft is never a verdict), where, its fingerprints."""
+    name = r["name"] if r["name"] and not NO_NAME.match(r["name"]) else "(no name)"
+    if r["type"] == "finding":
+        words = f"axe-core: {unit.get('name') or r['meaning']} ({(unit.get('detail') or '').split(';')[0]})"
+    elif r["kind"] == "question":
+        words = r["meaning"].replace("{name}", name)
+    else:
+        words = r["meaning"]
+    state = (
+        f" Ratified {'no' if r['outcome'] == 'failed' else 'yes'} by {r['ratified_by']} ({r['decision_id']})."
+        if r["mode"] == "manual"
+        else f" Drafted {r['draft_judgment']}, not ratified: a draft is never a verdict."
+        if r["kind"] == "question"
+        else ""
+    )
+    text = f"{r['type'].capitalize()} {named(r)} ({r['id']}): {words.rstrip('.')}.{state}"
+    return {
+        "ruleId": rule_id,
+        "kind": kind,
+        "level": level,
+        "message": {"text": text},
+        "locations": _locations([artifact(v) for v in (r["views"] or [])[:10]], r),
+        "partialFingerprints": {"jfiResult/v1": f"{r['id']}|{rule_id}", "jfiUnit/v1": r["id"]},
+        "properties": {
+            "unit": r["id"],
+            "type": r["type"],
+            "product": r["product"],
+            "outcome": r["outcome"],
+            "views": r["views"] or [],
+            **({"flag": r["flag"]} if r["flag"] else {}),
+            **({"ratified_by": r["ratified_by"], "decision_id": r["decision_id"]} if r["mode"] == "manual" else {}),
+            **({"draft": r["draft_judgment"]} if r["kind"] == "question" and r["draft_judgment"] else {}),
+        },
+        "ruleIndex": rule_index,
+    }
+
+
+def _within(found: list[tuple], max_results: int) -> tuple[list[tuple], dict[str, int]]:
+    """(the results kept, in their order; {level: results left out}) of (row, unit, kind, level, rule id) tuples: at
+    most max_results (0: no limit), the lowest levels left out first."""
+    if not max_results or len(found) <= max_results:
+        return found, {}
+    ranked = sorted(range(len(found)), key=lambda i: LEVELS[found[i][3]])  # stable: in their order within a level
+    left = [found[i][3] for i in ranked[max_results:]]
+    kept = [found[i] for i in sorted(ranked[:max_results])]
+    return kept, {level: left.count(level) for level in dict.fromkeys(left)}
 
 
 def _left_out_notice(left_out: dict[str, int], kept: int) -> dict:

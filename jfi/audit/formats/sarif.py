@@ -4,6 +4,8 @@ axe-core rule, a result per finding; a page mapped to its source file where audi
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
 
 from ...output import json_lines
 from ...version import __version__
@@ -63,17 +65,20 @@ def _locations(artifacts: list[dict], r: dict) -> list[dict]:
 
 
 def sarif(
-    results: list[dict],
+    results: Iterable[dict],
     rules: list[dict],
     pages: dict[str, str],
     units: dict[str, dict] | None = None,
     sources: dict[str, str] | None = None,
     max_results: int = 0,
+    decided: set[str] | None = None,
 ) -> dict:
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
     scanning can show; fingerprints from unit ids. Beyond `max_results` (0: no limit), the lowest levels are left out
-    first (a pass, then a note, then a warning; an error last), and the run's notification says how many."""
+    first (a pass, then a note, then a warning; an error last), and the run's notification says how many: the rows
+    are read once (`results` may be a stream, given `decided`, the axe-core findings a person ratified), and no more
+    than twice `max_results` of them are held at a time."""
     units = units or {}
     ordered = sorted((sources or {}).items(), key=lambda kv: -len(kv[0]))
     artifacts: dict[str, dict] = {}  # a page's artifact, by its view: one dict however many results name it
@@ -85,10 +90,15 @@ def sarif(
 
     meta = {r["rule"]: r for r in rules}
     described: dict[str, dict] = {}
-    found = []  # (row, its unit, kind, level, rule id) of every result, each rule described once
+    found: list[tuple] = []  # (position, row, its unit, kind, level, rule id) of the results kept so far
+    levels: Counter[str] = Counter()  # every result's level
     # an axe-core finding is one result: what a person ratified, else what axe-core reported
-    decided = {r["id"] for r in results if r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual"}
-    for r in results:
+    if decided is None:
+        results = list(results)
+        decided = {
+            r["id"] for r in results if r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual"
+        }
+    for position, r in enumerate(results):
         unit = units.get(r["id"], {})
         if r["type"] == "finding" and (r["kind"] == "question") != (r["id"] in decided):
             continue
@@ -98,10 +108,15 @@ def sarif(
         rule_id = sarif_rule_id(r, unit)
         if rule_id not in described:
             described[rule_id] = _descriptor(rule_id, r, unit, meta.get(r["rule"], {}))
-        found.append((r, unit, *kind_level, rule_id))
-    found, left_out = _within(found, max_results)  # only the results kept are made
+        levels[kind_level[1]] += 1
+        found.append((position, r, unit, *kind_level, rule_id))
+        if max_results and len(found) >= 2 * max_results:
+            found = _best(found, max_results)
+    found = _best(found, max_results)  # only the results kept are made
+    left_out = {level: levels[level] - sum(f[4] == level for f in found) for level in sorted(levels, key=LEVELS.get)}
+    left_out = {level: n for level, n in left_out.items() if n}
     index = {rid: k for k, rid in enumerate(described)}
-    out = [_result(r, unit, kind, level, rule_id, index[rule_id], artifact) for r, unit, kind, level, rule_id in found]
+    out = [_result(r, unit, kind, level, rule, index[rule], artifact) for _, r, unit, kind, level, rule in found]
     driver = {
         "name": "jfi",
         "fullName": "jfi content-judgment audit",
@@ -163,15 +178,12 @@ def _result(r: dict, unit: dict, kind: str, level: str, rule_id: str, rule_index
     }
 
 
-def _within(found: list[tuple], max_results: int) -> tuple[list[tuple], dict[str, int]]:
-    """(the results kept, in their order; {level: results left out}) of (row, unit, kind, level, rule id) tuples: at
-    most max_results (0: no limit), the lowest levels left out first."""
+def _best(found: list[tuple], max_results: int) -> list[tuple]:
+    """Of (position, row, unit, kind, level, rule id) tuples, the max_results (0: every one) of the highest levels, the
+    first of a level first; in their order."""
     if not max_results or len(found) <= max_results:
-        return found, {}
-    ranked = sorted(range(len(found)), key=lambda i: LEVELS[found[i][3]])  # stable: in their order within a level
-    left = [found[i][3] for i in ranked[max_results:]]
-    kept = [found[i] for i in sorted(ranked[:max_results])]
-    return kept, {level: left.count(level) for level in dict.fromkeys(left)}
+        return found
+    return sorted(sorted(found, key=lambda f: (LEVELS[f[4]], f[0]))[:max_results], key=lambda f: f[0])
 
 
 def _left_out_notice(left_out: dict[str, int], kept: int) -> dict:
@@ -235,11 +247,24 @@ def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
     }
 
 
+def _stream(store, sql: str, size: int = 10_000) -> Iterator[dict]:
+    """A query's rows as dicts, a few thousand fetched at a time."""
+    cur = store.con.execute(sql)
+    names = [d[0] for d in cur.description]
+    while chunk := cur.fetchmany(size):
+        yield from (dict(zip(names, row)) for row in chunk)
+
+
 def document(store, *, config: dict | None = None, max_results: int = CODE_SCANNING, **_) -> tuple[bytes, list[str]]:
-    results = store.rows(RESULTS_SQL)
+    decided = {
+        i
+        for (i,) in store.con.execute(
+            "SELECT DISTINCT id FROM audit_results WHERE type = 'finding' AND kind = 'question' AND mode = 'manual'"
+        ).fetchall()
+    }
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
     units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
     sources = (config or {}).get("sarif", {}).get("sources", {})
-    doc = sarif(results, store.rows(RULES_SQL), pages, units, sources, max_results)
+    doc = sarif(_stream(store, RESULTS_SQL), store.rows(RULES_SQL), pages, units, sources, max_results, decided)
     notices = doc["runs"][0].get("invocations", [{}])[0].get("toolExecutionNotifications", [])
     return (json_lines(doc, LONG) + "\n").encode(), [f"jfi: {FILE}: {n['message']['text']}" for n in notices]

@@ -263,7 +263,9 @@ def document(store, *, config: dict | None = None, max_results: int = CODE_SCANN
         ).fetchall()
     }
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
-    units = {u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows")}
+    units = {  # what an axe-core finding says of itself (no other result reads its unit's row)
+        u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows WHERE type = 'finding'")
+    }
     sources = (config or {}).get("sarif", {}).get("sources", {})
     doc = sarif(_stream(store, RESULTS_SQL), store.rows(RULES_SQL), pages, units, sources, max_results, decided)
     notices = doc["runs"][0].get("invocations", [{}])[0].get("toolExecutionNotifications", [])

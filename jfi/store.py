@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -698,6 +699,13 @@ class Store:
         cur = self.con.execute(sql, params or [])
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r)) for r in cur.fetchall()]
+
+    def stream(self, sql: str, size: int = 10_000) -> Iterator[dict]:
+        """As `rows`, a few thousand fetched at a time: what Python holds stays bounded, whatever the rows' count."""
+        cur = self.con.execute(sql)
+        names = [d[0] for d in cur.description]
+        while chunk := cur.fetchmany(size):
+            yield from (dict(zip(names, r)) for r in chunk)
 
     def scalar(self, sql: str, params: list | None = None):
         rows = self.con.execute(sql, params or []).fetchall()  # fetched to the end: DuckDB wants results finished

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import groupby
 
 from ...output import json_lines
 from ...version import __version__
@@ -71,14 +72,13 @@ def sarif(
     units: dict[str, dict] | None = None,
     sources: dict[str, str] | None = None,
     max_results: int = 0,
-    decided: set[str] | None = None,
 ) -> dict:
     """One run of jfi for code scanning: one result per finding (a jfi flag that counts, a question's draft or
     ratification, an axe-core finding under axe-core's own rule), each rule described in full; locations code
     scanning can show; fingerprints from unit ids. Beyond `max_results` (0: no limit), the lowest levels are left out
     first (a pass, then a note, then a warning; an error last), and the run's notification says how many: the rows
-    are read once (`results` may be a stream, given `decided`, the axe-core findings a person ratified), and no more
-    than twice `max_results` of them are held at a time."""
+    are read once (`results` may be a stream, a unit's rows together as RESULTS_SQL orders them), and no more than
+    twice `max_results` of them are held at a time."""
     units = units or {}
     ordered = sorted((sources or {}).items(), key=lambda kv: -len(kv[0]))
     artifacts: dict[str, dict] = {}  # a page's artifact, by its view: one dict however many results name it
@@ -92,16 +92,8 @@ def sarif(
     described: dict[str, dict] = {}
     found: list[tuple] = []  # (position, row, its unit, kind, level, rule id) of the results kept so far
     levels: Counter[str] = Counter()  # every result's level
-    # an axe-core finding is one result: what a person ratified, else what axe-core reported
-    if decided is None:
-        results = list(results)
-        decided = {
-            r["id"] for r in results if r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual"
-        }
-    for position, r in enumerate(results):
+    for position, r in enumerate(_one_per_finding(results)):
         unit = units.get(r["id"], {})
-        if r["type"] == "finding" and (r["kind"] == "question") != (r["id"] in decided):
-            continue
         kind_level = _sarif_result(r, unit)
         if kind_level is None:
             continue
@@ -178,6 +170,15 @@ def _result(r: dict, unit: dict, kind: str, level: str, rule_id: str, rule_index
     }
 
 
+def _one_per_finding(results: Iterable[dict]) -> Iterator[dict]:
+    """The rows that are results: an axe-core finding is one, what a person ratified, else what axe-core reported (a
+    unit's rows come together)."""
+    for _, group in groupby(results, key=lambda r: r["id"]):
+        rows = list(group)
+        decided = any(r["type"] == "finding" and r["kind"] == "question" and r["mode"] == "manual" for r in rows)
+        yield from (r for r in rows if r["type"] != "finding" or (r["kind"] == "question") == decided)
+
+
 def _best(found: list[tuple], max_results: int) -> list[tuple]:
     """Of (position, row, unit, kind, level, rule id) tuples, the max_results (0: every one) of the highest levels, the
     first of a level first; in their order."""
@@ -247,26 +248,12 @@ def _descriptor(rule_id: str, r: dict, unit: dict, meta: dict) -> dict:
     }
 
 
-def _stream(store, sql: str, size: int = 10_000) -> Iterator[dict]:
-    """A query's rows as dicts, a few thousand fetched at a time."""
-    cur = store.con.execute(sql)
-    names = [d[0] for d in cur.description]
-    while chunk := cur.fetchmany(size):
-        yield from (dict(zip(names, row)) for row in chunk)
-
-
 def document(store, *, config: dict | None = None, max_results: int = CODE_SCANNING, **_) -> tuple[bytes, list[str]]:
-    decided = {
-        i
-        for (i,) in store.con.execute(
-            "SELECT DISTINCT id FROM audit_results WHERE type = 'finding' AND kind = 'question' AND mode = 'manual'"
-        ).fetchall()
-    }
     pages = {row["view_id"]: row["url"] for row in store.rows(PAGES_SQL)}
     units = {  # what an axe-core finding says of itself (no other result reads its unit's row)
         u["id"]: u for u in store.rows("SELECT id, name, detail, href FROM audit_draft_rows WHERE type = 'finding'")
     }
     sources = (config or {}).get("sarif", {}).get("sources", {})
-    doc = sarif(_stream(store, RESULTS_SQL), store.rows(RULES_SQL), pages, units, sources, max_results, decided)
+    doc = sarif(store.stream(RESULTS_SQL), store.rows(RULES_SQL), pages, units, sources, max_results)
     notices = doc["runs"][0].get("invocations", [{}])[0].get("toolExecutionNotifications", [])
     return (json_lines(doc, LONG) + "\n").encode(), [f"jfi: {FILE}: {n['message']['text']}" for n in notices]
